@@ -1,0 +1,38 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/testing/fake_clock.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace karpenter::testing {
+
+FakeClock::FakeClock(absl::Time start) : now_(start) {}
+
+absl::Time FakeClock::Now() const {
+  absl::MutexLock lock(&mu_);
+  return now_;
+}
+
+absl::Status FakeClock::SetTime(absl::Time t) {
+  absl::MutexLock lock(&mu_);
+  if (t < now_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FakeClock::SetTime: time ", absl::FormatTime(t),
+                     " is before the current time ", absl::FormatTime(now_)));
+  }
+  now_ = t;
+  return absl::OkStatus();
+}
+
+absl::Status FakeClock::Advance(absl::Duration d) {
+  if (d < absl::ZeroDuration() || d == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FakeClock::Advance: duration ", absl::FormatDuration(d),
+                     " must be finite and not negative"));
+  }
+  absl::MutexLock lock(&mu_);
+  now_ += d;
+  return absl::OkStatus();
+}
+
+}  // namespace karpenter::testing
