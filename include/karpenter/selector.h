@@ -9,7 +9,8 @@
 //     `k: v` means `k In [v]`, and all requirements are ANDed. Karpenter's
 //     pkg/utils/pdb/pdb.go relies on the nil/empty distinction for PDBs.
 //   - pkg/labels/selector.go `Requirement.Matches` (NotIn and DoesNotExist
-//     match an absent label) and `Requirement.String` / `ByKey` (string form).
+//     match an absent label), `Requirement.String` / `ByKey` (string form)
+//     and `Parse` (the `kubectl -l` syntax).
 //   - pkg/util/validation/validation.go `IsQualifiedName`, `IsValidLabelValue`
 //     and pkg/apis/meta/v1/validation `ValidateLabelSelector` (which keys,
 //     values, operators and value counts are accepted).
@@ -89,6 +90,21 @@ class LabelSelector {
   //   operator "In"
   static absl::StatusOr<LabelSelector> FromProto(
       const v1::LabelSelector* selector, absl::string_view field);
+
+  // Parses the Kubernetes selector string form, as `kubectl -l` takes it
+  // (pkg/labels/selector.go `Parse`), e.g.
+  // "app=web,tier!=db,env in (a,b),env notin (c),!legacy,key". Whitespace
+  // around tokens is ignored. "k=v" and "k==v" become kEquals, "k!=v" becomes
+  // kNotIn with one value (same matches), "key" kExists, "!key"
+  // kDoesNotExist. An empty or all-blank string selects everything. The
+  // comparison operators ">" and "<" are not supported.
+  //
+  // Returns InvalidArgument for a syntax error (naming the offset and what
+  // was expected), an invalid key or value (as FromProto), or an empty value
+  // set ("k in ()"). The message starts with `label selector "<text>": `.
+  // Parse(s.ToString()) gives back s, except that Kubernetes prints `k In
+  // [""]` as "k in ()", which no parser accepts.
+  static absl::StatusOr<LabelSelector> Parse(absl::string_view text);
 
   // The selector that selects every label set (`{}`).
   static LabelSelector Everything();

@@ -165,12 +165,8 @@ absl::StatusOr<Requirement> FromExpression(
           path, ".values[", i, "]: ", Quote(expr.values(i)), ": ", problem));
     }
   }
-  Requirement req{
+  return Requirement{
       expr.key(), *op, {expr.values().begin(), expr.values().end()}};
-  std::sort(req.values.begin(), req.values.end());
-  req.values.erase(std::unique(req.values.begin(), req.values.end()),
-                   req.values.end());
-  return req;
 }
 
 // Converts matchLabels, visiting keys in sorted order so that the first
@@ -246,6 +242,241 @@ void AppendRequirement(const Requirement& r, std::string& out) {
   }
 }
 
+// ---- The string form (pkg/labels/selector.go Lexer and Parser). ----
+
+enum class Tok {
+  kEnd,
+  kIdentifier,
+  kIn,
+  kNotIn,
+  kBang,
+  kEquals,
+  kDoubleEquals,
+  kNotEquals,
+  kGreater,
+  kLess,
+  kOpen,
+  kClose,
+  kComma,
+};
+
+struct Token {
+  Tok tok;
+  absl::string_view text;
+  size_t offset;
+};
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+bool IsSpecial(char c) {
+  return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '>' ||
+         c == '<';
+}
+
+// Splits a selector string into tokens. Every character sequence is some
+// token, so lexing cannot fail; the parser judges the sequence. Unlike Go's
+// lexer, a NUL byte is an ordinary identifier character (Go stops at it).
+class Lexer {
+ public:
+  explicit Lexer(absl::string_view text) : text_(text) {}
+
+  Token Next() {
+    while (pos_ < text_.size() && IsBlank(text_[pos_])) ++pos_;
+    const size_t start = pos_;
+    if (pos_ == text_.size()) return {Tok::kEnd, "", start};
+    if (IsSpecial(text_[pos_])) return Special(start);
+    while (pos_ < text_.size() && !IsBlank(text_[pos_]) &&
+           !IsSpecial(text_[pos_])) {
+      ++pos_;
+    }
+    const absl::string_view word = text_.substr(start, pos_ - start);
+    if (word == "in") return {Tok::kIn, word, start};
+    if (word == "notin") return {Tok::kNotIn, word, start};
+    return {Tok::kIdentifier, word, start};
+  }
+
+ private:
+  // The longest operator at `start`; only "==" and "!=" have two characters.
+  Token Special(size_t start) {
+    const absl::string_view two = text_.substr(start, 2);
+    if (two == "==" || two == "!=") {
+      pos_ += 2;
+      return {two == "==" ? Tok::kDoubleEquals : Tok::kNotEquals, two, start};
+    }
+    ++pos_;
+    const absl::string_view one = text_.substr(start, 1);
+    switch (one[0]) {
+      case '=':
+        return {Tok::kEquals, one, start};
+      case '!':
+        return {Tok::kBang, one, start};
+      case '(':
+        return {Tok::kOpen, one, start};
+      case ')':
+        return {Tok::kClose, one, start};
+      case ',':
+        return {Tok::kComma, one, start};
+      case '>':
+        return {Tok::kGreater, one, start};
+      default:
+        return {Tok::kLess, one, start};
+    }
+  }
+
+  absl::string_view text_;
+  size_t pos_ = 0;
+};
+
+// A one-token-lookahead parser (no recursion) over the grammar
+//   selector    := "" | requirement ("," requirement)*
+//   requirement := "!" KEY
+//                | KEY [("in" | "notin") "(" values ")"
+//                       | ("=" | "==" | "!=") [VALUE]]
+// Where a key or value is expected, "in" and "notin" are plain words, as in
+// Go ("in in (in)" is valid).
+class SelectorParser {
+ public:
+  explicit SelectorParser(absl::string_view text) : text_(text), lexer_(text) {
+    Advance();
+  }
+
+  absl::StatusOr<std::vector<Requirement>> ParseAll() {
+    std::vector<Requirement> reqs;
+    if (peek_.tok == Tok::kEnd) return reqs;
+    while (true) {
+      absl::StatusOr<Requirement> req = ParseRequirement();
+      if (!req.ok()) return req.status();
+      reqs.push_back(*std::move(req));
+      if (peek_.tok == Tok::kEnd) return reqs;
+      if (peek_.tok != Tok::kComma) return Unexpected("',' or end of string");
+      Advance();
+    }
+  }
+
+ private:
+  void Advance() { peek_ = lexer_.Next(); }
+
+  // Whether the current token can be a key or a value.
+  bool AtWord() const {
+    return peek_.tok == Tok::kIdentifier || peek_.tok == Tok::kIn ||
+           peek_.tok == Tok::kNotIn;
+  }
+
+  absl::Status Fail(absl::string_view detail) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("label selector ", Quote(text_), ": ", detail));
+  }
+
+  absl::Status Unexpected(absl::string_view expected) const {
+    const std::string found = peek_.tok == Tok::kEnd
+                                  ? std::string("end of string")
+                                  : Quote(peek_.text);
+    return Fail(absl::StrCat("found ", found, " at offset ", peek_.offset,
+                             ", expected ", expected));
+  }
+
+  absl::StatusOr<Requirement> ParseRequirement() {
+    const bool negated = peek_.tok == Tok::kBang;
+    if (negated) Advance();
+    if (!AtWord()) return Unexpected(negated ? "key" : "'!' or key");
+    Requirement req{std::string(peek_.text), Operator::kExists, {}};
+    if (absl::string_view problem = LabelKeyProblem(req.key);
+        !problem.empty()) {
+      return Fail(absl::StrCat("key ", Quote(req.key), ": ", problem));
+    }
+    Advance();
+    if (negated) {
+      req.op = Operator::kDoesNotExist;
+      return req;
+    }
+    if (peek_.tok == Tok::kEnd || peek_.tok == Tok::kComma) return req;
+    absl::Status status;
+    switch (peek_.tok) {
+      case Tok::kIn:
+      case Tok::kNotIn:
+        req.op = peek_.tok == Tok::kIn ? Operator::kIn : Operator::kNotIn;
+        Advance();
+        status = ParseValueSet(req);
+        break;
+      case Tok::kEquals:
+      case Tok::kDoubleEquals:
+      case Tok::kNotEquals:
+        // "k!=v" matches exactly like "k notin (v)".
+        req.op =
+            peek_.tok == Tok::kNotEquals ? Operator::kNotIn : Operator::kEquals;
+        Advance();
+        status = ParseExactValue(req);
+        break;
+      default:
+        return Unexpected(
+            "'in', 'notin', '=', '==', '!=', ',' or end of string");
+    }
+    if (!status.ok()) return status;
+    for (const std::string& value : req.values) {
+      if (absl::string_view problem = LabelValueProblem(value);
+          !problem.empty()) {
+        return Fail(absl::StrCat("value ", Quote(value), " of key ",
+                                 Quote(req.key), ": ", problem));
+      }
+    }
+    return req;
+  }
+
+  // "(" values ")" with comma-separated values that may be empty: "(a,,b)"
+  // holds "a", "" and "b", "(,)" holds "". "()" holds nothing: rejected.
+  absl::Status ParseValueSet(Requirement& req) {
+    if (peek_.tok != Tok::kOpen) return Unexpected("'('");
+    Advance();
+    if (peek_.tok != Tok::kClose) {
+      while (true) {
+        if (AtWord()) {
+          req.values.emplace_back(peek_.text);
+          Advance();
+        } else {
+          req.values.emplace_back();
+        }
+        if (peek_.tok == Tok::kClose) break;
+        if (peek_.tok != Tok::kComma) return Unexpected("',', ')' or value");
+        Advance();
+      }
+    }
+    Advance();  // The ")".
+    if (req.values.empty()) {
+      return Fail(absl::StrCat(
+          "values of key ", Quote(req.key), " must be non-empty for operator ",
+          req.op == Operator::kIn ? "\"in\"" : "\"notin\""));
+    }
+    return absl::OkStatus();
+  }
+
+  // The value after "=", "==" or "!=", which may be left out: "k=" means the
+  // empty value.
+  absl::Status ParseExactValue(Requirement& req) {
+    if (peek_.tok == Tok::kEnd || peek_.tok == Tok::kComma) {
+      req.values.emplace_back();
+      return absl::OkStatus();
+    }
+    if (!AtWord()) return Unexpected("value");
+    req.values.emplace_back(peek_.text);
+    Advance();
+    return absl::OkStatus();
+  }
+
+  absl::string_view text_;
+  Lexer lexer_;
+  Token peek_;
+};
+
+// Sorts each value list (dropping duplicates) and then the requirements.
+void Canonicalize(std::vector<Requirement>& reqs) {
+  for (Requirement& r : reqs) {
+    std::sort(r.values.begin(), r.values.end());
+    r.values.erase(std::unique(r.values.begin(), r.values.end()),
+                   r.values.end());
+  }
+  std::sort(reqs.begin(), reqs.end(), RequirementLess);
+}
+
 }  // namespace
 
 absl::Status ValidateLabelKey(absl::string_view key, absl::string_view field) {
@@ -280,7 +511,17 @@ absl::StatusOr<LabelSelector> LabelSelector::FromProto(
     if (!req.ok()) return req.status();
     reqs.push_back(*std::move(req));
   }
-  std::sort(reqs.begin(), reqs.end(), RequirementLess);
+  Canonicalize(reqs);
+  return out;
+}
+
+absl::StatusOr<LabelSelector> LabelSelector::Parse(absl::string_view text) {
+  absl::StatusOr<std::vector<Requirement>> reqs =
+      SelectorParser(text).ParseAll();
+  if (!reqs.ok()) return reqs.status();
+  LabelSelector out = Everything();
+  out.requirements_ = *std::move(reqs);
+  Canonicalize(out.requirements_);
   return out;
 }
 

@@ -488,5 +488,142 @@ TEST_CASE("selector: large value sets match by binary search", "[selector]") {
   }
 }
 
+TEST_CASE("selector: Parse reads the kubectl -l form", "[selector]") {
+  struct Case {
+    std::string text;
+    std::string want;  // ToString() of the result.
+  };
+  const Case cases[] = {
+      {"", ""},
+      {"   ", ""},
+      {"app=web", "app=web"},
+      {"app==web", "app=web"},
+      {"app = web", "app=web"},
+      {"app!=web", "app notin (web)"},
+      {"app=", "app="},
+      {"app=,tier", "app=,tier"},
+      {"env in (b, a,b)", "env in (a,b)"},
+      {"env notin (c)", "env notin (c)"},
+      {"env in (a,,b)", "env in (,a,b)"},
+      {"env in (,)", "env in ()"},
+      {"env in (a,)", "env in (,a)"},
+      {"!legacy", "!legacy"},
+      {" ! legacy ", "!legacy"},
+      {"key", "key"},
+      {"in in (in),notin notin (notin),x=in",
+       "in in (in),notin notin (notin),x=in"},
+      {"app=web,tier!=db,env in (a,b),!legacy,key",
+       "app=web,env in (a,b),key,!legacy,tier notin (db)"},
+      {"example.com/app in (x)", "example.com/app in (x)"},
+      {"\tapp\n=\rweb", "app=web"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    absl::StatusOr<LabelSelector> s = LabelSelector::Parse(c.text);
+    REQUIRE(s.ok());
+    CHECK(s->ToString() == c.want);
+    CHECK_FALSE(s->MatchesNothing());
+  }
+}
+
+TEST_CASE("selector: Parse matches like the equivalent proto", "[selector]") {
+  absl::StatusOr<LabelSelector> parsed =
+      LabelSelector::Parse("app=web,tier!=db,env in (a,b),!legacy,key");
+  REQUIRE(parsed.ok());
+  const LabelSelector built =
+      MustBuild(MatchLabel("app", "web") + Expr("tier", "NotIn", {"db"}) +
+                Expr("env", "In", {"b", "a"}) + Expr("legacy", "DoesNotExist") +
+                Expr("key", "Exists"));
+  CHECK(*parsed == built);
+  CHECK(
+      parsed->Matches(MakeLabels({{"app", "web"}, {"env", "a"}, {"key", ""}})));
+  CHECK_FALSE(parsed->Matches(
+      MakeLabels({{"app", "web"}, {"env", "a"}, {"key", ""}, {"tier", "db"}})));
+  CHECK(LabelSelector::Parse("")->MatchesEverything());
+}
+
+TEST_CASE("selector: Parse rejects bad syntax with offset and expectation",
+          "[selector]") {
+  struct Case {
+    std::string text;
+    std::string want;  // The whole message.
+  };
+  const Case cases[] = {
+      {"app in ()",
+       "label selector \"app in ()\": values of key \"app\" must be non-empty "
+       "for operator \"in\""},
+      {"app notin ()",
+       "label selector \"app notin ()\": values of key \"app\" must be "
+       "non-empty for operator \"notin\""},
+      {"app,",
+       "label selector \"app,\": found end of string at offset 4, expected "
+       "'!' or key"},
+      {",app",
+       "label selector \",app\": found \",\" at offset 0, expected '!' or key"},
+      {"app web",
+       "label selector \"app web\": found \"web\" at offset 4, expected 'in', "
+       "'notin', '=', '==', '!=', ',' or end of string"},
+      {"app>1",
+       "label selector \"app>1\": found \">\" at offset 3, expected 'in', "
+       "'notin', '=', '==', '!=', ',' or end of string"},
+      {"app in a",
+       "label selector \"app in a\": found \"a\" at offset 7, expected '('"},
+      {"app in (a",
+       "label selector \"app in (a\": found end of string at offset 9, "
+       "expected ',', ')' or value"},
+      {"app in (a b)",
+       "label selector \"app in (a b)\": found \"b\" at offset 10, expected "
+       "',', ')' or value"},
+      {"!app=x",
+       "label selector \"!app=x\": found \"=\" at offset 4, expected ',' or "
+       "end of string"},
+      {"!",
+       "label selector \"!\": found end of string at offset 1, expected key"},
+      {"app=(",
+       "label selector \"app=(\": found \"(\" at offset 4, expected value"},
+      {"a=b=c",
+       "label selector \"a=b=c\": found \"=\" at offset 3, expected ',' or end "
+       "of string"},
+      {"App_/x=1",
+       "label selector \"App_/x=1\": key \"App_/x\": prefix part a lowercase "
+       "RFC 1123 subdomain must consist of lower case alphanumeric "
+       "characters, '-' or '.', and must start and end with an alphanumeric "
+       "character (e.g. 'example.com')"},
+      {"app=-x",
+       "label selector \"app=-x\": value \"-x\" of key \"app\": a valid label "
+       "must be an empty string or consist of alphanumeric characters, '-', "
+       "'_' or '.', and must start and end with an alphanumeric character "
+       "(e.g. 'MyValue', 'my_value' or '12345')"},
+      {std::string("app\0x", 5),
+       "label selector \"app\\x00x\": key \"app\\x00x\": name part must "
+       "consist of alphanumeric characters, '-', '_' or '.', and must start "
+       "and end with an alphanumeric character (e.g. 'MyName', 'my.name' or "
+       "'123-abc')"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    const absl::Status s = LabelSelector::Parse(c.text).status();
+    CHECK(absl::IsInvalidArgument(s));
+    CHECK(std::string(s.message()) == c.want);
+  }
+}
+
+TEST_CASE("selector: Parse inverts ToString", "[selector]") {
+  const std::string protos[] = {
+      "",
+      MatchLabel("app", "web") + MatchLabel("x", ""),
+      Expr("zone", "In", {"b", "a"}) + Expr("legacy", "DoesNotExist") +
+          Expr("app", "Exists") + Expr("tier", "NotIn", {"db", ""}),
+      Expr("in", "In", {"in", "notin"}) + MatchLabel("notin", "in"),
+  };
+  for (const std::string& text : protos) {
+    const LabelSelector s = MustBuild(text);
+    INFO(s.ToString());
+    absl::StatusOr<LabelSelector> back = LabelSelector::Parse(s.ToString());
+    REQUIRE(back.ok());
+    CHECK(*back == s);
+  }
+}
+
 }  // namespace
 }  // namespace karpenter
