@@ -6,9 +6,10 @@
 //   L key=value          a matchLabels entry
 //   E key op v1,v2,...   a matchExpressions entry ("E key op" has no values)
 //   P k=v,k2=v2          a label set to match against
+//   S text               a selector string for LabelSelector::Parse
 // Besides not crashing, the target checks invariants: the selector does not
-// depend on expression order, both Matches overloads agree, and nil/empty
-// selectors behave as documented.
+// depend on expression order, both Matches overloads agree, nil/empty
+// selectors behave as documented, and Parse inverts ToString.
 
 #include <cstddef>
 #include <cstdint>
@@ -65,6 +66,21 @@ void CheckMatches(const karpenter::LabelSelector& s, const Labels& labels) {
   if (s.MatchesEverything()) Check(by_map);
 }
 
+// Kubernetes prints an In/NotIn set holding only "" as "k in ()", which does
+// not parse back; every other valid selector must survive the round trip.
+void CheckRoundTrip(const karpenter::LabelSelector& s) {
+  for (const auto& r : s.requirements()) {
+    if (r.values.size() == 1 && r.values[0].empty() &&
+        r.op != karpenter::LabelSelector::Operator::kEquals) {
+      return;
+    }
+  }
+  absl::StatusOr<karpenter::LabelSelector> back =
+      karpenter::LabelSelector::Parse(s.ToString());
+  Check(back.ok());
+  Check(*back == s);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -73,6 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool nil = false;
   std::vector<Labels> label_sets = {Labels()};
   Labels derived;  // Labels built from the selector's own keys and values.
+  std::vector<absl::string_view> strings;
   for (absl::string_view line : absl::StrSplit(input, '\n')) {
     if (line == "nil") {
       nil = true;
@@ -89,9 +106,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       derived[expr.key()] = expr.values().empty() ? "" : expr.values(0);
     } else if (absl::ConsumePrefix(&line, "P ")) {
       label_sets.push_back(ParseLabels(line));
+    } else if (absl::ConsumePrefix(&line, "S ")) {
+      strings.push_back(line);
     }
   }
   label_sets.push_back(derived);
+
+  for (absl::string_view text : strings) {
+    absl::StatusOr<karpenter::LabelSelector> parsed =
+        karpenter::LabelSelector::Parse(text);
+    if (!parsed.ok()) {
+      Check(absl::IsInvalidArgument(parsed.status()));
+      continue;
+    }
+    Check(!parsed->MatchesNothing());
+    for (const Labels& labels : label_sets) CheckMatches(*parsed, labels);
+    CheckRoundTrip(*parsed);
+  }
 
   absl::StatusOr<karpenter::LabelSelector> s =
       karpenter::LabelSelector::FromProto(nil ? nullptr : &sel,
@@ -116,5 +147,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(r.ok());
   Check(*r == *s);
   Check(r->ToString() == s->ToString());
+  CheckRoundTrip(*s);
   return 0;
 }
