@@ -65,7 +65,7 @@ class LabelSelector {
   // kExists and kDoesNotExist and holds exactly one value for kEquals.
   struct Requirement {
     std::string key;
-    Operator op;
+    Operator op = Operator::kExists;
     std::vector<std::string> values;
 
     friend bool operator==(const Requirement&, const Requirement&) = default;
