@@ -9,9 +9,11 @@
 //
 // Go represents a duration as int64 nanoseconds; these functions therefore
 // produce and accept `absl::Duration` values in that range. Fractions are
-// computed the way Go computes them (a float64 product, truncated toward
-// zero), so "0.3333333333h" is 1199999999880ns, not 1199999999880.0ns
-// rounded some other way.
+// computed the way Go computes them, as a float64 product truncated toward
+// zero, not exactly: "0.8361797402186111h" is 3010247064787ns (exact:
+// ...786.99...) and "0.49795031940000h" is 1792621149839ns while
+// "0.4979503194h" is 1792621149840ns (trailing zeros change the float
+// scale).
 //
 // Thread-safety: all functions are pure and safe to call concurrently.
 

@@ -27,13 +27,17 @@
 //     (`int32(parsed)`), so "1e4294967296" is 1 (1000 milli).
 //   * Rounding toward a milli-unit depends on how ParseQuantity stored the
 //     value. Positive values always round up ("1n" -> 1). Negative values
-//     stored in the int64 fast form (at most 18 significant digits and a
-//     scale >= 10^-9, e.g. "-1n", "-1.5m") round away from zero (-1, -2);
-//     negative values stored as a big decimal (more digits, a finer scale or
-//     a fractional Pi/Ei) go through scaledValue, which truncates and then
-//     adds one when a remainder exists, so "-1e-10" gives +1 and "-1.5e-10"
-//     gives +1, and only magnitudes of at least 2^63-1 nano-units truncate
-//     toward zero.
+//     stored in the int64 fast form round away from zero ("-1n" -> -1,
+//     "-1.5m" -> -2). That form is used for decimal input with at most 18
+//     digits (integer part without its leading zeros, plus all fraction
+//     digits) and a resulting scale of at least 10^-9, and for binary input
+//     without a fraction and with at most 11/8/5/2 integer digits (leading
+//     zeros not counted) for
+//     Ki/Mi/Gi/Ti. Other negative values are stored as a big decimal and go
+//     through scaledValue, which truncates toward zero and then adds one
+//     when a remainder exists: "-1e-10" and "-0.0000000001" give +1,
+//     "-1.0000000001" gives -999. Only magnitudes of at least 2^63-1
+//     nano-units take its other branch, which truncates toward zero.
 //
 // Where Go's accessor would overflow (it returns 0, saturates or wraps,
 // depending on the version) this returns OutOfRange instead; it never clamps.

@@ -2,6 +2,7 @@
 
 #include "karpenter/duration.h"
 
+#include <cfloat>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -23,6 +24,7 @@ using primitives_internal::WithField;
 // The fraction arithmetic below must be IEEE binary64 evaluated without
 // excess precision, exactly like Go's float64, to give the same nanosecond.
 static_assert(std::numeric_limits<double>::is_iec559);
+static_assert(FLT_EVAL_METHOD == 0);
 
 constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
 
@@ -156,8 +158,8 @@ absl::StatusOr<int64_t> ParseGoDurationNanos(absl::string_view orig) {
 }
 
 // Writes v % 10^prec (a fraction with `prec` digits) without trailing zeros
-// and returns v / 10^prec, like Go's fmtFrac. `out` receives the digits in
-// reverse order.
+// and returns v / 10^prec, like Go's fmtFrac. `reversed` receives the
+// characters in reverse order.
 uint64_t FormatFraction(std::string& reversed, uint64_t v, int prec) {
   bool print = false;
   for (int i = 0; i < prec; ++i) {

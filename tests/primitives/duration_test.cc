@@ -59,6 +59,10 @@ TEST_CASE("duration: valid Go durations parse to Go's nanoseconds",
       // Fractions: float64 product truncated toward zero, as in Go.
       {"1.0000000001s", 1000000000},
       {"0.3333333333h", 1199999999880},
+      {"0.8361797402186111h", 3010247064787},  // exact: ...786.99
+      {"0.49795031940000h", 1792621149839},    // exact: ...840
+      {"0.4979503194h", 1792621149840},
+      {"0.20639411905m", 12383647143},
       {"0.1ns", 0},
       {"0.5ns", 0},
       {"1.9ns", 1},
