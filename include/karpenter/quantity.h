@@ -32,12 +32,12 @@
 //     digits (integer part without its leading zeros, plus all fraction
 //     digits) and a resulting scale of at least 10^-9, and for binary input
 //     without a fraction and with at most 11/8/5/2 integer digits (leading
-//     zeros not counted) for
-//     Ki/Mi/Gi/Ti. Other negative values are stored as a big decimal and go
-//     through scaledValue, which truncates toward zero and then adds one
-//     when a remainder exists: "-1e-10" and "-0.0000000001" give +1,
-//     "-1.0000000001" gives -999. Only magnitudes of at least 2^63-1
-//     nano-units take its other branch, which truncates toward zero.
+//     zeros not counted) for Ki/Mi/Gi/Ti. Other negative values are stored
+//     as a big decimal and go through scaledValue, which truncates toward
+//     zero and then adds one when a remainder exists: "-1e-10" and
+//     "-0.0000000001" give +1, "-1.0000000001" gives -999. Only magnitudes
+//     of at least 2^63-1 nano-units take its other branch, which truncates
+//     toward zero.
 //
 // Where Go's accessor would overflow (it returns 0, saturates or wraps,
 // depending on the version) this returns OutOfRange instead; it never clamps.
