@@ -20,10 +20,11 @@
 // Day matching follows the Vixie rule: if day-of-month or day-of-week is a
 // star (`*`, `?`, `*/1`) both must match, otherwise either may.
 //
-// `Next` reproduces robfig's field-by-field walk, including its behaviour
+// `Next` reproduces robfig's field-by-field walk, including its quirks
 // around daylight-saving transitions (a wall time skipped by spring-forward
-// is skipped for that day; a wall time repeated by fall-back fires once) and
-// its five-year search limit.
+// does not fire that day; one repeated by fall-back fires at both instants;
+// a day whose midnight does not exist can be skipped entirely) and its
+// five-year search limit.
 //
 // Deliberate differences from robfig/cron:
 //   - Without a prefix robfig evaluates in `time.Local`; this class uses UTC
@@ -35,7 +36,9 @@
 //     `absl::InfiniteFuture()`.
 //   - Zone names are restricted to what Go's `time.LoadLocation` could read
 //     from a zoneinfo directory (no absolute paths, no `..`, none of the
-//     abseil-only forms such as `Fixed/UTC+01:00`).
+//     abseil-only forms `Fixed/...`, `file:...`, `libc:...`). Leap-second
+//     `right/...` zones, which Go loads and abseil does not, are rejected.
+//     Error texts for unloadable zones can differ from Go's.
 //
 // Thread-safety: a CronSchedule is an immutable value after `Parse`; all
 // const methods may be called concurrently.

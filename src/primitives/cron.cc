@@ -180,6 +180,25 @@ std::string GoQuote(absl::string_view s) {
   return out;
 }
 
+// Go's time.quote (used in time.ParseDuration errors): every byte of a
+// non-ASCII or control rune as \x, backslash before '"' and '\\'.
+std::string GoTimeQuote(absl::string_view s) {
+  std::string out = "\"";
+  for (size_t i = 0, w = 0; i < s.size(); i += w) {
+    const char32_t r = DecodeRune(s, i, &w);
+    if (r >= 0x80 || r < ' ') {
+      for (size_t k = i; k < i + w; ++k) {
+        absl::StrAppendFormat(&out, "\\x%02x", static_cast<uint8_t>(s[k]));
+      }
+    } else {
+      if (r == '"' || r == '\\') out += '\\';
+      out += static_cast<char>(r);
+    }
+  }
+  out += '"';
+  return out;
+}
+
 // strings.ToLower as robfig uses it: only to look up ASCII month and weekday
 // names. Besides A-Z, U+0130 (İ) and U+212A (Kelvin sign) lower-case to
 // ASCII in Go; every other non-ASCII rune stays non-ASCII and can never
@@ -238,7 +257,7 @@ std::optional<int64_t> GoAtoi(absl::string_view s, const char** reason) {
 absl::StatusOr<int64_t> GoParseDuration(absl::string_view orig) {
   const auto invalid = [&] {
     return absl::InvalidArgumentError(
-        absl::StrCat("time: invalid duration ", GoQuote(orig)));
+        absl::StrCat("time: invalid duration ", GoTimeQuote(orig)));
   };
   constexpr uint64_t kLimit = uint64_t{1} << 63;
   absl::string_view s = orig;
@@ -292,7 +311,7 @@ absl::StatusOr<int64_t> GoParseDuration(absl::string_view orig) {
     }
     if (i == 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("time: missing unit in duration ", GoQuote(orig)));
+          absl::StrCat("time: missing unit in duration ", GoTimeQuote(orig)));
     }
     const absl::string_view u = s.substr(0, i);
     s.remove_prefix(i);
@@ -310,8 +329,9 @@ absl::StatusOr<int64_t> GoParseDuration(absl::string_view orig) {
     } else if (u == "h") {
       unit = uint64_t{3600} * 1000 * 1000 * 1000;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "time: unknown unit ", GoQuote(u), " in duration ", GoQuote(orig)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("time: unknown unit ", GoTimeQuote(u), " in duration ",
+                       GoTimeQuote(orig)));
     }
     if (v > kLimit / unit) return invalid();
     v *= unit;
@@ -503,10 +523,12 @@ absl::Status LoadZone(absl::string_view name, absl::TimeZone* zone) {
   if (absl::StrContains(name, "..") || name[0] == '/' || name[0] == '\\') {
     return absl::InvalidArgumentError("time: invalid location name");
   }
-  // Forms abseil understands but Go's file lookup never would.
+  // Forms abseil understands (fixed offsets, explicit files, the C library)
+  // but Go's file lookup never would.
   const bool abseil_only =
       absl::StrContains(name, absl::string_view("\0", 1)) ||
-      absl::StartsWith(name, "Fixed/") || absl::StartsWith(name, "file:");
+      absl::StartsWith(name, "Fixed/") || absl::StartsWith(name, "file:") ||
+      absl::StartsWith(name, "libc:");
   if (abseil_only || !absl::LoadTimeZone(std::string(name), zone)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown time zone ", name));
   }

@@ -7,10 +7,12 @@
 
 #include "karpenter/cron.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 
@@ -284,6 +286,10 @@ TEST_CASE("cron: parse errors name the field and keep robfig's wording",
        "provided bad location ../../etc/passwd: time: invalid location name"},
       {"TZ=/usr/share/zoneinfo/UTC 0 0 * * *", "time: invalid location name"},
       {"TZ=Fixed/UTC+01:00:00 0 0 * * *", "unknown time zone Fixed/UTC+"},
+      {"TZ=libc:UTC 0 0 * * *", "unknown time zone libc:UTC"},
+      {"TZ=file:UTC 0 0 * * *", "unknown time zone file:UTC"},
+      {"TZ=America 0 0 * * *", "provided bad location America: "},
+      {"@every 1\xff", "time: unknown unit \"\\xff\" in duration \"1\\xff\""},
       // robfig panics on these two.
       {"TZ=UTC", "time zone prefix is not followed by a space"},
       {"CRON_TZ=America/New_York", "time zone prefix is not followed"},
@@ -298,8 +304,14 @@ TEST_CASE("cron: parse errors name the field and keep robfig's wording",
     CHECK(absl::IsInvalidArgument(s.status()));
     const std::string message(s.status().message());
     CHECK_THAT(message, Catch::Contains(c.want));
-    CHECK_THAT(message,
-               Catch::EndsWith(absl::StrCat(" in cron spec \"", c.spec, "\"")));
+    // The spec is quoted Go-style, so bytes such as \xff come out escaped.
+    const absl::string_view spec = c.spec;
+    const bool plain = std::all_of(spec.begin(), spec.end(), [](char ch) {
+      return ch >= ' ' && ch <= '~' && ch != '"' && ch != '\\';
+    });
+    CHECK_THAT(message, Catch::EndsWith(absl::StrCat(
+                            " in cron spec \"",
+                            plain ? spec : absl::CHexEscape(spec), "\"")));
   }
 }
 
