@@ -582,94 +582,126 @@ constexpr int64_t kMaxSteps = int64_t{1} << 22;
 constexpr uint64_t kMinuteMask = (uint64_t{1} << 60) - 1;
 constexpr uint64_t kHourMask = (uint64_t{1} << 24) - 1;
 
+// ---------------------------------------------------------------------------
+// Spec-level parsing (robfig Parser.Parse).
+
+struct FieldBits {
+  uint64_t minute = 0, hour = 0, dom = 0, month = 0, dow = 0;
+};
+
+// Strips one leading `TZ=<zone> ` / `CRON_TZ=<zone> ` and loads the zone;
+// returns the rest of the spec.
+absl::StatusOr<absl::string_view> StripZonePrefix(absl::string_view spec,
+                                                  absl::TimeZone* zone) {
+  if (!absl::StartsWith(spec, "TZ=") && !absl::StartsWith(spec, "CRON_TZ=")) {
+    return spec;
+  }
+  const size_t space = spec.find(' ');
+  if (space == absl::string_view::npos) {
+    // robfig slices with index -1 here and panics.
+    return absl::InvalidArgumentError(
+        "time zone prefix is not followed by a space");
+  }
+  const size_t eq = spec.find('=');
+  const absl::string_view name = spec.substr(eq + 1, space - eq - 1);
+  if (absl::Status st = LoadZone(name, zone); !st.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("provided bad location ", name, ": ", st.message()));
+  }
+  return GoTrimSpace(spec.substr(space));
+}
+
+// robfig parseDescriptor. `@every` sets `*delay` and returns no bits.
+absl::StatusOr<FieldBits> ParseDescriptor(absl::string_view d,
+                                          absl::Duration* delay) {
+  // robfig's bit patterns; the star bits matter to the day rule.
+  const uint64_t any_dom = All(kDom), any_month = All(kMonth),
+                 any_dow = All(kDow);
+  if (d == "@yearly" || d == "@annually") return FieldBits{1, 1, 2, 2, any_dow};
+  if (d == "@monthly") return FieldBits{1, 1, 2, any_month, any_dow};
+  if (d == "@weekly") return FieldBits{1, 1, any_dom, any_month, 1};
+  if (d == "@daily" || d == "@midnight") {
+    return FieldBits{1, 1, any_dom, any_month, any_dow};
+  }
+  if (d == "@hourly")
+    return FieldBits{1, All(kHour), any_dom, any_month, any_dow};
+  constexpr absl::string_view kEvery = "@every ";
+  if (!absl::StartsWith(d, kEvery)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unrecognized descriptor: ", d));
+  }
+  const absl::StatusOr<int64_t> ns = GoParseDuration(d.substr(kEvery.size()));
+  if (!ns.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "failed to parse duration ", d, ": ", ns.status().message()));
+  }
+  // robfig Every(): at least one second, sub-second part dropped.
+  constexpr int64_t kSecond = 1000 * 1000 * 1000;
+  *delay = absl::Seconds(*ns < kSecond ? 1 : *ns / kSecond);
+  return FieldBits{};
+}
+
+// robfig normalizeFields + getField for the five standard fields.
+absl::StatusOr<FieldBits> ParseFiveFields(absl::string_view spec) {
+  const std::vector<absl::string_view> fields = GoFields(spec);
+  if (fields.size() != 5) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected exactly 5 fields, found ", fields.size(), ": [",
+                     absl::StrJoin(fields, " "), "]"));
+  }
+  FieldBits bits;
+  const std::pair<const FieldBounds*, uint64_t*> targets[] = {
+      {&kMinute, &bits.minute},
+      {&kHour, &bits.hour},
+      {&kDom, &bits.dom},
+      {&kMonth, &bits.month},
+      {&kDow, &bits.dow}};
+  for (size_t i = 0; i < 5; ++i) {
+    absl::StatusOr<uint64_t> b = ParseField(*targets[i].first, fields[i]);
+    if (!b.ok()) return b.status();
+    *targets[i].second = *b;
+  }
+  return bits;
+}
+
+// True if a field selects nothing (e.g. ","), or no day can satisfy the day
+// rule: robfig's walk can then only run out its five years.
+bool NeverFires(const FieldBits& b) {
+  const bool star_day = ((b.dom | b.dow) & kStarBit) != 0;
+  const bool dom_empty = (b.dom & ~kStarBit) == 0;
+  const bool dow_empty = (b.dow & ~kStarBit) == 0;
+  return (b.minute & kMinuteMask) == 0 || (b.hour & kHourMask) == 0 ||
+         (b.month & ~kStarBit) == 0 ||
+         (star_day ? (dom_empty || dow_empty) : (dom_empty && dow_empty));
+}
+
 }  // namespace
 
-// ---------------------------------------------------------------------------
-// Parse.
-
 absl::StatusOr<CronSchedule> CronSchedule::Parse(absl::string_view spec) {
-  const auto fail = [&](absl::string_view message) {
+  const auto fail = [spec](absl::string_view message) {
     return absl::InvalidArgumentError(
         absl::StrCat(message, " in cron spec ", GoQuote(spec)));
   };
   if (spec.empty()) return fail("empty spec string");
   CronSchedule s;
   s.spec_ = std::string(spec);
-  absl::string_view rest = spec;
-  if (absl::StartsWith(rest, "TZ=") || absl::StartsWith(rest, "CRON_TZ=")) {
-    const size_t space = rest.find(' ');
-    if (space == absl::string_view::npos) {
-      return fail("time zone prefix is not followed by a space");
-    }
-    const size_t eq = rest.find('=');
-    const absl::string_view name = rest.substr(eq + 1, space - eq - 1);
-    if (absl::Status st = LoadZone(name, &s.zone_); !st.ok()) {
-      return fail(
-          absl::StrCat("provided bad location ", name, ": ", st.message()));
-    }
-    rest = GoTrimSpace(rest.substr(space));
-  }
+  const absl::StatusOr<absl::string_view> rest =
+      StripZonePrefix(spec, &s.zone_);
+  if (!rest.ok()) return fail(rest.status().message());
   absl::TimeZone::CivilTransition unused;
   s.fixed_offset_zone_ = !s.zone_.NextTransition(absl::InfinitePast(), &unused);
   s.fixed_offset_ = s.zone_.At(absl::UnixEpoch()).offset;
 
-  if (absl::StartsWith(rest, "@")) {
-    // robfig's descriptor bit patterns; the star bits matter to the day rule.
-    const auto set = [&s](uint64_t minute, uint64_t hour, uint64_t dom,
-                          uint64_t month, uint64_t dow) {
-      s.minute_ = minute, s.hour_ = hour, s.dom_ = dom, s.month_ = month;
-      s.dow_ = dow;
-    };
-    if (rest == "@yearly" || rest == "@annually") {
-      set(1, 1, 1 << 1, 1 << 1, All(kDow));
-    } else if (rest == "@monthly") {
-      set(1, 1, 1 << 1, All(kMonth), All(kDow));
-    } else if (rest == "@weekly") {
-      set(1, 1, All(kDom), All(kMonth), 1);
-    } else if (rest == "@daily" || rest == "@midnight") {
-      set(1, 1, All(kDom), All(kMonth), All(kDow));
-    } else if (rest == "@hourly") {
-      set(1, All(kHour), All(kDom), All(kMonth), All(kDow));
-    } else if (absl::StartsWith(rest, "@every ")) {
-      const absl::StatusOr<int64_t> d =
-          GoParseDuration(rest.substr(sizeof("@every ") - 1));
-      if (!d.ok()) {
-        return fail(absl::StrCat("failed to parse duration ", rest, ": ",
-                                 d.status().message()));
-      }
-      // robfig Every(): at least one second, sub-second part dropped.
-      constexpr int64_t kSecond = 1000 * 1000 * 1000;
-      s.delay_ = absl::Seconds(*d < kSecond ? 1 : *d / kSecond);
-    } else {
-      return fail(absl::StrCat("unrecognized descriptor: ", rest));
-    }
-    return s;
-  }
-
-  const std::vector<absl::string_view> fields = GoFields(rest);
-  if (fields.size() != 5) {
-    return fail(absl::StrCat("expected exactly 5 fields, found ", fields.size(),
-                             ": [", absl::StrJoin(fields, " "), "]"));
-  }
-  const std::pair<const FieldBounds*, uint64_t*> targets[] = {
-      {&kMinute, &s.minute_},
-      {&kHour, &s.hour_},
-      {&kDom, &s.dom_},
-      {&kMonth, &s.month_},
-      {&kDow, &s.dow_}};
-  for (size_t i = 0; i < 5; ++i) {
-    absl::StatusOr<uint64_t> bits = ParseField(*targets[i].first, fields[i]);
-    if (!bits.ok()) return fail(bits.status().message());
-    *targets[i].second = *bits;
-  }
-  // A field selecting nothing (e.g. ","), or a day rule no day can satisfy,
-  // can only make robfig's walk run out its five years.
-  const bool star_day = ((s.dom_ | s.dow_) & kStarBit) != 0;
-  const bool dom_empty = (s.dom_ & ~kStarBit) == 0;
-  const bool dow_empty = (s.dow_ & ~kStarBit) == 0;
-  s.never_ = (s.minute_ & kMinuteMask) == 0 || (s.hour_ & kHourMask) == 0 ||
-             (s.month_ & ~kStarBit) == 0 ||
-             (star_day ? (dom_empty || dow_empty) : (dom_empty && dow_empty));
+  const absl::StatusOr<FieldBits> bits = absl::StartsWith(*rest, "@")
+                                             ? ParseDescriptor(*rest, &s.delay_)
+                                             : ParseFiveFields(*rest);
+  if (!bits.ok()) return fail(bits.status().message());
+  s.minute_ = bits->minute;
+  s.hour_ = bits->hour;
+  s.dom_ = bits->dom;
+  s.month_ = bits->month;
+  s.dow_ = bits->dow;
+  s.never_ = !s.is_constant_delay() && NeverFires(*bits);
   return s;
 }
 
