@@ -39,6 +39,10 @@
 //     abseil-only forms `Fixed/...`, `file:...`, `libc:...`). Leap-second
 //     `right/...` zones, which Go loads and abseil does not, are rejected.
 //     Error texts for unloadable zones can differ from Go's.
+//   - `@every` parses its duration with `ParseGoDuration` (duration.h) and so
+//     shares its one deliberate difference: a segment sum Go 1.19 wraps
+//     around 2^64 (`@every 9223372036854775808ns9223372036854775808ns`,
+//     which robfig runs every second) is rejected.
 //
 // Thread-safety: a CronSchedule is an immutable value after `Parse`; all
 // const methods may be called concurrently.

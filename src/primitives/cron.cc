@@ -3,21 +3,21 @@
 // Implementation notes. robfig/cron is written against Go's strings,
 // strconv and time packages, and its observable behaviour (which specs are
 // accepted, where DST transitions land) depends on their exact rules, so the
-// small pieces of those packages it relies on are re-created here:
-//   - strings.Fields / TrimSpace (Unicode white space), strconv.Atoi,
-//     strings.ToLower as far as it can produce an ASCII month or day name;
-//   - time.ParseDuration for `@every`;
-//   - time.Date's normalisation and its local-to-UTC mapping, which differs
-//     from absl::FromCivil inside DST gaps and overlaps.
+// small pieces of those packages it relies on are re-created:
+//   - in primitives/go_compat.h (shared with the other parsers): UTF-8
+//     decoding, unicode.IsSpace, strconv.Atoi and strconv.Quote;
+//   - time.ParseDuration for `@every` is the public ParseGoDuration;
+//   - here: strings.Fields / TrimSpace (Unicode white space),
+//     strings.ToLower as far as it can produce an ASCII month or day name,
+//     and time.Date's normalisation and its local-to-UTC mapping, which
+//     differs from absl::FromCivil inside DST gaps and overlaps.
 // The search itself runs on whole Unix seconds: after its first step robfig's
 // time never has a sub-second part again.
 
 #include "karpenter/cron.h"
 
-#include <array>
 #include <bit>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,77 +26,25 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "karpenter/duration.h"
+#include "primitives/go_compat.h"
 
 namespace karpenter {
 namespace {
+
+using primitives_internal::DecodeRune;
+using primitives_internal::GoAtoi;
+using primitives_internal::GoStrconvQuote;
+using primitives_internal::IsGoSpace;
+using primitives_internal::QuoteStyle;
 
 constexpr uint64_t kStarBit = uint64_t{1} << 63;
 
 // ---------------------------------------------------------------------------
 // Go text helpers.
-
-constexpr char32_t kRuneError = 0xFFFD;
-
-// Decodes the rune starting at s[i] like Go's utf8.DecodeRuneInString:
-// invalid or truncated sequences decode as U+FFFD with width 1.
-char32_t DecodeRune(absl::string_view s, size_t i, size_t* width) {
-  const auto byte = [&](size_t k) { return static_cast<uint8_t>(s[i + k]); };
-  const uint8_t b0 = byte(0);
-  *width = 1;
-  if (b0 < 0x80) return b0;
-  size_t n = 0;
-  char32_t r = 0;
-  uint8_t lo = 0x80, hi = 0xBF;  // Allowed range of the second byte.
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2, r = b0 & 0x1F;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3, r = b0 & 0x0F;
-    if (b0 == 0xE0) lo = 0xA0;  // Overlong.
-    if (b0 == 0xED) hi = 0x9F;  // Surrogates.
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4, r = b0 & 0x07;
-    if (b0 == 0xF0) lo = 0x90;  // Overlong.
-    if (b0 == 0xF4) hi = 0x8F;  // Above U+10FFFF.
-  } else {
-    return kRuneError;
-  }
-  if (i + n > s.size()) return kRuneError;
-  for (size_t k = 1; k < n; ++k) {
-    const uint8_t b = byte(k);
-    if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) {
-      return kRuneError;
-    }
-    r = (r << 6) | (b & 0x3F);
-  }
-  *width = n;
-  return r;
-}
-
-// Go's unicode.IsSpace.
-bool IsGoSpace(char32_t r) {
-  switch (r) {
-    case '\t':
-    case '\n':
-    case '\v':
-    case '\f':
-    case '\r':
-    case ' ':
-    case 0x85:
-    case 0xA0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202F:
-    case 0x205F:
-    case 0x3000:
-      return true;
-    default:
-      return r >= 0x2000 && r <= 0x200A;
-  }
-}
 
 // Go's strings.Fields: splits around runs of Unicode white space.
 std::vector<absl::string_view> GoFields(absl::string_view s) {
@@ -128,77 +76,6 @@ absl::string_view GoTrimSpace(absl::string_view s) {
                            : s.substr(first, last - first);
 }
 
-// Approximates Go's strconv.Quote: printable ASCII verbatim, C escapes for
-// controls, \x for bytes of invalid UTF-8, \u for white space and C1
-// controls; other valid UTF-8 is kept.
-std::string GoQuote(absl::string_view s) {
-  std::string out = "\"";
-  for (size_t i = 0, w = 0; i < s.size(); i += w) {
-    const char32_t r = DecodeRune(s, i, &w);
-    switch (r) {
-      case '"':
-        out += "\\\"";
-        continue;
-      case '\\':
-        out += "\\\\";
-        continue;
-      case '\a':
-        out += "\\a";
-        continue;
-      case '\b':
-        out += "\\b";
-        continue;
-      case '\f':
-        out += "\\f";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\r':
-        out += "\\r";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      case '\v':
-        out += "\\v";
-        continue;
-      default:
-        break;
-    }
-    if (r == kRuneError && w == 1) {
-      absl::StrAppendFormat(&out, "\\x%02x", static_cast<uint8_t>(s[i]));
-    } else if (r < 0x20 || r == 0x7F) {
-      absl::StrAppendFormat(&out, "\\x%02x", static_cast<uint32_t>(r));
-    } else if (r >= 0x80 && (r <= 0xA0 || IsGoSpace(r))) {
-      absl::StrAppendFormat(&out, "\\u%04x", static_cast<uint32_t>(r));
-    } else {
-      absl::StrAppend(&out, s.substr(i, w));
-    }
-  }
-  out += '"';
-  return out;
-}
-
-// Go's time.quote (used in time.ParseDuration errors): every byte of a
-// non-ASCII or control rune as \x, backslash before '"' and '\\'.
-std::string GoTimeQuote(absl::string_view s) {
-  std::string out = "\"";
-  for (size_t i = 0, w = 0; i < s.size(); i += w) {
-    const char32_t r = DecodeRune(s, i, &w);
-    if (r >= 0x80 || r < ' ') {
-      for (size_t k = i; k < i + w; ++k) {
-        absl::StrAppendFormat(&out, "\\x%02x", static_cast<uint8_t>(s[k]));
-      }
-    } else {
-      if (r == '"' || r == '\\') out += '\\';
-      out += static_cast<char>(r);
-    }
-  }
-  out += '"';
-  return out;
-}
-
 // strings.ToLower as robfig uses it: only to look up ASCII month and weekday
 // names. Besides A-Z, U+0130 (İ) and U+212A (Kelvin sign) lower-case to
 // ASCII in Go; every other non-ASCII rune stays non-ASCII and can never
@@ -218,138 +95,6 @@ std::string LowerForNameLookup(absl::string_view s) {
     }
   }
   return out;
-}
-
-// Go's strconv.Atoi on a 64-bit platform. On failure returns the reason
-// ("invalid syntax" or "value out of range").
-std::optional<int64_t> GoAtoi(absl::string_view s, const char** reason) {
-  *reason = "invalid syntax";
-  absl::string_view digits = s;
-  const bool neg = !s.empty() && s[0] == '-';
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) digits.remove_prefix(1);
-  if (digits.empty()) return std::nullopt;
-  uint64_t n = 0;
-  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-  for (char c : digits) {
-    if (c < '0' || c > '9') return std::nullopt;
-    // ParseUint reports overflow as soon as it happens, even if an invalid
-    // character follows.
-    if (n > kMax / 10 || n * 10 > kMax - static_cast<uint64_t>(c - '0')) {
-      *reason = "value out of range";
-      return std::nullopt;
-    }
-    n = n * 10 + static_cast<uint64_t>(c - '0');
-  }
-  constexpr uint64_t kCutoff = uint64_t{1} << 63;
-  if ((!neg && n >= kCutoff) || (neg && n > kCutoff)) {
-    *reason = "value out of range";
-    return std::nullopt;
-  }
-  if (neg)
-    return n == kCutoff ? std::numeric_limits<int64_t>::min()
-                        : -static_cast<int64_t>(n);
-  return static_cast<int64_t>(n);
-}
-
-// ---------------------------------------------------------------------------
-// Go's time.ParseDuration, in nanoseconds.
-
-absl::StatusOr<int64_t> GoParseDuration(absl::string_view orig) {
-  const auto invalid = [&] {
-    return absl::InvalidArgumentError(
-        absl::StrCat("time: invalid duration ", GoTimeQuote(orig)));
-  };
-  constexpr uint64_t kLimit = uint64_t{1} << 63;
-  absl::string_view s = orig;
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return 0;
-  if (s.empty()) return invalid();
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  uint64_t total = 0;
-  while (!s.empty()) {
-    if (s[0] != '.' && !is_digit(s[0])) return invalid();
-    // Integer part; overflow is an error.
-    uint64_t v = 0;
-    size_t i = 0;
-    for (; i < s.size() && is_digit(s[i]); ++i) {
-      if (v > kLimit / 10) return invalid();
-      v = v * 10 + static_cast<uint64_t>(s[i] - '0');
-      if (v > kLimit) return invalid();
-    }
-    const bool pre = i > 0;
-    s.remove_prefix(i);
-    // Fraction; digits past the precision limit are ignored.
-    uint64_t f = 0;
-    double scale = 1;
-    bool post = false;
-    if (!s.empty() && s[0] == '.') {
-      s.remove_prefix(1);
-      bool overflow = false;
-      for (i = 0; i < s.size() && is_digit(s[i]); ++i) {
-        if (overflow) continue;
-        if (f > (kLimit - 1) / 10) {
-          overflow = true;
-          continue;
-        }
-        const uint64_t y = f * 10 + static_cast<uint64_t>(s[i] - '0');
-        if (y > kLimit) {
-          overflow = true;
-          continue;
-        }
-        f = y;
-        scale *= 10;
-      }
-      post = i > 0;
-      s.remove_prefix(i);
-    }
-    if (!pre && !post) return invalid();
-    for (i = 0; i < s.size() && s[i] != '.' && !is_digit(s[i]); ++i) {
-    }
-    if (i == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("time: missing unit in duration ", GoTimeQuote(orig)));
-    }
-    const absl::string_view u = s.substr(0, i);
-    s.remove_prefix(i);
-    uint64_t unit = 0;
-    if (u == "ns") {
-      unit = 1;
-    } else if (u == "us" || u == "\xC2\xB5s" || u == "\xCE\xBCs") {
-      unit = 1000;
-    } else if (u == "ms") {
-      unit = 1000 * 1000;
-    } else if (u == "s") {
-      unit = 1000 * 1000 * 1000;
-    } else if (u == "m") {
-      unit = uint64_t{60} * 1000 * 1000 * 1000;
-    } else if (u == "h") {
-      unit = uint64_t{3600} * 1000 * 1000 * 1000;
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("time: unknown unit ", GoTimeQuote(u), " in duration ",
-                       GoTimeQuote(orig)));
-    }
-    if (v > kLimit / unit) return invalid();
-    v *= unit;
-    if (f > 0) {
-      // Same float expression as Go, so rounding agrees to the nanosecond.
-      v += static_cast<uint64_t>(static_cast<double>(f) *
-                                 (static_cast<double>(unit) / scale));
-      if (v > kLimit) return invalid();
-    }
-    total += v;
-    if (total > kLimit) return invalid();
-  }
-  if (neg) {
-    return total == kLimit ? std::numeric_limits<int64_t>::min()
-                           : -static_cast<int64_t>(total);
-  }
-  if (total > kLimit - 1) return invalid();
-  return static_cast<int64_t>(total);
 }
 
 // ---------------------------------------------------------------------------
@@ -411,13 +156,11 @@ absl::StatusOr<uint64_t> ParseNumber(const FieldBounds& f,
                                      absl::string_view what,
                                      absl::string_view expr,
                                      absl::string_view text) {
-  const char* reason = nullptr;
-  const std::optional<int64_t> n = GoAtoi(text, &reason);
-  if (!n.has_value()) {
-    return FieldError(
-        f, what, expr,
-        absl::StrCat("failed to parse int from ", text,
-                     ": strconv.Atoi: parsing ", GoQuote(text), ": ", reason));
+  const absl::StatusOr<int64_t> n = GoAtoi(text, QuoteStyle::kStrconv);
+  if (!n.ok()) {
+    return FieldError(f, what, expr,
+                      absl::StrCat("failed to parse int from ", text, ": ",
+                                   n.status().message()));
   }
   if (*n < 0) {
     return FieldError(
@@ -630,14 +373,15 @@ absl::StatusOr<FieldBits> ParseDescriptor(absl::string_view d,
     return absl::InvalidArgumentError(
         absl::StrCat("unrecognized descriptor: ", d));
   }
-  const absl::StatusOr<int64_t> ns = GoParseDuration(d.substr(kEvery.size()));
-  if (!ns.ok()) {
+  const absl::StatusOr<absl::Duration> every =
+      ParseGoDuration(d.substr(kEvery.size()));
+  if (!every.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "failed to parse duration ", d, ": ", ns.status().message()));
+        "failed to parse duration ", d, ": ", every.status().message()));
   }
   // robfig Every(): at least one second, sub-second part dropped.
-  constexpr int64_t kSecond = 1000 * 1000 * 1000;
-  *delay = absl::Seconds(*ns < kSecond ? 1 : *ns / kSecond);
+  *delay = *every < absl::Seconds(1) ? absl::Seconds(1)
+                                     : absl::Trunc(*every, absl::Seconds(1));
   return FieldBits{};
 }
 
@@ -680,7 +424,7 @@ bool NeverFires(const FieldBits& b) {
 absl::StatusOr<CronSchedule> CronSchedule::Parse(absl::string_view spec) {
   const auto fail = [spec](absl::string_view message) {
     return absl::InvalidArgumentError(
-        absl::StrCat(message, " in cron spec ", GoQuote(spec)));
+        absl::StrCat(message, " in cron spec ", GoStrconvQuote(spec)));
   };
   if (spec.empty()) return fail("empty spec string");
   CronSchedule s;

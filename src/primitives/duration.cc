@@ -2,7 +2,6 @@
 
 #include "karpenter/duration.h"
 
-#include <cfloat>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -10,29 +9,23 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "primitives/go_quote.h"
+#include "primitives/go_compat.h"
 
 namespace karpenter {
 namespace {
 
-using primitives_internal::GoQuote;
+using primitives_internal::GoTimeQuote;
 using primitives_internal::WithField;
-
-// The fraction arithmetic below must be IEEE binary64 evaluated without
-// excess precision, exactly like Go's float64, to give the same nanosecond.
-static_assert(std::numeric_limits<double>::is_iec559);
-static_assert(FLT_EVAL_METHOD == 0);
 
 constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 absl::Status InvalidDuration(absl::string_view orig) {
   return absl::InvalidArgumentError(
-      absl::StrCat("time: invalid duration ", GoQuote(orig)));
+      absl::StrCat("time: invalid duration ", GoTimeQuote(orig)));
 }
 
 // Consumes the leading [0-9]* of `s` into `x`. Returns false when the value
@@ -40,7 +33,7 @@ absl::Status InvalidDuration(absl::string_view orig) {
 bool LeadingInt(absl::string_view& s, uint64_t& x) {
   x = 0;
   size_t i = 0;
-  for (; i < s.size() && IsDigit(s[i]); ++i) {
+  for (; i < s.size() && absl::ascii_isdigit(s[i]); ++i) {
     if (x > kTwoTo63 / 10) return false;
     x = x * 10 + static_cast<uint64_t>(s[i] - '0');
     if (x > kTwoTo63) return false;
@@ -57,7 +50,7 @@ void LeadingFraction(absl::string_view& s, uint64_t& x, double& scale) {
   scale = 1;
   bool overflow = false;
   size_t i = 0;
-  for (; i < s.size() && IsDigit(s[i]); ++i) {
+  for (; i < s.size() && absl::ascii_isdigit(s[i]); ++i) {
     if (overflow) continue;
     if (x > (kTwoTo63 - 1) / 10) {
       overflow = true;
@@ -89,7 +82,7 @@ uint64_t UnitNanos(absl::string_view u) {
 // its magnitude in nanoseconds (at most 2^63).
 absl::StatusOr<uint64_t> ParseSegment(absl::string_view& s,
                                       absl::string_view orig) {
-  if (!(s[0] == '.' || IsDigit(s[0]))) return InvalidDuration(orig);
+  if (!(s[0] == '.' || absl::ascii_isdigit(s[0]))) return InvalidDuration(orig);
   const size_t before_int = s.size();
   uint64_t v = 0;
   if (!LeadingInt(s, v)) return InvalidDuration(orig);
@@ -107,23 +100,25 @@ absl::StatusOr<uint64_t> ParseSegment(absl::string_view& s,
   if (!pre && !post) return InvalidDuration(orig);
 
   size_t i = 0;
-  while (i < s.size() && s[i] != '.' && !IsDigit(s[i])) ++i;
+  while (i < s.size() && s[i] != '.' && !absl::ascii_isdigit(s[i])) ++i;
   if (i == 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("time: missing unit in duration ", GoQuote(orig)));
+        absl::StrCat("time: missing unit in duration ", GoTimeQuote(orig)));
   }
   const absl::string_view u = s.substr(0, i);
   s.remove_prefix(i);
   const uint64_t unit = UnitNanos(u);
   if (unit == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "time: unknown unit ", GoQuote(u), " in duration ", GoQuote(orig)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("time: unknown unit ", GoTimeQuote(u), " in duration ",
+                     GoTimeQuote(orig)));
   }
   if (v > kTwoTo63 / unit) return InvalidDuration(orig);
   v *= unit;
   if (f > 0) {
     // Go: v += uint64(float64(f) * (float64(unit) / scale)). The product is
-    // below `unit`, so the conversion is in range.
+    // below `unit`, so the conversion is in range; go_compat.h asserts that
+    // double is Go's float64, so the nanosecond is the same.
     v += static_cast<uint64_t>(static_cast<double>(f) *
                                (static_cast<double>(unit) / scale));
     if (v > kTwoTo63) return InvalidDuration(orig);

@@ -2,7 +2,6 @@
 
 #include "karpenter/intstr.h"
 
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -15,72 +14,27 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/struct.pb.h"
-#include "primitives/go_quote.h"
+#include "primitives/go_compat.h"
 
 namespace karpenter {
 namespace {
 
-using primitives_internal::GoQuote;
+using primitives_internal::GoAtoi;
+using primitives_internal::GoTimeQuote;
+using primitives_internal::QuoteStyle;
 using primitives_internal::WithField;
-
-// Scale() reproduces Go's float64 arithmetic; that needs IEEE binary64
-// without excess precision.
-static_assert(std::numeric_limits<double>::is_iec559);
-static_assert(FLT_EVAL_METHOD == 0);
-
-// Go's strconv.Atoi on a 64-bit platform: [+-]?[0-9]+ within int64. On
-// failure `error` receives Go's message.
-bool GoAtoi(absl::string_view s, int64_t& out, std::string& error) {
-  const absl::string_view orig = s;
-  bool neg = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) {
-    error = absl::StrCat("strconv.Atoi: parsing ", GoQuote(orig),
-                         ": invalid syntax");
-    return false;
-  }
-  // Like Go's ParseUint: a syntax error at the first non-digit, a range error
-  // as soon as the magnitude overflows uint64 (even if a non-digit follows),
-  // then the int64 range check; the magnitude limit is 2^63 for negatives.
-  const std::string range_error = absl::StrCat(
-      "strconv.Atoi: parsing ", GoQuote(orig), ": value out of range");
-  uint64_t n = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') {
-      error = absl::StrCat("strconv.Atoi: parsing ", GoQuote(orig),
-                           ": invalid syntax");
-      return false;
-    }
-    const auto d = static_cast<uint64_t>(c - '0');
-    if (n > (std::numeric_limits<uint64_t>::max() - d) / 10) {
-      error = range_error;
-      return false;
-    }
-    n = n * 10 + d;
-  }
-  const uint64_t limit =
-      neg ? uint64_t{1} << 63 : uint64_t{std::numeric_limits<int64_t>::max()};
-  if (n > limit) {
-    error = range_error;
-    return false;
-  }
-  out = neg ? static_cast<int64_t>(uint64_t{0} - n) : static_cast<int64_t>(n);
-  return true;
-}
 
 // Parses "N%" (the percentage branch shared by both string forms).
 absl::StatusOr<IntOrPercent> ParsePercent(absl::string_view s,
                                           absl::string_view field) {
-  int64_t p = 0;
-  std::string error;
-  if (!GoAtoi(s.substr(0, s.size() - 1), p, error)) {
-    return absl::InvalidArgumentError(WithField(
-        field, absl::StrCat("invalid value ", GoQuote(s), ": ", error)));
+  const absl::StatusOr<int64_t> p =
+      GoAtoi(s.substr(0, s.size() - 1), QuoteStyle::kTime);
+  if (!p.ok()) {
+    return absl::InvalidArgumentError(
+        WithField(field, absl::StrCat("invalid value ", GoTimeQuote(s), ": ",
+                                      p.status().message())));
   }
-  return IntOrPercent::FromPercent(p);
+  return IntOrPercent::FromPercent(*p);
 }
 
 std::string KindName(const google::protobuf::Value& v) {
@@ -108,12 +62,11 @@ IntOrPercent IntOrPercent::FromPercent(int64_t p) {
 
 absl::StatusOr<IntOrPercent> IntOrPercent::Parse(absl::string_view s,
                                                  absl::string_view field) {
-  int64_t v = 0;
-  std::string error;
-  if (GoAtoi(s, v, error)) return FromInt(v);
+  const absl::StatusOr<int64_t> v = GoAtoi(s, QuoteStyle::kTime);
+  if (v.ok()) return FromInt(*v);
   if (!absl::EndsWith(s, "%")) {
     return absl::InvalidArgumentError(WithField(
-        field, absl::StrCat("invalid value ", GoQuote(s),
+        field, absl::StrCat("invalid value ", GoTimeQuote(s),
                             ": want an integer or a percentage such as "
                             "\"5\" or \"10%\"")));
   }
@@ -140,7 +93,7 @@ absl::StatusOr<IntOrPercent> IntOrPercent::FromProtoValue(
     const std::string& s = v.string_value();
     if (!absl::EndsWith(s, "%")) {
       return absl::InvalidArgumentError(WithField(
-          field, absl::StrCat("invalid value ", GoQuote(s),
+          field, absl::StrCat("invalid value ", GoTimeQuote(s),
                               ": invalid type: string is not a percentage")));
     }
     return ParsePercent(s, field);
@@ -155,7 +108,7 @@ absl::StatusOr<int64_t> IntOrPercent::Scale(int64_t total,
                                             bool round_up) const {
   if (!is_percent_) return value_;
   // Go: int(math.Ceil(float64(value) * (float64(total)) / 100)), evaluated
-  // left to right in float64.
+  // left to right in float64 (go_compat.h asserts that double matches it).
   const double product =
       static_cast<double>(value_) * static_cast<double>(total) / 100.0;
   const double rounded = round_up ? std::ceil(product) : std::floor(product);

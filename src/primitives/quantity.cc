@@ -18,14 +18,17 @@
 #include "absl/numeric/int128.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "primitives/go_quote.h"
+#include "primitives/go_compat.h"
 
 namespace karpenter {
 namespace {
 
-using primitives_internal::GoQuote;
+using primitives_internal::GoAtoi;
+using primitives_internal::GoTimeQuote;
+using primitives_internal::QuoteStyle;
 using primitives_internal::WithField;
 
 constexpr char kErrFormatWrong[] =
@@ -33,8 +36,6 @@ constexpr char kErrFormatWrong[] =
     "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 constexpr char kErrNumeric[] = "unable to parse numeric part of quantity";
 constexpr char kErrSuffix[] = "unable to parse quantity's suffix";
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Go int32 arithmetic wraps; these reproduce it without signed overflow.
 int32_t Wrap32(int64_t v) {
@@ -69,7 +70,7 @@ bool ScanQuantity(absl::string_view s, Scanned& out) {
   }
 
   size_t i = pos;
-  while (i < end && IsDigit(s[i])) ++i;
+  while (i < end && absl::ascii_isdigit(s[i])) ++i;
   out.num = s.substr(pos, i - pos);
   out.value_has_digits = out.value_has_digits || !out.num.empty();
   pos = i;
@@ -78,7 +79,7 @@ bool ScanQuantity(absl::string_view s, Scanned& out) {
   if (s[pos] == '.') {
     ++pos;
     i = pos;
-    while (i < end && IsDigit(s[i])) ++i;
+    while (i < end && absl::ascii_isdigit(s[i])) ++i;
     out.denom = s.substr(pos, i - pos);
     out.value_has_digits = out.value_has_digits || !out.denom.empty();
     pos = i;
@@ -91,7 +92,7 @@ bool ScanQuantity(absl::string_view s, Scanned& out) {
     ++pos;
   }
   if (pos < end && (s[pos] == '-' || s[pos] == '+')) ++pos;
-  while (pos < end && IsDigit(s[pos])) ++pos;
+  while (pos < end && absl::ascii_isdigit(s[pos])) ++pos;
   if (pos < end) return false;
   out.suffix = s.substr(suffix_start);
   return true;
@@ -101,25 +102,6 @@ struct Suffix {
   bool binary = false;
   int32_t exponent = 0;  // power of 10, or of 2 when binary
 };
-
-// Go's strconv.ParseInt(s, 10, 64).
-std::optional<int64_t> GoParseInt64(absl::string_view s) {
-  bool neg = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return std::nullopt;
-  const uint64_t limit = neg ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  uint64_t n = 0;
-  for (char c : s) {
-    if (!IsDigit(c)) return std::nullopt;
-    const auto d = static_cast<uint64_t>(c - '0');
-    if (n > (limit - d) / 10) return std::nullopt;
-    n = n * 10 + d;
-  }
-  return neg ? static_cast<int64_t>(uint64_t{0} - n) : static_cast<int64_t>(n);
-}
 
 // Port of quantitySuffixer.interpret.
 std::optional<Suffix> InterpretSuffix(absl::string_view s) {
@@ -139,8 +121,11 @@ std::optional<Suffix> InterpretSuffix(absl::string_view s) {
     if (e.text == s) return e.suffix;
   }
   if (s.size() > 1 && (s[0] == 'e' || s[0] == 'E')) {
-    const std::optional<int64_t> parsed = GoParseInt64(s.substr(1));
-    if (!parsed.has_value()) return std::nullopt;
+    // Go: strconv.ParseInt(s[1:], 10, 64), which accepts exactly what Atoi
+    // does on a 64-bit platform; its message is not used.
+    const absl::StatusOr<int64_t> parsed =
+        GoAtoi(s.substr(1), QuoteStyle::kStrconv);
+    if (!parsed.ok()) return std::nullopt;
     return Suffix{false, Wrap32(*parsed)};  // Go: int32(parsed)
   }
   return std::nullopt;
@@ -322,13 +307,13 @@ absl::StatusOr<int64_t> ParseQuantityMilli(absl::string_view s,
   absl::StatusOr<Value> v = ParseValue(s);
   if (!v.ok()) {
     return absl::InvalidArgumentError(
-        WithField(field, absl::StrCat("invalid quantity ", GoQuote(s), ": ",
+        WithField(field, absl::StrCat("invalid quantity ", GoTimeQuote(s), ": ",
                                       v.status().message())));
   }
   const std::optional<int64_t> milli = MilliValue(*v);
   if (!milli.has_value()) {
     return absl::OutOfRangeError(
-        WithField(field, absl::StrCat("quantity ", GoQuote(s),
+        WithField(field, absl::StrCat("quantity ", GoTimeQuote(s),
                                       " does not fit in int64 milli-units")));
   }
   return *milli;

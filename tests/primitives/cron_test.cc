@@ -413,5 +413,17 @@ TEST_CASE("cron: successive activations walk forward", "[cron][strict]") {
   }
 }
 
+TEST_CASE("cron: @every rejects the sums ParseGoDuration rejects", "[cron]") {
+  // Go 1.19 wraps the segment sum to 0 here and robfig would run every
+  // second; @every parses with ParseGoDuration, which reports it instead.
+  const absl::StatusOr<CronSchedule> s =
+      CronSchedule::Parse("@every 9223372036854775808ns9223372036854775808ns");
+  REQUIRE_FALSE(s.ok());
+  CHECK_THAT(std::string(s.status().message()),
+             Catch::StartsWith("failed to parse duration @every "
+                               "9223372036854775808ns9223372036854775808ns: "
+                               "time: invalid duration"));
+}
+
 }  // namespace
 }  // namespace karpenter
