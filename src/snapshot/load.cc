@@ -1,0 +1,106 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Entry points shared by both formats: ObjectSet::Append, LoadText's format
+// sniffing and LoadFile. The readers are in load_json.cc and load_yaml.cc.
+
+#include "karpenter/snapshot/load.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace karpenter::snapshot {
+namespace {
+
+template <typename T>
+void MoveAppend(std::vector<T>& from, std::vector<T>& to) {
+  if (to.empty()) {
+    to = std::move(from);
+  } else {
+    to.reserve(to.size() + from.size());
+    std::move(from.begin(), from.end(), std::back_inserter(to));
+  }
+  from.clear();
+}
+
+absl::Status FileError(int error, const std::string& path,
+                       absl::string_view action) {
+  return absl::ErrnoToStatus(
+      error, absl::StrCat("cannot ", action, " \"", path, "\""));
+}
+
+// Reads a whole file; errno-derived codes name the path.
+absl::Status ReadFile(const std::string& path, std::string& contents) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return FileError(errno, path, "open");
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int error = errno;
+    ::close(fd);
+    return FileError(error, path, "stat");
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot read \"", path, "\": is a directory"));
+  }
+  if (S_ISREG(st.st_mode)) contents.reserve(static_cast<size_t>(st.st_size));
+  char buffer[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      return FileError(error, path, "read");
+    }
+    contents.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void ObjectSet::Append(ObjectSet&& other) {
+  MoveAppend(other.nodes, nodes);
+  MoveAppend(other.pods, pods);
+  MoveAppend(other.pdbs, pdbs);
+  MoveAppend(other.node_pools, node_pools);
+  MoveAppend(other.node_claims, node_claims);
+  for (const auto& [kind, count] : other.skipped_kinds) {
+    skipped_kinds[kind] += count;
+  }
+  other.skipped_kinds.clear();
+}
+
+absl::Status LoadText(absl::string_view text, absl::string_view source,
+                      ObjectSet& out) {
+  absl::string_view rest = text;
+  if (absl::StartsWith(rest, "\xEF\xBB\xBF")) rest.remove_prefix(3);
+  const size_t first = rest.find_first_not_of(" \t\r\n");
+  if (first != absl::string_view::npos &&
+      (rest[first] == '{' || rest[first] == '[')) {
+    return LoadJson(rest, source, out);
+  }
+  return LoadYaml(rest, source, out);
+}
+
+absl::Status LoadFile(const std::string& path, ObjectSet& out) {
+  std::string contents;
+  if (absl::Status s = ReadFile(path, contents); !s.ok()) return s;
+  return LoadText(contents, path, out);
+}
+
+}  // namespace karpenter::snapshot

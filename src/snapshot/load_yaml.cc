@@ -1,0 +1,489 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// The YAML reader: yaml-cpp parses the stream; each object is re-emitted as
+// JSON guided by its message descriptor (YAML scalars are untyped, so only
+// the field's type says whether `5` is a string or a number), then decoded by
+// the same ObjectSink as JSON input. yaml-cpp reports errors by throwing;
+// every exception is caught here and becomes a Status.
+
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/descriptor.h"
+#include "karpenter/snapshot/load.h"
+#include "snapshot/object_sink.h"
+#include "yaml-cpp/yaml.h"
+
+namespace karpenter::snapshot {
+namespace {
+
+namespace pb = ::google::protobuf;
+using internal::ObjectKind;
+
+constexpr int kMaxListNesting = 4;
+// Our messages nest about 8 deep; anything deeper is not ours.
+constexpr int kMaxMessageDepth = 32;
+
+// YAML 1.2 core schema spellings of booleans.
+std::optional<bool> ParseBool(absl::string_view s) {
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  return std::nullopt;
+}
+
+// A decimal integer with an optional sign (YAML 1.2 core "int").
+bool LooksLikeInteger(absl::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  if (s.empty() || s.size() > 40) return false;
+  for (char c : s) {
+    if (!absl::ascii_isdigit(c)) return false;
+  }
+  return true;
+}
+
+// A quoted scalar, or one tagged !!str, is a string whatever it spells.
+bool IsQuoted(const YAML::Node& node) {
+  return node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str";
+}
+
+// protobuf 3.21 has no json_name lookup; our messages have at most a dozen
+// fields, so a scan is as fast as a hash. Proto names are accepted too, as
+// JsonStringToMessage does.
+const pb::FieldDescriptor* FieldByJsonName(const pb::Descriptor* type,
+                                           absl::string_view name) {
+  for (int i = 0; i < type->field_count(); ++i) {
+    const pb::FieldDescriptor* field = type->field(i);
+    if (field->json_name() == name || field->name() == name) return field;
+  }
+  return nullptr;
+}
+
+std::string Describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return absl::StrCat("\"", absl::CEscape(node.Scalar()), "\"");
+    default:
+      return "null";
+  }
+}
+
+void AppendJsonString(absl::string_view s, std::string& out) {
+  out.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          absl::StrAppendFormat(&out, "\\u%04x", c);
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+// Emits one YAML object as JSON for a message type. Field paths in errors
+// use the YAML keys as written (they are the JSON names).
+class JsonWriter {
+ public:
+  JsonWriter(std::string& out, size_t max_bytes)
+      : out_(out), max_bytes_(max_bytes) {}
+
+  absl::Status Message(const YAML::Node& node, const pb::Descriptor* type,
+                       int depth);
+
+ private:
+  absl::Status Field(const YAML::Node& node, const pb::FieldDescriptor* field,
+                     int depth);
+  absl::Status Single(const YAML::Node& node, const pb::FieldDescriptor* field,
+                      int depth);
+  absl::Status Scalar(const YAML::Node& node, const pb::FieldDescriptor* field);
+  absl::Status IntOrString(const YAML::Node& node);
+  absl::Status Error(const YAML::Node& node, absl::string_view what) const {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s%s%s (line %d)", path_, path_.empty() ? "" : ": ",
+                        what, node.Mark().line + 1));
+  }
+  // Aliases let a small document name the same subtree many times; stop
+  // once the JSON grows past what the input size can explain.
+  absl::Status CheckSize(const YAML::Node& node) const {
+    if (out_.size() <= max_bytes_) return absl::OkStatus();
+    return Error(node,
+                 absl::StrCat("document expands to more than ", max_bytes_,
+                              " bytes of JSON (YAML alias bomb?)"));
+  }
+  absl::Status Expected(const YAML::Node& node, absl::string_view what) const {
+    return Error(node,
+                 absl::StrCat("expected ", what, ", got ", Describe(node)));
+  }
+
+  std::string& out_;
+  size_t max_bytes_;
+  std::string path_;
+};
+
+absl::Status JsonWriter::Message(const YAML::Node& node,
+                                 const pb::Descriptor* type, int depth) {
+  if (depth > kMaxMessageDepth) return Error(node, "nesting too deep");
+  if (!node.IsMap()) return Expected(node, "a mapping");
+  out_.push_back('{');
+  bool first = true;
+  const size_t path_size = path_.size();
+  for (const auto& member : node) {
+    // yaml-cpp iterators yield temporaries: hold the nodes by value.
+    const YAML::Node key = member.first;
+    const YAML::Node value = member.second;
+    if (!key.IsScalar()) return Expected(key, "a string key");
+    const std::string& name = key.Scalar();
+    const pb::FieldDescriptor* field = FieldByJsonName(type, name);
+    if (field == nullptr || value.IsNull()) continue;  // Unknown or absent.
+    if (!first) out_.push_back(',');
+    first = false;
+    AppendJsonString(field->json_name(), out_);
+    out_.push_back(':');
+    absl::StrAppend(&path_, path_size == 0 ? "" : ".", name);
+    if (absl::Status s = Field(value, field, depth); !s.ok()) return s;
+    path_.resize(path_size);
+  }
+  out_.push_back('}');
+  return CheckSize(node);
+}
+
+absl::Status JsonWriter::Field(const YAML::Node& node,
+                               const pb::FieldDescriptor* field, int depth) {
+  const size_t path_size = path_.size();
+  if (field->is_map()) {
+    if (!node.IsMap()) return Expected(node, "a mapping");
+    const pb::FieldDescriptor* value_field =
+        field->message_type()->FindFieldByNumber(2);
+    out_.push_back('{');
+    bool first = true;
+    for (const auto& entry : node) {
+      const YAML::Node key = entry.first;
+      const YAML::Node value = entry.second;
+      if (!key.IsScalar()) return Expected(key, "a string key");
+      if (!first) out_.push_back(',');
+      first = false;
+      AppendJsonString(key.Scalar(), out_);
+      out_.push_back(':');
+      absl::StrAppend(&path_, "[\"", absl::CEscape(key.Scalar()), "\"]");
+      if (value.IsNull() &&
+          value_field->cpp_type() == pb::FieldDescriptor::CPPTYPE_STRING) {
+        out_ += "\"\"";  // Go decodes `key: null` in a map[string]string as "".
+      } else if (absl::Status s = Single(value, value_field, depth); !s.ok()) {
+        return s;
+      }
+      path_.resize(path_size);
+      if (absl::Status s = CheckSize(value); !s.ok()) return s;
+    }
+    out_.push_back('}');
+    return absl::OkStatus();
+  }
+  if (!field->is_repeated()) return Single(node, field, depth);
+  if (!node.IsSequence()) return Expected(node, "a list");
+  out_.push_back('[');
+  size_t i = 0;
+  for (const auto& element : node) {
+    if (i > 0) out_.push_back(',');
+    absl::StrAppend(&path_, "[", i++, "]");
+    if (absl::Status s = Single(element, field, depth); !s.ok()) return s;
+    path_.resize(path_size);
+    if (absl::Status s = CheckSize(element); !s.ok()) return s;
+  }
+  out_.push_back(']');
+  return absl::OkStatus();
+}
+
+absl::Status JsonWriter::Single(const YAML::Node& node,
+                                const pb::FieldDescriptor* field, int depth) {
+  if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+    return Scalar(node, field);
+  }
+  const std::string& type = field->message_type()->full_name();
+  if (type == "google.protobuf.Value") return IntOrString(node);
+  if (type == "google.protobuf.Timestamp") {
+    if (!node.IsScalar()) return Expected(node, "an RFC 3339 timestamp");
+    AppendJsonString(node.Scalar(), out_);
+    return absl::OkStatus();
+  }
+  return Message(node, field->message_type(), depth + 1);
+}
+
+absl::Status JsonWriter::Scalar(const YAML::Node& node,
+                                const pb::FieldDescriptor* field) {
+  using FD = pb::FieldDescriptor;
+  const auto cpp_type = field->cpp_type();
+  if (node.IsNull()) {
+    return Expected(node,
+                    cpp_type == FD::CPPTYPE_STRING ? "a string" : "a value");
+  }
+  if (!node.IsScalar()) {
+    return Expected(node,
+                    cpp_type == FD::CPPTYPE_STRING ? "a string" : "a scalar");
+  }
+  const std::string& text = node.Scalar();
+  switch (cpp_type) {
+    case FD::CPPTYPE_INT32:
+    case FD::CPPTYPE_INT64:
+    case FD::CPPTYPE_UINT32:
+    case FD::CPPTYPE_UINT64: {
+      const bool is32 =
+          cpp_type == FD::CPPTYPE_INT32 || cpp_type == FD::CPPTYPE_UINT32;
+      const bool is_unsigned =
+          cpp_type == FD::CPPTYPE_UINT32 || cpp_type == FD::CPPTYPE_UINT64;
+      int64_t v = 0;
+      if (!LooksLikeInteger(text) || !absl::SimpleAtoi(text, &v) ||
+          (is32 && (v < std::numeric_limits<int32_t>::min() ||
+                    v > std::numeric_limits<int32_t>::max())) ||
+          (is_unsigned && v < 0)) {
+        return Expected(node, is32 ? "a 32-bit integer" : "an integer");
+      }
+      absl::StrAppend(&out_, v);
+      return absl::OkStatus();
+    }
+    case FD::CPPTYPE_BOOL: {
+      const std::optional<bool> b = ParseBool(text);
+      if (!b) return Expected(node, "a boolean");
+      out_ += *b ? "true" : "false";
+      return absl::OkStatus();
+    }
+    case FD::CPPTYPE_DOUBLE:
+    case FD::CPPTYPE_FLOAT: {
+      double d = 0;
+      if (!absl::SimpleAtod(text, &d) || !std::isfinite(d)) {
+        return Expected(node, "a number");
+      }
+      absl::StrAppendFormat(&out_, "%.17g", d);
+      return absl::OkStatus();
+    }
+    default:  // Strings, bytes and enum names.
+      AppendJsonString(text, out_);
+      return absl::OkStatus();
+  }
+}
+
+// IntOrString: a plain integer is an integer, anything else a string
+// (`minAvailable: 1` vs `minAvailable: "1"` and `minAvailable: 50%`).
+absl::Status JsonWriter::IntOrString(const YAML::Node& node) {
+  if (!node.IsScalar()) return Expected(node, "an integer or a string");
+  const std::string& text = node.Scalar();
+  if (!IsQuoted(node) && LooksLikeInteger(text)) {
+    int32_t v = 0;
+    if (!absl::SimpleAtoi(text, &v)) {
+      return Expected(node, "a 32-bit integer or a string");
+    }
+    absl::StrAppend(&out_, v);
+    return absl::OkStatus();
+  }
+  AppendJsonString(text, out_);
+  return absl::OkStatus();
+}
+
+// Reads the documents of one YAML stream.
+class YamlReader {
+ public:
+  YamlReader(absl::string_view source, ObjectSet& out, size_t max_json_bytes)
+      : sink_(out), where_{source, "", ""}, max_json_bytes_(max_json_bytes) {}
+
+  absl::Status Document(const YAML::Node& node, int number) {
+    where_.document = absl::StrCat("document ", number);
+    where_.item.clear();
+    if (node.IsSequence()) return Elements(node, "", "", "", 0);
+    return Object(node, "", "", 0);
+  }
+
+ private:
+  absl::Status Object(const YAML::Node& node, absl::string_view inherited_kind,
+                      absl::string_view inherited_api, int list_depth);
+  absl::Status Elements(const YAML::Node& items, absl::string_view prefix,
+                        absl::string_view kind, absl::string_view api,
+                        int list_depth);
+  absl::Status Error(absl::string_view label, absl::string_view detail) {
+    return internal::LocatedError(where_, label, detail);
+  }
+
+  internal::ObjectSink sink_;
+  internal::Location where_;
+  size_t max_json_bytes_;
+  size_t json_bytes_ = 0;  // Emitted so far, against alias expansion.
+  std::string json_;       // Scratch buffer, reused across objects.
+};
+
+absl::Status YamlReader::Elements(const YAML::Node& items,
+                                  absl::string_view prefix,
+                                  absl::string_view kind, absl::string_view api,
+                                  int list_depth) {
+  const std::string saved = where_.item;
+  size_t i = 0;
+  for (const auto& item : items) {
+    where_.item =
+        absl::StrCat(saved, saved.empty() || prefix.empty() ? "" : ".", prefix,
+                     "[", i++, "]");
+    if (absl::Status s = Object(item, kind, api, list_depth); !s.ok()) {
+      return s;
+    }
+  }
+  where_.item = saved;
+  return absl::OkStatus();
+}
+
+absl::Status YamlReader::Object(const YAML::Node& node,
+                                absl::string_view inherited_kind,
+                                absl::string_view inherited_api,
+                                int list_depth) {
+  if (!node.IsMap()) {
+    return Error("", absl::StrFormat("expected a mapping, got %s (line %d)",
+                                     Describe(node), node.Mark().line + 1));
+  }
+  std::string kind(inherited_kind), api(inherited_api), ns, name;
+  YAML::Node items;
+  for (const auto& member : node) {
+    const YAML::Node key_node = member.first;
+    const YAML::Node value = member.second;
+    if (!key_node.IsScalar()) continue;
+    const std::string key = key_node.Scalar();
+    if (key == "items") items = value;
+    if (key == "kind" && value.IsScalar()) kind = value.Scalar();
+    if (key == "apiVersion" && value.IsScalar()) api = value.Scalar();
+    if (key == "metadata" && value.IsMap()) {
+      for (const auto& field : value) {
+        const YAML::Node k = field.first;
+        const YAML::Node v = field.second;
+        if (!k.IsScalar() || !v.IsScalar()) continue;
+        if (k.Scalar() == "name") name = v.Scalar();
+        if (k.Scalar() == "namespace") ns = v.Scalar();
+      }
+    }
+  }
+  if (kind.empty()) {
+    return Error(
+        internal::ObjectLabel("", ns, name),
+        absl::StrFormat("object has no kind (line %d)", node.Mark().line + 1));
+  }
+  if (internal::IsListKind(kind) && (items || kind == "List")) {
+    if (list_depth >= kMaxListNesting) {
+      return Error(kind,
+                   absl::StrCat("lists nested deeper than ", kMaxListNesting));
+    }
+    if (!items || items.IsNull()) return absl::OkStatus();
+    if (!items.IsSequence()) {
+      return Error(kind, absl::StrFormat("items: expected a list, got %s",
+                                         Describe(items)));
+    }
+    const bool typed = kind != "List";
+    return Elements(items, "items", internal::ItemKind(kind),
+                    typed ? absl::string_view(api) : "", list_depth + 1);
+  }
+  const ObjectKind object_kind = internal::Classify(kind, api);
+  if (object_kind == ObjectKind::kSkipped) {
+    sink_.Skip(kind, api);
+    return absl::OkStatus();
+  }
+  const std::string label = internal::ObjectLabel(kind, ns, name);
+  json_.clear();
+  JsonWriter writer(json_, max_json_bytes_ - json_bytes_);
+  absl::Status status =
+      writer.Message(node, internal::DescriptorFor(object_kind), 0);
+  if (!status.ok()) return Error(label, status.message());
+  json_bytes_ += json_.size();
+  status = sink_.Add(object_kind, kind, api, json_);
+  if (!status.ok()) return Error(label, status.message());
+  return absl::OkStatus();
+}
+
+// yaml-cpp's LoadAll reports a syntax error by line only; recover the
+// document it is in by counting "---" separators before that line.
+int DocumentAtLine(absl::string_view text, int line) {
+  int document = 1;
+  bool content_seen = false;
+  int current = 0;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    if (current++ >= line) break;
+    if (absl::StartsWith(l, "---") &&
+        (l.size() == 3 || absl::ascii_isspace(l[3]))) {
+      if (content_seen) ++document;
+      content_seen = true;  // "---" opens a document even if it is empty.
+      continue;
+    }
+    const absl::string_view t = absl::StripAsciiWhitespace(l);
+    if (!t.empty() && t.front() != '#') content_seen = true;
+  }
+  return document;
+}
+
+absl::Status LoadYamlOrThrow(absl::string_view text, absl::string_view source,
+                             ObjectSet& out) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: document %d: YAML syntax error at line %d, column %d: %s", source,
+        DocumentAtLine(text, e.mark.line), e.mark.line + 1, e.mark.column + 1,
+        e.msg));
+  }
+  // Converting to JSON can at most double well-formed YAML (quotes, commas);
+  // far more means aliases are being expanded.
+  YamlReader reader(source, out, 4 * text.size() + (size_t{1} << 20));
+  for (size_t i = 0; i < documents.size(); ++i) {
+    if (documents[i].IsNull()) continue;
+    if (absl::Status s = reader.Document(documents[i], static_cast<int>(i + 1));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status LoadYaml(absl::string_view text, absl::string_view source,
+                      ObjectSet& out) {
+  ObjectSet staged;
+  absl::Status status;
+  // yaml-cpp throws for syntax errors, for deep nesting (DeepRecursion) and
+  // from its node accessors; the library must not let any of it escape.
+  try {
+    status = LoadYamlOrThrow(text, source, staged);
+  } catch (const YAML::Exception& e) {
+    status = absl::InvalidArgumentError(
+        absl::StrFormat("%s: YAML error at line %d, column %d: %s", source,
+                        e.mark.line + 1, e.mark.column + 1, e.msg));
+  } catch (const std::exception& e) {
+    status = absl::InvalidArgumentError(
+        absl::StrCat(source, ": cannot read YAML: ", e.what()));
+  } catch (...) {
+    status = absl::InvalidArgumentError(
+        absl::StrCat(source, ": cannot read YAML: unknown error"));
+  }
+  if (!status.ok()) return status;
+  out.Append(std::move(staged));
+  return absl::OkStatus();
+}
+
+}  // namespace karpenter::snapshot

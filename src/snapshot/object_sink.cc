@@ -1,0 +1,328 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "snapshot/object_sink.h"
+
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "common/status_macros.h"
+#include "google/protobuf/stubs/status.h"
+#include "google/protobuf/util/json_util.h"
+#include "snapshot/json_scan.h"
+
+namespace karpenter::snapshot::internal {
+namespace {
+
+namespace pb = ::google::protobuf;
+
+constexpr absl::string_view kTimestampType = "google.protobuf.Timestamp";
+
+bool IsRecognisedKindName(absl::string_view kind) {
+  return kind == "Node" || kind == "Pod" || kind == "PodDisruptionBudget" ||
+         kind == "NodePool" || kind == "NodeClaim";
+}
+
+// Describes what a protobuf scalar type expects, for "expected X, got Y".
+std::string Expectation(absl::string_view type) {
+  if (type == "TYPE_INT32" || type == "TYPE_SINT32" || type == "TYPE_SFIXED32")
+    return "a 32-bit integer";
+  if (type == "TYPE_INT64" || type == "TYPE_SINT64" || type == "TYPE_SFIXED64")
+    return "an integer";
+  if (type == "TYPE_UINT32" || type == "TYPE_FIXED32")
+    return "a non-negative 32-bit integer";
+  if (type == "TYPE_UINT64" || type == "TYPE_FIXED64")
+    return "a non-negative integer";
+  if (type == "TYPE_BOOL") return "a boolean";
+  if (type == "TYPE_STRING" || type == "TYPE_BYTES") return "a string";
+  if (type == "TYPE_DOUBLE" || type == "TYPE_FLOAT") return "a number";
+  if (absl::EndsWith(type, kTimestampType)) return "an RFC 3339 timestamp";
+  if (absl::StartsWith(type, "type.googleapis.com/")) return "an object";
+  return std::string(type);
+}
+
+// Rewrites protobuf's field path ("spec.containers[0].resources.requests[1]
+// .value", proto names, map entries as indexed messages) as the Kubernetes
+// JSON path ("spec.containers[0].resources.requests").
+std::string JsonPath(absl::string_view proto_path,
+                     const pb::Descriptor* descriptor) {
+  std::string out;
+  bool in_map_entry = false;
+  for (absl::string_view segment : absl::StrSplit(proto_path, '.')) {
+    if (in_map_entry) {  // "key" / "value" of a map entry: not in JSON.
+      in_map_entry = false;
+      continue;
+    }
+    absl::string_view name = segment, index;
+    if (const size_t bracket = segment.find('[');
+        bracket != absl::string_view::npos) {
+      name = segment.substr(0, bracket);
+      index = segment.substr(bracket);
+    }
+    const pb::FieldDescriptor* field =
+        descriptor == nullptr ? nullptr
+                              : descriptor->FindFieldByName(std::string(name));
+    absl::StrAppend(&out, out.empty() ? "" : ".",
+                    field == nullptr ? name : field->json_name());
+    if (field != nullptr && field->is_map()) {
+      in_map_entry = !index.empty();
+      descriptor = nullptr;
+      continue;
+    }
+    absl::StrAppend(&out, index);
+    descriptor = field == nullptr ? nullptr : field->message_type();
+  }
+  return out;
+}
+
+// Turns JsonStringToMessage's error text into "<json path>: <what>".
+// Forms seen from protobuf 3.21:
+//   (spec.priority): invalid value "x" for type TYPE_INT32
+//   (metadata.creation_timestamp): invalid value Field 'creationTimestamp',
+//       Invalid time format: yesterday for type type.googleapis.com/...
+//   (spec) providerID: Proto field is not repeating, cannot start list.
+absl::Status RewriteDecodeError(absl::string_view message,
+                                const pb::Descriptor* descriptor) {
+  if (!absl::StartsWith(message, "(")) {
+    // Not tied to a field (the text was validated, so this is rare).
+    const absl::string_view first_line = message.substr(0, message.find('\n'));
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid JSON: ", first_line));
+  }
+  const size_t close = message.find(')');
+  if (close == absl::string_view::npos) {
+    return absl::InvalidArgumentError(message);
+  }
+  std::string path = JsonPath(message.substr(1, close - 1), descriptor);
+  absl::string_view rest =
+      absl::StripLeadingAsciiWhitespace(message.substr(close + 1));
+  constexpr absl::string_view kInvalid = ": invalid value ";
+  if (absl::StartsWith(rest, kInvalid)) {
+    rest.remove_prefix(kInvalid.size());
+    const size_t for_type = rest.rfind(" for type ");
+    if (for_type != absl::string_view::npos) {
+      absl::string_view value = rest.substr(0, for_type);
+      const absl::string_view type = rest.substr(for_type + 10);
+      std::string got(value);
+      if (const size_t p = value.find("Invalid time format: ");
+          p != absl::string_view::npos) {
+        got = absl::StrCat("\"", value.substr(p + 21), "\"");
+      }
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.empty() ? "" : path + ": ", "expected ",
+                       Expectation(type), ", got ", got));
+    }
+  }
+  // "<key>: <text>": a member of the object at `path`.
+  const size_t colon = rest.find(": ");
+  if (colon != absl::string_view::npos) {
+    absl::StrAppend(&path, path.empty() ? "" : ".", rest.substr(0, colon));
+    rest.remove_prefix(colon + 2);
+  }
+  if (absl::EndsWith(rest, "cannot start list.")) {
+    rest = "expected a single value, got an array";
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(path.empty() ? "" : path + ": ", rest));
+}
+
+// Kubernetes reads `minAvailable: null` as absent and rejects objects,
+// arrays and booleans where an IntOrString belongs; google.protobuf.Value
+// accepts them all. Returns whether to keep the value (false: clear it).
+absl::StatusOr<bool> CheckIntOrString(const pb::Value& value,
+                                      absl::string_view path) {
+  switch (value.kind_case()) {
+    case pb::Value::kNumberValue:
+    case pb::Value::kStringValue:
+      return true;
+    case pb::Value::kNullValue:
+    case pb::Value::KIND_NOT_SET:
+      return false;
+    case pb::Value::kBoolValue:
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": expected an integer or a string, got ",
+                       value.bool_value() ? "true" : "false"));
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": expected an integer or a string, got ",
+                       value.has_struct_value() ? "an object" : "an array"));
+  }
+}
+
+absl::Status FixPdb(v1::PodDisruptionBudget& pdb) {
+  if (!pdb.has_spec()) return absl::OkStatus();
+  v1::PodDisruptionBudgetSpec& spec = *pdb.mutable_spec();
+  if (spec.has_min_available()) {
+    KARPENTER_ASSIGN_OR_RETURN(
+        const bool keep,
+        CheckIntOrString(spec.min_available(), "spec.minAvailable"));
+    if (!keep) spec.clear_min_available();
+  }
+  if (spec.has_max_unavailable()) {
+    KARPENTER_ASSIGN_OR_RETURN(
+        const bool keep,
+        CheckIntOrString(spec.max_unavailable(), "spec.maxUnavailable"));
+    if (!keep) spec.clear_max_unavailable();
+  }
+  return absl::OkStatus();
+}
+
+// Records `budgets: []` and `reasons: []`, which proto3 decodes exactly like
+// absent lists. NodePools are few, so re-reading their JSON is cheap.
+void ProbeNodePoolPresence(absl::string_view json, v1::NodePool& pool) {
+  const auto spec = FindMember(json, "spec");
+  if (!spec) return;
+  const auto disruption = FindMember(*spec, "disruption");
+  if (!disruption) return;
+  const auto budgets = FindMember(*disruption, "budgets");
+  if (!budgets) return;
+  if (IsEmptyArray(*budgets)) {
+    pool.mutable_spec()->mutable_disruption()->set_budgets_explicitly_empty(
+        true);
+    return;
+  }
+  // protobuf skips null elements of a repeated message field, so count only
+  // the elements that became budgets.
+  int decoded = 0;
+  ForEachElement(*budgets, [&](size_t, absl::string_view element) {
+    if (IsNull(element)) return true;
+    const int index = decoded++;
+    const auto reasons = FindMember(element, "reasons");
+    if (reasons && IsEmptyArray(*reasons) &&
+        index < pool.spec().disruption().budgets_size()) {
+      pool.mutable_spec()
+          ->mutable_disruption()
+          ->mutable_budgets(index)
+          ->set_reasons_explicitly_empty(true);
+    }
+    return true;
+  });
+}
+
+template <typename T>
+absl::Status Decode(absl::string_view json, absl::string_view kind_name,
+                    absl::string_view api_version, std::vector<T>& out) {
+  pb::util::JsonParseOptions options;
+  options.ignore_unknown_fields = true;
+  T message;
+  const auto status = pb::util::JsonStringToMessage(
+      pb::StringPiece(json.data(), json.size()), &message, options);
+  if (!status.ok()) {
+    const auto text = status.message();
+    return RewriteDecodeError(absl::string_view(text.data(), text.size()),
+                              T::descriptor());
+  }
+  if (message.kind().empty()) message.set_kind(std::string(kind_name));
+  if (message.api_version().empty()) {
+    message.set_api_version(std::string(api_version));
+  }
+  if constexpr (std::is_same_v<T, v1::PodDisruptionBudget>) {
+    if (absl::Status s = FixPdb(message); !s.ok()) return s;
+  }
+  if constexpr (std::is_same_v<T, v1::NodePool>) {
+    ProbeNodePoolPresence(json, message);
+  }
+  out.push_back(std::move(message));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+ObjectKind Classify(absl::string_view kind, absl::string_view api_version) {
+  const bool any = api_version.empty();
+  if (kind == "Node" && (any || api_version == "v1")) return ObjectKind::kNode;
+  if (kind == "Pod" && (any || api_version == "v1")) return ObjectKind::kPod;
+  if (kind == "PodDisruptionBudget" &&
+      (any || api_version == "policy/v1" || api_version == "policy/v1beta1")) {
+    return ObjectKind::kPdb;
+  }
+  const bool karpenter = any || api_version == "karpenter.sh/v1" ||
+                         api_version == "karpenter.sh/v1beta1";
+  if (kind == "NodePool" && karpenter) return ObjectKind::kNodePool;
+  if (kind == "NodeClaim" && karpenter) return ObjectKind::kNodeClaim;
+  return ObjectKind::kSkipped;
+}
+
+const pb::Descriptor* DescriptorFor(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kNode:
+      return v1::Node::descriptor();
+    case ObjectKind::kPod:
+      return v1::Pod::descriptor();
+    case ObjectKind::kPdb:
+      return v1::PodDisruptionBudget::descriptor();
+    case ObjectKind::kNodePool:
+      return v1::NodePool::descriptor();
+    case ObjectKind::kNodeClaim:
+      return v1::NodeClaim::descriptor();
+    case ObjectKind::kSkipped:
+      break;
+  }
+  return nullptr;
+}
+
+bool IsListKind(absl::string_view kind) { return absl::EndsWith(kind, "List"); }
+
+absl::string_view ItemKind(absl::string_view list_kind) {
+  if (!IsListKind(list_kind)) return "";
+  return list_kind.substr(0, list_kind.size() - 4);
+}
+
+std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
+                        absl::string_view name) {
+  const absl::string_view what = kind.empty() ? "object" : kind;
+  if (name.empty()) return std::string(kind);
+  if (ns.empty()) return absl::StrCat(what, " ", name);
+  return absl::StrCat(what, " ", ns, "/", name);
+}
+
+absl::Status LocatedError(const Location& where, absl::string_view label,
+                          absl::string_view detail) {
+  std::string out(where.source);
+  if (!where.document.empty()) absl::StrAppend(&out, ": ", where.document);
+  if (!where.item.empty()) {
+    absl::StrAppend(&out, ": ", where.item);
+    if (!label.empty()) absl::StrAppend(&out, " (", label, ")");
+  } else if (!label.empty()) {
+    absl::StrAppend(&out, ": ", label);
+  }
+  absl::StrAppend(&out, ": ", detail);
+  return absl::InvalidArgumentError(out);
+}
+
+absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
+                             absl::string_view api_version,
+                             absl::string_view json) {
+  switch (kind) {
+    case ObjectKind::kNode:
+      return Decode(json, kind_name, api_version, out_.nodes);
+    case ObjectKind::kPod:
+      return Decode(json, kind_name, api_version, out_.pods);
+    case ObjectKind::kPdb:
+      return Decode(json, kind_name, api_version, out_.pdbs);
+    case ObjectKind::kNodePool:
+      return Decode(json, kind_name, api_version, out_.node_pools);
+    case ObjectKind::kNodeClaim:
+      return Decode(json, kind_name, api_version, out_.node_claims);
+    case ObjectKind::kSkipped:
+      break;
+  }
+  return absl::InternalError("ObjectSink::Add called for a skipped kind");
+}
+
+void ObjectSink::Skip(absl::string_view kind_name,
+                      absl::string_view api_version) {
+  std::string key(kind_name);
+  if (IsRecognisedKindName(kind_name)) {
+    absl::StrAppend(&key, " (", api_version, ")");
+  }
+  ++out_.skipped_kinds[key];
+}
+
+}  // namespace karpenter::snapshot::internal

@@ -1,0 +1,76 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Internal: the part of snapshot ingestion shared by the JSON and YAML
+// readers. Both reduce every input object to (kind, apiVersion, JSON text);
+// the sink classifies the kind, decodes the JSON into the typed message with
+// protobuf's JsonStringToMessage, restores presence proto3 cannot hold, and
+// turns protobuf's error text into "<json field path>: <what>" messages.
+//
+// Not installed. Thread-safety: an ObjectSink is used by one load call.
+
+#ifndef KARPENTER_SRC_SNAPSHOT_OBJECT_SINK_H_
+#define KARPENTER_SRC_SNAPSHOT_OBJECT_SINK_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/descriptor.h"
+#include "karpenter/snapshot/load.h"
+
+namespace karpenter::snapshot::internal {
+
+enum class ObjectKind { kNode, kPod, kPdb, kNodePool, kNodeClaim, kSkipped };
+
+// Classifies an object by kind and apiVersion (an empty apiVersion matches
+// any recognised kind).
+ObjectKind Classify(absl::string_view kind, absl::string_view api_version);
+
+// The message type objects of `kind` decode into (nullptr for kSkipped).
+const google::protobuf::Descriptor* DescriptorFor(ObjectKind kind);
+
+// True if `kind` names a list whose items are read: "List" or "<Kind>List".
+bool IsListKind(absl::string_view kind);
+
+// The kind a typed list's items take ("PodList" -> "Pod"; "List" -> "").
+absl::string_view ItemKind(absl::string_view list_kind);
+
+// "Pod default/web-1", "Node ip-10-0-1-1", "object x" (no kind), or just the
+// kind when unnamed.
+std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
+                        absl::string_view name);
+
+// Where an object sits in its input, for error messages.
+struct Location {
+  absl::string_view source;  // File name.
+  std::string document;      // "document 2" (YAML) or empty.
+  std::string item;          // "items[5]", "[3]", "items[1].items[0]" or "".
+};
+
+// Returns InvalidArgument
+// "<source>: [<document>: ][<item> (<label>)|<label>]: <detail>".
+absl::Status LocatedError(const Location& where, absl::string_view label,
+                          absl::string_view detail);
+
+// Appends decoded objects to an ObjectSet.
+class ObjectSink {
+ public:
+  explicit ObjectSink(ObjectSet& out) : out_(out) {}
+
+  // Decodes `json` (one well-formed JSON object) as an object of `kind`
+  // (not kSkipped). An empty kind / apiVersion in the object is filled from
+  // `kind_name` / `api_version` (typed lists omit them on items). Returns
+  // InvalidArgument "<field path>: <what>" on a decode error.
+  absl::Status Add(ObjectKind kind, absl::string_view kind_name,
+                   absl::string_view api_version, absl::string_view json);
+
+  // Counts a skipped object.
+  void Skip(absl::string_view kind_name, absl::string_view api_version);
+
+ private:
+  ObjectSet& out_;
+};
+
+}  // namespace karpenter::snapshot::internal
+
+#endif  // KARPENTER_SRC_SNAPSHOT_OBJECT_SINK_H_

@@ -1,0 +1,244 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/snapshot/snapshot.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+
+namespace karpenter::snapshot {
+namespace {
+
+constexpr absl::string_view kDefaultNamespace = "default";
+// kNone and kAmbiguous are reserved, so a kind holds at most 2^32 - 2.
+constexpr size_t kMaxObjects = 0xFFFFFFFE;
+
+template <typename T>
+absl::Status CheckCount(const std::vector<T>& objects, absl::string_view what) {
+  if (objects.size() <= kMaxObjects) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("too many ", what, ": ", objects.size()));
+}
+
+absl::Status Duplicate(absl::string_view kind, absl::string_view key,
+                       absl::string_view list, uint32_t first,
+                       uint32_t second) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("duplicate ", kind, " \"", key, "\": ", list, "[", first,
+                   "] and ", list, "[", second, "]"));
+}
+
+absl::Status EmptyName(absl::string_view list, size_t i) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(list, "[", i, "]: metadata.name is empty"));
+}
+
+// Indexes objects by metadata.name, rejecting empty and duplicate names.
+template <typename T>
+absl::Status IndexByName(
+    const std::vector<T>& objects, absl::string_view kind,
+    absl::string_view list,
+    absl::flat_hash_map<absl::string_view, uint32_t>& out) {
+  out.reserve(objects.size());
+  for (uint32_t i = 0; i < objects.size(); ++i) {
+    const std::string& name = objects[i].metadata().name();
+    if (name.empty()) return EmptyName(list, i);
+    const auto [it, inserted] = out.try_emplace(name, i);
+    if (!inserted) return Duplicate(kind, name, list, it->second, i);
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+void DefaultNamespace(std::vector<T>& objects) {
+  for (T& object : objects) {
+    if (object.metadata().namespace_().empty()) {
+      object.mutable_metadata()->set_namespace_(std::string(kDefaultNamespace));
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
+  Snapshot s;
+  s.nodes_ = std::move(objects.nodes);
+  s.pods_ = std::move(objects.pods);
+  s.pdbs_ = std::move(objects.pdbs);
+  s.node_pools_ = std::move(objects.node_pools);
+  s.node_claims_ = std::move(objects.node_claims);
+  s.skipped_kinds_ = std::move(objects.skipped_kinds);
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.nodes_, "nodes"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pods_, "pods"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pdbs_, "pdbs"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_pools_, "node_pools"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_claims_, "node_claims"));
+  DefaultNamespace(s.pods_);
+  DefaultNamespace(s.pdbs_);
+  KARPENTER_RETURN_IF_ERROR(s.IndexNames());
+  KARPENTER_RETURN_IF_ERROR(s.IndexPods());
+  KARPENTER_RETURN_IF_ERROR(s.IndexPdbs());
+  s.IndexNodeClaims();
+  return s;
+}
+
+absl::Status Snapshot::IndexNames() {
+  KARPENTER_RETURN_IF_ERROR(
+      IndexByName(nodes_, "Node", "nodes", node_by_name_));
+  KARPENTER_RETURN_IF_ERROR(
+      IndexByName(node_pools_, "NodePool", "node_pools", node_pool_by_name_));
+  return IndexByName(node_claims_, "NodeClaim", "node_claims",
+                     node_claim_by_name_);
+}
+
+NamespaceId Snapshot::Intern(absl::string_view ns) {
+  const auto [it, inserted] = namespace_ids_.try_emplace(
+      ns, static_cast<NamespaceId>(namespace_names_.size()));
+  if (inserted) namespace_names_.push_back(ns);
+  return it->second;
+}
+
+absl::Status Snapshot::IndexPods() {
+  const size_t n = pods_.size();
+  pod_namespace_.resize(n);
+  pod_node_.assign(n, kNone);
+  pod_by_key_.reserve(n);
+  // Counting sort by node: count, prefix-sum, then place in input order.
+  std::vector<uint32_t> count(nodes_.size() + 1, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const v1::ObjectMeta& meta = pods_[i].metadata();
+    if (meta.name().empty()) return EmptyName("pods", i);
+    const NamespaceId ns = Intern(meta.namespace_());
+    pod_namespace_[i] = ns;
+    const auto [it, inserted] =
+        pod_by_key_.try_emplace(NamespacedKey{ns, meta.name()}, i);
+    if (!inserted) {
+      return Duplicate("Pod", absl::StrCat(meta.namespace_(), "/", meta.name()),
+                       "pods", it->second, i);
+    }
+    const std::string& node_name = pods_[i].spec().node_name();
+    if (node_name.empty()) {
+      unbound_pods_.push_back(i);
+    } else if (const auto node = Lookup(node_by_name_, node_name)) {
+      pod_node_[i] = *node;
+      ++count[*node + 1];
+    } else {
+      pods_on_unknown_nodes_.push_back(i);
+    }
+  }
+  for (size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+  node_pod_offsets_ = count;
+  node_pods_.resize(count.back());
+  for (uint32_t i = 0; i < n; ++i) {
+    if (pod_node_[i] != kNone) node_pods_[count[pod_node_[i]]++] = i;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Snapshot::IndexPdbs() {
+  std::vector<NamespaceId> pdb_namespace(pdbs_.size());
+  pdb_by_key_.reserve(pdbs_.size());
+  for (uint32_t i = 0; i < pdbs_.size(); ++i) {
+    const v1::ObjectMeta& meta = pdbs_[i].metadata();
+    if (meta.name().empty()) return EmptyName("pdbs", i);
+    const NamespaceId ns = Intern(meta.namespace_());
+    pdb_namespace[i] = ns;
+    const auto [it, inserted] =
+        pdb_by_key_.try_emplace(NamespacedKey{ns, meta.name()}, i);
+    if (!inserted) {
+      return Duplicate("PodDisruptionBudget",
+                       absl::StrCat(meta.namespace_(), "/", meta.name()),
+                       "pdbs", it->second, i);
+    }
+  }
+  std::vector<uint32_t> count(namespace_names_.size() + 1, 0);
+  for (const NamespaceId ns : pdb_namespace) ++count[ns + 1];
+  for (size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+  pdb_offsets_ = count;
+  pdbs_by_namespace_.resize(pdbs_.size());
+  for (uint32_t i = 0; i < pdbs_.size(); ++i) {
+    pdbs_by_namespace_[count[pdb_namespace[i]]++] = i;
+  }
+  return absl::OkStatus();
+}
+
+void Snapshot::IndexNodeClaims() {
+  auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
+    if (key.empty()) return;
+    const auto [it, inserted] = index.try_emplace(key, i);
+    if (!inserted) it->second = kAmbiguous;
+  };
+  for (uint32_t i = 0; i < node_claims_.size(); ++i) {
+    const v1::NodeClaimStatus& status = node_claims_[i].status();
+    add(node_claim_by_node_name_, status.node_name(), i);
+    add(node_claim_by_provider_id_, status.provider_id(), i);
+  }
+}
+
+std::optional<uint32_t> Snapshot::Lookup(const NameIndex& index,
+                                         absl::string_view key) {
+  const auto it = index.find(key);
+  if (it == index.end() || it->second == kAmbiguous) return std::nullopt;
+  return it->second;
+}
+
+std::optional<NodeIndex> Snapshot::FindNode(absl::string_view name) const {
+  return Lookup(node_by_name_, name);
+}
+
+std::optional<NodePoolIndex> Snapshot::FindNodePool(
+    absl::string_view name) const {
+  return Lookup(node_pool_by_name_, name);
+}
+
+std::optional<NodeClaimIndex> Snapshot::FindNodeClaim(
+    absl::string_view name) const {
+  return Lookup(node_claim_by_name_, name);
+}
+
+std::optional<NamespaceId> Snapshot::FindNamespace(absl::string_view ns) const {
+  return Lookup(namespace_ids_, ns);
+}
+
+std::optional<PodIndex> Snapshot::FindPod(absl::string_view ns,
+                                          absl::string_view name) const {
+  const std::optional<NamespaceId> id = FindNamespace(ns);
+  if (!id) return std::nullopt;
+  const auto it = pod_by_key_.find(NamespacedKey{*id, name});
+  if (it == pod_by_key_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<PdbIndex> Snapshot::FindPdb(absl::string_view ns,
+                                          absl::string_view name) const {
+  const std::optional<NamespaceId> id = FindNamespace(ns);
+  if (!id) return std::nullopt;
+  const auto it = pdb_by_key_.find(NamespacedKey{*id, name});
+  if (it == pdb_by_key_.end()) return std::nullopt;
+  return it->second;
+}
+
+absl::Span<const PdbIndex> Snapshot::PdbsInNamespace(
+    absl::string_view ns) const {
+  const std::optional<NamespaceId> id = FindNamespace(ns);
+  if (!id) return {};
+  return PdbsInNamespace(*id);
+}
+
+std::optional<NodeClaimIndex> Snapshot::FindNodeClaimByNodeName(
+    absl::string_view node) const {
+  if (node.empty()) return std::nullopt;
+  return Lookup(node_claim_by_node_name_, node);
+}
+
+std::optional<NodeClaimIndex> Snapshot::FindNodeClaimByProviderId(
+    absl::string_view provider_id) const {
+  if (provider_id.empty()) return std::nullopt;
+  return Lookup(node_claim_by_provider_id_, provider_id);
+}
+
+}  // namespace karpenter::snapshot
