@@ -1,0 +1,102 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Building a Snapshot from protos at 1k/5k/10k nodes (30 pods a node, a PDB
+// per two nodes, a NodePool per 20 nodes: 10k nodes is DESIGN.md's target of
+// 300k pods, 5k PDBs and 500 NodePools), next to a memory-scan baseline over
+// as many bytes as those protos occupy. Both report bytes/second, so their
+// ratio says how far Build is from the machine's own limit.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <vector>
+
+#include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/synthetic_cluster.h"
+
+namespace karpenter {
+namespace {
+
+snapshot::ObjectSet MakeCluster(int nodes) {
+  testing::SyntheticClusterOptions options;
+  options.nodes = nodes;
+  absl::StatusOr<snapshot::ObjectSet> objects =
+      testing::MakeSyntheticCluster(options);
+  if (!objects.ok()) std::abort();
+  return *std::move(objects);
+}
+
+template <typename T>
+int64_t SpaceUsed(const std::vector<T>& messages) {
+  int64_t bytes = 0;
+  for (const T& m : messages) bytes += static_cast<int64_t>(m.SpaceUsedLong());
+  return bytes;
+}
+
+int64_t SpaceUsed(const snapshot::ObjectSet& o) {
+  return SpaceUsed(o.nodes) + SpaceUsed(o.pods) + SpaceUsed(o.pdbs) +
+         SpaceUsed(o.node_pools) + SpaceUsed(o.node_claims);
+}
+
+int64_t ObjectCount(const snapshot::ObjectSet& o) {
+  return static_cast<int64_t>(o.nodes.size() + o.pods.size() + o.pdbs.size() +
+                              o.node_pools.size() + o.node_claims.size());
+}
+
+void BM_SnapshotBuild(benchmark::State& state) {
+  const snapshot::ObjectSet input =
+      MakeCluster(static_cast<int>(state.range(0)));
+  std::optional<snapshot::ObjectSet> copy;
+  std::optional<absl::StatusOr<snapshot::Snapshot>> built;
+  for (auto _ : state) {
+    state.PauseTiming();
+    built.reset();  // destroying the previous snapshot is not Build's cost
+    copy.emplace(input);
+    state.ResumeTiming();
+    built.emplace(snapshot::Snapshot::Build(*std::move(copy)));
+    if (!built->ok()) state.SkipWithError("Build failed");
+    benchmark::DoNotOptimize(*built);
+  }
+  state.PauseTiming();
+  built.reset();
+  state.ResumeTiming();
+  state.SetBytesProcessed(state.iterations() * SpaceUsed(input));
+  state.SetItemsProcessed(state.iterations() * ObjectCount(input));
+  state.counters["pods"] = static_cast<double>(input.pods.size());
+  state.counters["MiB"] = static_cast<double>(SpaceUsed(input)) / (1 << 20);
+}
+BENCHMARK(BM_SnapshotBuild)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Sums every 64-bit word of a buffer as large as the same cluster's protos:
+// the fastest any pass that touches all objects once could go.
+void BM_MemoryScanBaseline(benchmark::State& state) {
+  const int64_t bytes =
+      SpaceUsed(MakeCluster(static_cast<int>(state.range(0))));
+  std::vector<uint64_t> words(static_cast<size_t>(bytes) / sizeof(uint64_t));
+  for (size_t i = 0; i < words.size(); ++i) words[i] = i * 0x9E3779B97F4A7C15u;
+  for (auto _ : state) {
+    uint64_t sum = 0;
+    for (uint64_t w : words) sum += w;
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetBytesProcessed(
+      state.iterations() *
+      static_cast<int64_t>(words.size() * sizeof(uint64_t)));
+}
+BENCHMARK(BM_MemoryScanBaseline)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace karpenter

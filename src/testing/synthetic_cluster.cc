@@ -1,0 +1,229 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/testing/synthetic_cluster.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "google/protobuf/util/time_util.h"
+
+namespace karpenter::testing {
+namespace {
+
+using google::protobuf::util::TimeUtil;
+
+constexpr int kMaxCount = 10'000'000;
+// Enough apps that the default PDB count gives each PDB its own app.
+constexpr int kAppsPerNamespace = 60;
+constexpr std::array<const char*, 3> kZones = {"us-west-2a", "us-west-2b",
+                                               "us-west-2c"};
+constexpr std::array<const char*, 4> kInstanceTypes = {
+    "m5.large", "m5.xlarge", "c5.2xlarge", "r5.xlarge"};
+
+google::protobuf::Timestamp ToProto(absl::Time t) {
+  return TimeUtil::SecondsToTimestamp(absl::ToUnixSeconds(t));
+}
+
+// Resolves the -1 defaults and checks every count.
+absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
+  if (o.pdbs == -1) o.pdbs = o.nodes / 2;
+  if (o.node_pools == -1) o.node_pools = std::max(1, o.nodes / 20);
+  if (o.namespaces == -1) o.namespaces = std::max(1, o.nodes / 100);
+  const std::array<std::pair<const char*, int>, 5> counts = {{
+      {"nodes", o.nodes},
+      {"app_pods_per_node", o.app_pods_per_node},
+      {"pdbs", o.pdbs},
+      {"node_pools", o.node_pools},
+      {"namespaces", o.namespaces},
+  }};
+  for (const auto& [field, value] : counts) {
+    if (value < 0 || value > kMaxCount) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("SyntheticClusterOptions.", field, ": ", value,
+                       " is outside [0, ", kMaxCount, "]"));
+    }
+  }
+  if (o.node_pools == 0 && o.nodes > 0) {
+    return absl::InvalidArgumentError(
+        "SyntheticClusterOptions.node_pools: 0 NodePools cannot own nodes");
+  }
+  if (o.namespaces == 0 && (o.pdbs > 0 || o.app_pods_per_node > 0)) {
+    return absl::InvalidArgumentError(
+        "SyntheticClusterOptions.namespaces: 0 namespaces cannot hold pods "
+        "or PDBs");
+  }
+  return o;
+}
+
+void SetCondition(const char* type, const char* status, absl::Time t,
+                  v1::Condition& c) {
+  c.set_type(type);
+  c.set_status(status);
+  *c.mutable_last_transition_time() = ToProto(t);
+}
+
+v1::NodePool MakeNodePool(int i, const SyntheticClusterOptions& o) {
+  v1::NodePool np;
+  np.set_api_version("karpenter.sh/v1");
+  np.set_kind("NodePool");
+  np.mutable_metadata()->set_name(absl::StrFormat("pool-%03d", i));
+  *np.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  v1::NodeClaimSpec& spec =
+      *np.mutable_spec()->mutable_template_()->mutable_spec();
+  spec.set_expire_after("720h");
+  spec.mutable_node_class_ref()->set_group("karpenter.k8s.aws");
+  spec.mutable_node_class_ref()->set_kind("EC2NodeClass");
+  spec.mutable_node_class_ref()->set_name("default");
+  v1::NodeSelectorRequirement& req = *spec.add_requirements();
+  req.set_key("karpenter.sh/capacity-type");
+  req.set_operator_("In");
+  req.add_values("on-demand");
+  v1::Disruption& d = *np.mutable_spec()->mutable_disruption();
+  d.set_consolidation_policy("WhenEmptyOrUnderutilized");
+  d.set_consolidate_after("1m");
+  d.add_budgets()->set_nodes("10%");
+  return np;
+}
+
+void AddNodeAndClaim(int i, const SyntheticClusterOptions& o,
+                     snapshot::ObjectSet& out) {
+  const std::string name = absl::StrFormat("node-%06d", i);
+  const std::string pool = absl::StrFormat("pool-%03d", i % o.node_pools);
+  const char* zone = kZones[i % kZones.size()];
+  const char* type = kInstanceTypes[i % kInstanceTypes.size()];
+  const std::string provider_id =
+      absl::StrFormat("aws:///%s/i-%017x", zone, 0x1000000 + i);
+
+  v1::Node& node = out.nodes.emplace_back();
+  node.set_api_version("v1");
+  node.set_kind("Node");
+  v1::ObjectMeta& meta = *node.mutable_metadata();
+  meta.set_name(name);
+  meta.set_uid(absl::StrFormat("00000000-0000-4000-8000-%012d", i));
+  *meta.mutable_creation_timestamp() = ToProto(o.created);
+  auto& labels = *meta.mutable_labels();
+  labels["kubernetes.io/hostname"] = name;
+  labels["karpenter.sh/nodepool"] = pool;
+  labels["karpenter.sh/initialized"] = "true";
+  labels["karpenter.sh/registered"] = "true";
+  labels["karpenter.sh/capacity-type"] = "on-demand";
+  labels["node.kubernetes.io/instance-type"] = type;
+  labels["topology.kubernetes.io/zone"] = zone;
+  meta.add_finalizers("karpenter.sh/termination");
+  node.mutable_spec()->set_provider_id(provider_id);
+  (*node.mutable_status()->mutable_allocatable())["cpu"] = "3920m";
+  (*node.mutable_status()->mutable_allocatable())["memory"] = "14Gi";
+  (*node.mutable_status()->mutable_allocatable())["pods"] = "58";
+  SetCondition("Ready", "True", o.created,
+               *node.mutable_status()->add_conditions());
+
+  v1::NodeClaim& claim = out.node_claims.emplace_back();
+  claim.set_api_version("karpenter.sh/v1");
+  claim.set_kind("NodeClaim");
+  claim.mutable_metadata()->set_name(absl::StrFormat("%s-claim", name));
+  *claim.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  (*claim.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] = pool;
+  claim.mutable_metadata()->add_finalizers("karpenter.sh/termination");
+  claim.mutable_status()->set_node_name(name);
+  claim.mutable_status()->set_provider_id(provider_id);
+  for (const char* type_name : {"Launched", "Registered", "Initialized"}) {
+    SetCondition(type_name, "True", o.created,
+                 *claim.mutable_status()->add_conditions());
+  }
+}
+
+void AddPod(const std::string& node, int node_index, int slot,
+            const SyntheticClusterOptions& o, snapshot::ObjectSet& out) {
+  v1::Pod& pod = out.pods.emplace_back();
+  pod.set_api_version("v1");
+  pod.set_kind("Pod");
+  v1::ObjectMeta& meta = *pod.mutable_metadata();
+  v1::OwnerReference& owner = *meta.add_owner_references();
+  owner.set_controller(true);
+  if (slot < 0) {  // the node's DaemonSet pod
+    meta.set_name(absl::StrFormat("node-agent-%06d", node_index));
+    meta.set_namespace_("kube-system");
+    (*meta.mutable_labels())["app"] = "node-agent";
+    owner.set_api_version("apps/v1");
+    owner.set_kind("DaemonSet");
+    owner.set_name("node-agent");
+  } else {
+    const long serial =
+        static_cast<long>(node_index) * o.app_pods_per_node + slot;
+    const int ns = static_cast<int>(serial % o.namespaces);
+    const int app =
+        static_cast<int>((serial / o.namespaces) % kAppsPerNamespace);
+    meta.set_name(absl::StrFormat("app-%d-%08d", app, serial));
+    meta.set_namespace_(absl::StrFormat("ns-%04d", ns));
+    (*meta.mutable_labels())["app"] = absl::StrCat("app-", app);
+    owner.set_api_version("apps/v1");
+    owner.set_kind("ReplicaSet");
+    owner.set_name(absl::StrCat("app-", app, "-5d8f7c"));
+  }
+  meta.set_uid(absl::StrFormat("pod-%06d-%04d", node_index, slot + 1));
+  *meta.mutable_creation_timestamp() = ToProto(o.created);
+  v1::PodSpec& spec = *pod.mutable_spec();
+  spec.set_node_name(node);
+  spec.set_termination_grace_period_seconds(30);
+  v1::Container& c = *spec.add_containers();
+  c.set_name("main");
+  (*c.mutable_resources()->mutable_requests())["cpu"] = "100m";
+  (*c.mutable_resources()->mutable_requests())["memory"] = "128Mi";
+  pod.mutable_status()->set_phase("Running");
+  *pod.mutable_status()->mutable_start_time() =
+      ToProto(o.created + absl::Minutes(1));
+  SetCondition("Ready", "True", o.created + absl::Minutes(1),
+               *pod.mutable_status()->add_conditions());
+}
+
+v1::PodDisruptionBudget MakePdb(int i, const SyntheticClusterOptions& o) {
+  v1::PodDisruptionBudget pdb;
+  pdb.set_api_version("policy/v1");
+  pdb.set_kind("PodDisruptionBudget");
+  const int ns = i % o.namespaces;
+  const int app = (i / o.namespaces) % kAppsPerNamespace;
+  pdb.mutable_metadata()->set_name(absl::StrFormat("pdb-%05d", i));
+  pdb.mutable_metadata()->set_namespace_(absl::StrFormat("ns-%04d", ns));
+  *pdb.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
+      absl::StrCat("app-", app);
+  if (i % 2 == 0) {
+    pdb.mutable_spec()->mutable_min_available()->set_number_value(1);
+  } else {
+    pdb.mutable_spec()->mutable_max_unavailable()->set_string_value("25%");
+  }
+  pdb.mutable_status()->set_disruptions_allowed(i % 3 == 0 ? 0 : 1);
+  return pdb;
+}
+
+}  // namespace
+
+absl::StatusOr<snapshot::ObjectSet> MakeSyntheticCluster(
+    const SyntheticClusterOptions& options) {
+  absl::StatusOr<SyntheticClusterOptions> resolved = Resolve(options);
+  if (!resolved.ok()) return resolved.status();
+  const SyntheticClusterOptions& o = *resolved;
+  snapshot::ObjectSet out;
+  out.node_pools.reserve(o.node_pools);
+  for (int i = 0; i < o.node_pools; ++i)
+    out.node_pools.push_back(MakeNodePool(i, o));
+  out.nodes.reserve(o.nodes);
+  out.node_claims.reserve(o.nodes);
+  out.pods.reserve(static_cast<size_t>(o.nodes) * (o.app_pods_per_node + 1));
+  for (int i = 0; i < o.nodes; ++i) {
+    AddNodeAndClaim(i, o, out);
+    const std::string& node = out.nodes.back().metadata().name();
+    AddPod(node, i, -1, o, out);
+    for (int slot = 0; slot < o.app_pods_per_node; ++slot) {
+      AddPod(node, i, slot, o, out);
+    }
+  }
+  out.pdbs.reserve(o.pdbs);
+  for (int i = 0; i < o.pdbs; ++i) out.pdbs.push_back(MakePdb(i, o));
+  return out;
+}
+
+}  // namespace karpenter::testing

@@ -1,0 +1,210 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// The CLI run in-process: exit status, stdout and the one-line stderr
+// contract for bad input.
+
+#include "cli.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace karpenter::cli {
+namespace {
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result Run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int status = RunCli(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+// Bad input must produce exactly one diagnostic line.
+void RequireOneErrorLine(const Result& r) {
+  CHECK(r.status == kExitUsage);
+  CHECK(r.out.empty());
+  REQUIRE(!r.err.empty());
+  CHECK(absl::StartsWith(r.err, "karpenter: "));
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+}
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  // The pid keeps concurrent runs of the suite (plain and sanitized) apart.
+  const std::string path =
+      absl::StrCat("/tmp/", "karpenter_cli_test_", getpid(), "_", name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST_CASE("cli: cron next prints RFC 3339 UTC activations", "[cli][cron]") {
+  Result r = Run({"cron", "next", "0 9 * * *", "--from", "2024-01-01T10:00:00Z",
+                  "--count", "3"});
+  CHECK(r.status == kExitOk);
+  CHECK(r.err.empty());
+  CHECK(r.out ==
+        "2024-01-02T09:00:00Z\n2024-01-03T09:00:00Z\n2024-01-04T09:00:00Z\n");
+}
+
+TEST_CASE("cli: cron next follows the zone across a DST gap", "[cli][cron]") {
+  // 02:30 does not exist in New York on 2024-03-10: robfig skips that day.
+  Result r = Run({"cron", "next", "CRON_TZ=America/New_York 30 2 * * *",
+                  "--from", "2024-03-09T12:00:00Z", "--count", "2"});
+  CHECK(r.status == kExitOk);
+  CHECK(r.out == "2024-03-11T06:30:00Z\n2024-03-12T06:30:00Z\n");
+}
+
+TEST_CASE("cli: cron next --from accepts offsets and defaults to one line",
+          "[cli][cron]") {
+  Result r =
+      Run({"cron", "next", "@hourly", "--from", "2024-06-01T10:15:00+02:00"});
+  CHECK(r.status == kExitOk);
+  CHECK(r.out == "2024-06-01T09:00:00Z\n");
+}
+
+TEST_CASE("cli: cron next on a schedule that never fires", "[cli][cron]") {
+  Result r = Run({"cron", "next", "0 0 31 2 *", "--from",
+                  "2024-01-01T00:00:00Z", "--count", "5"});
+  CHECK(r.status == kExitOk);
+  CHECK(r.out.empty());
+  CHECK(absl::StrContains(r.err, "does not fire again"));
+}
+
+TEST_CASE("cli: cron next rejects bad input with one line and exit 2",
+          "[cli][cron]") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"cron", "next", "0 0 * * 7"}, "day-of-week"},
+      {{"cron", "next", "* * * *"}, "expected exactly 5 fields"},
+      {{"cron", "next"}, "missing SCHEDULE"},
+      {{"cron", "next", "@daily", "--count", "0"}, "--count: \"0\""},
+      {{"cron", "next", "@daily", "--count", "x"}, "--count: \"x\""},
+      {{"cron", "next", "@daily", "--count", "10001"}, "10001"},
+      {{"cron", "next", "@daily", "--count"}, "--count: missing value"},
+      {{"cron", "next", "@daily", "--from", "yesterday"},
+       "--from: \"yesterday\""},
+      {{"cron", "next", "@daily", "--bogus"}, "unknown option \"--bogus\""},
+      {{"cron", "next", "0", "9", "*", "*", "*"}, "quote the schedule"},
+      {{"cron", "later", "@daily"}, "unknown subcommand \"later\""},
+      {{"frobnicate"}, "unknown command \"frobnicate\""},
+  };
+  for (const auto& [args, needle] : cases) {
+    INFO(args.back());
+    Result r = Run(args);
+    RequireOneErrorLine(r);
+    CHECK(absl::StrContains(r.err, needle));
+  }
+}
+
+TEST_CASE("cli: cron next takes a schedule after --", "[cli][cron]") {
+  Result r = Run(
+      {"cron", "next", "--from", "2024-01-01T00:00:00Z", "--", "-1 * * * *"});
+  RequireOneErrorLine(r);  // robfig rejects the negative number, not us
+  CHECK(absl::StrContains(r.err, "minute"));
+}
+
+TEST_CASE("cli: every command answers --help on stdout", "[cli]") {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"help"},
+                                             {"cron", "--help"},
+                                             {"cron", "next", "--help"},
+                                             {"inspect", "--help"},
+                                             {"inspect", "-h"}}) {
+    Result r = Run(args);
+    CHECK(r.status == kExitOk);
+    CHECK(absl::StartsWith(r.out, "usage: karpenter"));
+    CHECK(r.err.empty());
+  }
+  Result bare = Run({});
+  CHECK(bare.status == kExitUsage);
+  CHECK(absl::StartsWith(bare.err, "usage: karpenter"));
+}
+
+TEST_CASE("cli: inspect summarises the embedded example cluster",
+          "[cli][inspect]") {
+  Result r = Run({"inspect"});
+  REQUIRE(r.status == kExitOk);
+  CHECK(r.err.empty());
+  const std::vector<std::string> lines = absl::StrSplit(r.out, '\n');
+  REQUIRE(lines.size() > 10);
+  CHECK(lines[0] ==
+        "Snapshot: 3 NodePools, 8 Nodes, 8 NodeClaims, 30 Pods, 3 "
+        "PodDisruptionBudgets");
+  CHECK(absl::StrContains(r.out,
+                          "Pods not on a node: 1 unbound, 0 on nodes "
+                          "missing from the snapshot"));
+  // A NodePool row: name, node count, policy, budgets as written.
+  CHECK(absl::StrContains(r.out, "default   4      WhenEmptyOrUnderutilized"));
+  CHECK(absl::StrContains(r.out, "10%; 0 at \"@daily\" for 10m [Drifted]"));
+  // Same input, same bytes.
+  CHECK(Run({"inspect"}).out == r.out);
+}
+
+TEST_CASE("cli: inspect reads several files and counts skipped kinds",
+          "[cli][inspect]") {
+  const std::string pods =
+      WriteTemp("pods.json",
+                R"({"apiVersion":"v1","kind":"List","items":[
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"d"},
+         "spec":{"nodeName":"n1"}},
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"}}]})");
+  const std::string nodes =
+      WriteTemp("nodes.yaml",
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"
+                "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n2\n");
+  Result r = Run({"inspect", "-f", pods, nodes});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StartsWith(r.out,
+                         "Snapshot: 0 NodePools, 2 Nodes, 0 NodeClaims, 1 "
+                         "Pods, 0 PodDisruptionBudgets\nSkipped: Deployment "
+                         "1\n"));
+  CHECK(absl::StrContains(r.out, "n1    -         -              -     -    "));
+}
+
+TEST_CASE("cli: inspect rejects malformed files with exit 2, never a crash",
+          "[cli][inspect]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"truncated.json", R"({"kind":"Pod","metadata":{"name":"a")"},
+      {"wrongtype.json", R"({"kind":"Pod","metadata":{"name":5}})"},
+      {"badtime.yaml",
+       "kind: Node\nmetadata:\n  name: n\n  creationTimestamp: yesterday\n"},
+      {"nokind.yaml", "metadata:\n  name: n\n"},
+      {"syntax.yaml", "kind: Node\nmetadata: [\n"},
+      {"binary.bin", std::string("\x00\xff\xfe{[", 5)},
+  };
+  for (const auto& [name, text] : cases) {
+    INFO(name);
+    Result r = Run({"inspect", "-f", WriteTemp(name, text)});
+    RequireOneErrorLine(r);
+    CHECK(absl::StrContains(r.err, name));
+  }
+  Result missing = Run({"inspect", "-f", "/nonexistent/cluster.json"});
+  RequireOneErrorLine(missing);
+  CHECK(absl::StrContains(missing.err, "/nonexistent/cluster.json"));
+  RequireOneErrorLine(Run({"inspect", "-f"}));
+  RequireOneErrorLine(Run({"inspect", "--frobnicate"}));
+}
+
+TEST_CASE("cli: inspect rejects duplicate objects across files",
+          "[cli][inspect]") {
+  const std::string node = WriteTemp(
+      "dup.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n");
+  Result r = Run({"inspect", node, node});
+  RequireOneErrorLine(r);
+  CHECK(absl::StrContains(r.err, "n1"));
+}
+
+}  // namespace
+}  // namespace karpenter::cli

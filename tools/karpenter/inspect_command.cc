@@ -1,0 +1,254 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// `karpenter inspect [-f FILE]...`: loads cluster dumps into a Snapshot and
+// prints what it holds: NodePools, nodes with their pods, PDBs.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cli.h"
+#include "karpenter/selector.h"
+#include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/snapshot.h"
+
+namespace karpenter::cli {
+namespace {
+
+constexpr char kInspectUsage[] =
+    "usage: karpenter inspect [-f FILE]...\n"
+    "\n"
+    "Loads one or more cluster dumps, as printed by\n"
+    "  kubectl get nodes,pods,pdb,nodepools,nodeclaims -A -o json   (or -o "
+    "yaml)\n"
+    "(single objects, kind: List, typed lists, multi-document YAML), builds a\n"
+    "snapshot and prints a summary: NodePools, nodes with their pod counts,\n"
+    "pods not on a node, PodDisruptionBudgets. Other kinds are counted and\n"
+    "skipped. Without -f, inspects the example cluster bundled in the binary\n"
+    "(examples/clusters/demo.yaml).\n"
+    "\n"
+    "Exit status 2 with a one-line message on bad input.\n";
+
+constexpr char kNodePoolLabel[] = "karpenter.sh/nodepool";
+
+// Left-aligned columns separated by two spaces, like kubectl's tables.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) {
+    rows_.push_back(std::move(header));
+  }
+  void Add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void Print(std::ostream& out) const {
+    std::vector<size_t> width(rows_[0].size(), 0);
+    for (const auto& row : rows_) {
+      for (size_t c = 0; c < row.size(); ++c) {
+        width[c] = std::max(width[c], row[c].size());
+      }
+    }
+    for (const auto& row : rows_) {
+      std::string line;
+      for (size_t c = 0; c < row.size(); ++c) {
+        line += row[c];
+        if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 2, ' ');
+      }
+      out << line << "\n";
+    }
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string OrDash(absl::string_view s) {
+  return s.empty() ? "-" : std::string(s);
+}
+
+std::string LabelOrDash(const v1::ObjectMeta& meta, const std::string& key) {
+  auto it = meta.labels().find(key);
+  return it == meta.labels().end() ? "-" : OrDash(it->second);
+}
+
+std::string DescribeBudget(const v1::Budget& b) {
+  std::string s = b.nodes();
+  if (b.has_schedule()) {
+    absl::StrAppend(&s, " at \"", b.schedule(), "\" for ",
+                    b.has_duration() ? b.duration() : "?");
+  }
+  if (b.reasons_size() > 0) {
+    absl::StrAppend(&s, " [", absl::StrJoin(b.reasons(), ","), "]");
+  } else if (b.reasons_explicitly_empty()) {
+    absl::StrAppend(&s, " [no reason]");
+  }
+  return s;
+}
+
+std::string DescribeBudgets(const v1::Disruption& d) {
+  if (d.budgets_size() == 0) {
+    return d.budgets_explicitly_empty() ? "none (unlimited)" : "10% (default)";
+  }
+  std::vector<std::string> parts;
+  for (const v1::Budget& b : d.budgets()) parts.push_back(DescribeBudget(b));
+  return absl::StrJoin(parts, "; ");
+}
+
+std::string ExpireAfter(const v1::NodePool& np) {
+  const v1::NodeClaimSpec& spec = np.spec().template_().spec();
+  if (spec.has_expire_after()) return spec.expire_after();
+  // v1beta1 kept it under spec.disruption.
+  if (np.spec().disruption().has_expire_after()) {
+    return np.spec().disruption().expire_after();
+  }
+  return "-";
+}
+
+void PrintNodePools(const snapshot::Snapshot& snap, std::ostream& out) {
+  std::vector<int> nodes_per_pool(snap.node_pools().size(), 0);
+  for (const v1::Node& node : snap.nodes()) {
+    auto it = node.metadata().labels().find(kNodePoolLabel);
+    if (it == node.metadata().labels().end()) continue;
+    if (auto pool = snap.FindNodePool(it->second)) ++nodes_per_pool[*pool];
+  }
+  Table table({"NODEPOOL", "NODES", "CONSOLIDATION", "CONSOLIDATE-AFTER",
+               "EXPIRE-AFTER", "BUDGETS"});
+  for (size_t i = 0; i < snap.node_pools().size(); ++i) {
+    const v1::NodePool& np = snap.node_pools()[i];
+    const v1::Disruption& d = np.spec().disruption();
+    table.Add({np.metadata().name(), absl::StrCat(nodes_per_pool[i]),
+               OrDash(d.consolidation_policy()),
+               d.has_consolidate_after() ? d.consolidate_after() : "-",
+               ExpireAfter(np), DescribeBudgets(d)});
+  }
+  table.Print(out);
+}
+
+std::string ReadyStatus(const v1::Node& node) {
+  for (const v1::Condition& c : node.status().conditions()) {
+    if (c.type() == "Ready") return OrDash(c.status());
+  }
+  return "-";
+}
+
+void PrintNodes(const snapshot::Snapshot& snap, std::ostream& out) {
+  Table table({"NODE", "NODEPOOL", "INSTANCE-TYPE", "ZONE", "CAPACITY", "READY",
+               "PODS", "NODECLAIM", "DELETING"});
+  for (size_t i = 0; i < snap.nodes().size(); ++i) {
+    const v1::Node& node = snap.nodes()[i];
+    const v1::ObjectMeta& meta = node.metadata();
+    auto claim = snap.FindNodeClaimByNodeName(meta.name());
+    if (!claim)
+      claim = snap.FindNodeClaimByProviderId(node.spec().provider_id());
+    table.Add({meta.name(), LabelOrDash(meta, kNodePoolLabel),
+               LabelOrDash(meta, "node.kubernetes.io/instance-type"),
+               LabelOrDash(meta, "topology.kubernetes.io/zone"),
+               LabelOrDash(meta, "karpenter.sh/capacity-type"),
+               ReadyStatus(node),
+               absl::StrCat(
+                   snap.PodsOnNode(static_cast<snapshot::NodeIndex>(i)).size()),
+               claim ? snap.node_claims()[*claim].metadata().name() : "-",
+               meta.has_deletion_timestamp() ? "yes" : "no"});
+  }
+  table.Print(out);
+}
+
+std::string IntOrStringText(const google::protobuf::Value& v) {
+  if (v.has_number_value()) return absl::StrCat(v.number_value());
+  if (v.has_string_value()) return v.string_value();
+  return "-";
+}
+
+void PrintPdbs(const snapshot::Snapshot& snap, std::ostream& out) {
+  Table table({"NAMESPACE", "PDB", "MIN-AVAILABLE", "MAX-UNAVAILABLE",
+               "ALLOWED", "SELECTOR"});
+  for (const v1::PodDisruptionBudget& pdb : snap.pdbs()) {
+    const v1::PodDisruptionBudgetSpec& spec = pdb.spec();
+    absl::StatusOr<LabelSelector> selector = LabelSelector::FromProto(
+        spec.has_selector() ? &spec.selector() : nullptr, "spec.selector");
+    table.Add({pdb.metadata().namespace_(), pdb.metadata().name(),
+               IntOrStringText(spec.min_available()),
+               IntOrStringText(spec.max_unavailable()),
+               absl::StrCat(pdb.status().disruptions_allowed()),
+               selector.ok()
+                   ? selector->ToString()
+                   : absl::StrCat("invalid: ", selector.status().message())});
+  }
+  table.Print(out);
+}
+
+void PrintSummary(const snapshot::Snapshot& snap, std::ostream& out) {
+  out << "Snapshot: " << snap.node_pools().size() << " NodePools, "
+      << snap.nodes().size() << " Nodes, " << snap.node_claims().size()
+      << " NodeClaims, " << snap.pods().size() << " Pods, "
+      << snap.pdbs().size() << " PodDisruptionBudgets\n";
+  if (!snap.skipped_kinds().empty()) {
+    out << "Skipped: "
+        << absl::StrJoin(snap.skipped_kinds(), ", ", absl::PairFormatter(" "))
+        << "\n";
+  }
+  out << "\n";
+  PrintNodePools(snap, out);
+  out << "\n";
+  PrintNodes(snap, out);
+  out << "\nPods not on a node: " << snap.UnboundPods().size() << " unbound, "
+      << snap.PodsOnUnknownNodes().size()
+      << " on nodes missing from the snapshot\n\n";
+  PrintPdbs(snap, out);
+}
+
+// Collects the files named by -f/--filename or given bare; "" on success.
+std::string ParseInspectArgs(const std::vector<std::string>& args,
+                             std::vector<std::string>& files) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-f" || arg == "--filename") {
+      if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing FILE");
+      files.push_back(args[++i]);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return absl::StrCat("unknown option \"", arg, "\"");
+    } else {
+      files.push_back(arg);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+int RunInspectCommand(const std::vector<std::string>& args, std::ostream& out,
+                      std::ostream& err) {
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      out << kInspectUsage;
+      return kExitOk;
+    }
+  }
+  std::vector<std::string> files;
+  if (std::string problem = ParseInspectArgs(args, files); !problem.empty()) {
+    PrintError(err, "inspect: " + problem);
+    return kExitUsage;
+  }
+  snapshot::ObjectSet objects;
+  absl::Status loaded =
+      files.empty() ? snapshot::LoadYaml(kDemoClusterYaml,
+                                         "examples/clusters/demo.yaml", objects)
+                    : absl::OkStatus();
+  for (const std::string& file : files) {
+    if (!loaded.ok()) break;
+    loaded = snapshot::LoadFile(file, objects);
+  }
+  if (!loaded.ok()) {
+    PrintError(err, "inspect: " + std::string(loaded.message()));
+    return kExitUsage;
+  }
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(objects));
+  if (!snap.ok()) {
+    PrintError(err, "inspect: " + std::string(snap.status().message()));
+    return kExitUsage;
+  }
+  PrintSummary(*snap, out);
+  return kExitOk;
+}
+
+}  // namespace karpenter::cli
