@@ -60,9 +60,6 @@ void BM_SnapshotBuild(benchmark::State& state) {
     if (!built->ok()) state.SkipWithError("Build failed");
     benchmark::DoNotOptimize(*built);
   }
-  state.PauseTiming();
-  built.reset();
-  state.ResumeTiming();
   state.SetBytesProcessed(state.iterations() * SpaceUsed(input));
   state.SetItemsProcessed(state.iterations() * ObjectCount(input));
   state.counters["pods"] = static_cast<double>(input.pods.size());
