@@ -11,6 +11,8 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +29,7 @@
 #include "google/protobuf/descriptor.h"
 #include "karpenter/snapshot/load.h"
 #include "snapshot/object_sink.h"
+#include "yaml-cpp/eventhandler.h"
 #include "yaml-cpp/yaml.h"
 
 namespace karpenter::snapshot {
@@ -36,6 +39,8 @@ namespace pb = ::google::protobuf;
 using internal::ObjectKind;
 
 constexpr int kMaxListNesting = 4;
+// Budget bytes charged per object visited, on top of its JSON.
+constexpr size_t kVisitCost = 16;
 // Our messages nest about 8 deep; anything deeper is not ours.
 constexpr int kMaxMessageDepth = 32;
 
@@ -356,6 +361,14 @@ absl::Status YamlReader::Object(const YAML::Node& node,
                                 absl::string_view inherited_kind,
                                 absl::string_view inherited_api,
                                 int list_depth) {
+  // Aliases can repeat whole lists of objects (even lists of lists); charge
+  // each visit so a tiny stream cannot make us walk or decode millions.
+  json_bytes_ += kVisitCost;
+  if (json_bytes_ > max_json_bytes_) {
+    return Error("", absl::StrCat("the stream expands to more than ",
+                                  max_json_bytes_ / kVisitCost,
+                                  " objects (YAML alias bomb?)"));
+  }
   if (!node.IsMap()) {
     return Error("", absl::StrFormat("expected a mapping, got %s (line %d)",
                                      Describe(node), node.Mark().line + 1));
@@ -416,6 +429,70 @@ absl::Status YamlReader::Object(const YAML::Node& node,
   return absl::OkStatus();
 }
 
+int DocumentAtLine(absl::string_view text, int line);
+
+// Counts parser events and gives up past a limit. yaml-cpp 0.7 can loop
+// forever on some malformed flow collections (e.g. ",kig }\n\n}"),
+// emitting events without consuming input; well-formed YAML yields well
+// under one event per input byte.
+class EventBudget final : public YAML::EventHandler {
+ public:
+  struct Exceeded : std::runtime_error {
+    explicit Exceeded(const YAML::Mark& m)
+        : std::runtime_error("event budget exceeded"), mark(m) {}
+    YAML::Mark mark;
+  };
+  explicit EventBudget(size_t limit) : limit_(limit) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override { Tick(mark); }
+  void OnDocumentEnd() override { Tick(last_); }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Tick(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Tick(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    Tick(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&,
+                       YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Tick(mark);
+  }
+  void OnSequenceEnd() override { Tick(last_); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Tick(mark);
+  }
+  void OnMapEnd() override { Tick(last_); }
+
+ private:
+  void Tick(const YAML::Mark& mark) {
+    last_ = mark;
+    if (++events_ > limit_) throw Exceeded(mark);
+  }
+  size_t limit_;
+  size_t events_ = 0;
+  YAML::Mark last_;
+};
+
+// Parses the stream once without building nodes, so LoadAll only ever sees
+// input whose parse terminates.
+absl::Status CheckParserTerminates(const std::string& text,
+                                   absl::string_view source) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  EventBudget budget(2 * text.size() + 64);
+  try {
+    while (parser.HandleNextDocument(budget)) {
+    }
+  } catch (const EventBudget::Exceeded& e) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: document %d: malformed YAML near line %d, column %d: the parser "
+        "does not terminate",
+        source, DocumentAtLine(text, e.mark.line), e.mark.line + 1,
+        e.mark.column + 1));
+  }
+  return absl::OkStatus();
+}
+
 // yaml-cpp's LoadAll reports a syntax error by line only; recover the
 // document it is in by counting "---" separators before that line.
 int DocumentAtLine(absl::string_view text, int line) {
@@ -438,9 +515,13 @@ int DocumentAtLine(absl::string_view text, int line) {
 
 absl::Status LoadYamlOrThrow(absl::string_view text, absl::string_view source,
                              ObjectSet& out) {
+  const std::string copy(text);
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    if (absl::Status s = CheckParserTerminates(copy, source); !s.ok()) {
+      return s;
+    }
+    documents = YAML::LoadAll(copy);
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: document %d: YAML syntax error at line %d, column %d: %s", source,

@@ -460,6 +460,21 @@ TEST_CASE("snapshot load: hostile YAML fails cleanly", "[snapshot]") {
   for (int i = 0; i < 2000; ++i) bomb += "      - {key: k, values: *v}\n";
   CHECK_THAT(LoadError(bomb, "bomb.yaml"), Catch::Contains("YAML alias bomb"));
 
+  // Lists of aliased lists of objects: 64^3 pods from a few hundred bytes.
+  std::string lists = "p: &p {kind: Pod}\nl1: &l1 {kind: List, items: [";
+  for (int i = 0; i < 64; ++i) lists += i ? ",*p" : "*p";
+  lists += "]}\nl2: &l2 {kind: List, items: [";
+  for (int i = 0; i < 64; ++i) lists += i ? ",*l1" : "*l1";
+  lists += "]}\nkind: List\nitems: [";
+  for (int i = 0; i < 64; ++i) lists += i ? ",*l2" : "*l2";
+  lists += "]\n";
+  CHECK_THAT(LoadError(lists, "lists.yaml"),
+             Catch::Contains("objects (YAML alias bomb?)"));
+
+  // Found by the fuzzer: yaml-cpp 0.7 loops forever, allocating, on this.
+  CHECK_THAT(LoadError(",kig }\n\n}\n", "loop.yaml"),
+             Catch::Contains("loop.yaml: document 1: malformed YAML"));
+
   // A self-referencing alias is bounded by the message schema.
   const ObjectSet set = MustLoad("kind: Pod\nmetadata: &m {name: a, x: *m}\n");
   CHECK(set.pods.size() == 1);
