@@ -1,28 +1,48 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// Links one call from each installed library and checks its answer, so a
-// broken export (missing dependency, header or generated proto) fails here.
+// A consumer of the installed SDK. Includes the umbrella header (so every
+// installed header, generated protos included, must compile from the install
+// tree) and checks one answer from each library, so a broken export (a
+// missing dependency, header or object) fails here.
 #include <cstdio>
 
 #include "absl/time/time.h"
-#include "karpenter/clock.h"
+#include "karpenter/karpenter.h"
 #include "karpenter/testing/fake_clock.h"
-#include "karpenter/v1/core.pb.h"
+
+namespace {
+
+bool Check(bool ok, const char* what) {
+  if (!ok) std::fprintf(stderr, "installed SDK: %s is wrong\n", what);
+  return ok;
+}
+
+}  // namespace
 
 int main() {
-  karpenter::testing::FakeClock clock(absl::FromUnixSeconds(1700000000));
-  if (!clock.Advance(absl::Minutes(1)).ok() ||
-      clock.Now() != absl::FromUnixSeconds(1700000060)) {
-    std::fprintf(stderr, "FakeClock gave the wrong time\n");
-    return 1;
-  }
-  karpenter::v1::Pod pod;
-  pod.mutable_metadata()->set_name("web");
-  if (pod.metadata().name() != "web" || karpenter::RealClock().Now() <
-                                            absl::FromUnixSeconds(1700000000)) {
-    std::fprintf(stderr, "installed SDK misbehaves\n");
-    return 1;
-  }
+  karpenter::testing::FakeClock clock(absl::FromUnixSeconds(1704067200));
+  bool ok = Check(clock.Advance(absl::Hours(1)).ok(), "FakeClock::Advance");
+
+  // 10% of 15 nodes rounds up to 2, as Karpenter's budgets do.
+  absl::StatusOr<karpenter::IntOrPercent> budget =
+      karpenter::IntOrPercent::Parse("10%");
+  ok &= Check(budget.ok() && budget->Scale(15, true).value_or(-1) == 2,
+              "IntOrPercent::Scale");
+
+  absl::StatusOr<karpenter::CronSchedule> daily =
+      karpenter::CronSchedule::Parse("@daily");
+  ok &= Check(daily.ok() && daily->Next(clock.Now()) ==
+                                absl::FromUnixSeconds(1704067200 + 86400),
+              "CronSchedule::Next");
+
+  karpenter::snapshot::ObjectSet objects;
+  ok &= Check(karpenter::snapshot::LoadYaml(
+                  "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n",
+                  "inline", objects)
+                      .ok() &&
+                  objects.nodes.size() == 1,
+              "snapshot::LoadYaml");
+  if (!ok) return 1;
   std::printf("karpenter SDK install OK\n");
   return 0;
 }

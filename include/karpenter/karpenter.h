@@ -1,0 +1,20 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Umbrella header: every public header of the karpenter C++ SDK, for hosts
+// that prefer one include. Each header documents its own Karpenter rule and
+// thread-safety; see those for contracts. Test doubles (karpenter/testing/)
+// are separate: link karpenter::testing and include them directly.
+
+#ifndef KARPENTER_KARPENTER_H_
+#define KARPENTER_KARPENTER_H_
+
+#include "karpenter/clock.h"
+#include "karpenter/cron.h"
+#include "karpenter/duration.h"
+#include "karpenter/intstr.h"
+#include "karpenter/quantity.h"
+#include "karpenter/selector.h"
+#include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/snapshot.h"
+
+#endif  // KARPENTER_KARPENTER_H_
