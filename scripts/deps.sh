@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the SDK builds and tests with, if missing.
+# Extra package names given as arguments are installed too (CI adds clang).
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config tzdata libabsl-dev libprotobuf-dev
-          protobuf-compiler libfmt-dev catch2 libbenchmark-dev libyaml-cpp-dev)
+          protobuf-compiler libfmt-dev catch2 libbenchmark-dev libyaml-cpp-dev
+          "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
