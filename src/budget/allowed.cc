@@ -1,0 +1,209 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/budget/allowed.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace karpenter::budget {
+namespace {
+
+constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
+constexpr absl::string_view kInitializedLabel = "karpenter.sh/initialized";
+
+// One budget evaluated as Karpenter's Budget.GetAllowedDisruptions.
+struct BudgetValue {
+  bool active = false;
+  int64_t value = kUnlimited;
+  absl::Status error;
+};
+
+BudgetValue EvaluateBudget(const Budget& b, int64_t num_nodes, absl::Time now) {
+  BudgetValue out;
+  absl::StatusOr<bool> active = IsActive(b, now);
+  if (!active.ok()) {
+    out.error = active.status();
+    out.value = 0;
+    return out;
+  }
+  out.active = *active;
+  if (!out.active) return out;
+  // The nodes value is only read while active, so a bad one in an inactive
+  // budget is harmless, as in Karpenter.
+  if (!b.nodes.ok()) {
+    out.error = b.nodes.status();
+    out.value = 0;
+    return out;
+  }
+  absl::StatusOr<int64_t> scaled = b.nodes->Scale(num_nodes, true);
+  if (!scaled.ok()) {
+    out.error = scaled.status();
+    out.value = 0;
+    return out;
+  }
+  out.value = *scaled;
+  return out;
+}
+
+std::string BudgetName(size_t i) { return absl::StrCat("budgets[", i, "]"); }
+
+}  // namespace
+
+Allowance ExplainAllowedDisruptions(const DisruptionSpec& spec,
+                                    DisruptionReason reason, int64_t num_nodes,
+                                    absl::Time now) {
+  Allowance out;
+  std::optional<size_t> first_error;
+  std::string error_text;
+  std::vector<std::string> inactive;
+  for (size_t i = 0; i < spec.budgets.size(); ++i) {
+    const Budget& b = spec.budgets[i];
+    // Every budget is evaluated before the reason filter: an error in any
+    // of them fails the whole NodePool closed.
+    const BudgetValue v = EvaluateBudget(b, num_nodes, now);
+    if (!v.error.ok() && !first_error.has_value()) {
+      first_error = i;
+      error_text = std::string(v.error.message());
+    }
+    if (!b.Matches(reason)) continue;
+    if (!v.active) {
+      inactive.push_back(BudgetName(i));
+      continue;
+    }
+    if (!out.limiting_budget.has_value() || v.value < out.allowed) {
+      out.allowed = v.value;
+      out.limiting_budget = i;
+      out.why = absl::StrCat(
+          BudgetName(i), spec.budgets_defaulted ? " (default)" : "",
+          " nodes \"", b.nodes_text, "\" of ", num_nodes, " nodes = ", v.value);
+    }
+  }
+  if (first_error.has_value()) {
+    out.allowed = 0;
+    out.limiting_budget = first_error;
+    out.why = absl::StrCat("fail closed: ", BudgetName(*first_error), ": ",
+                           error_text);
+  } else if (!out.limiting_budget.has_value()) {
+    out.why = spec.budgets.empty()
+                  ? "no budgets (explicit empty list): unlimited"
+                  : absl::StrCat("no active budget matches ",
+                                 DisruptionReasonName(reason));
+    if (!inactive.empty()) {
+      absl::StrAppend(&out.why, " (inactive: ", absl::StrJoin(inactive, ", "),
+                      ")");
+    }
+  }
+  return out;
+}
+
+int64_t AllowedDisruptions(const DisruptionSpec& spec, DisruptionReason reason,
+                           int64_t num_nodes, absl::Time now) {
+  return ExplainAllowedDisruptions(spec, reason, num_nodes, now).allowed;
+}
+
+namespace {
+
+// The status of condition `type`, or "" when absent.
+absl::string_view ConditionStatus(
+    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
+    absl::string_view type) {
+  for (const v1::Condition& c : conditions) {
+    if (c.type() == type) return c.status();
+  }
+  return "";
+}
+
+std::optional<snapshot::NodeClaimIndex> ClaimOf(const snapshot::Snapshot& s,
+                                                const v1::Node& node) {
+  if (!node.spec().provider_id().empty()) {
+    return s.FindNodeClaimByProviderId(node.spec().provider_id());
+  }
+  return s.FindNodeClaimByNodeName(node.metadata().name());
+}
+
+absl::string_view Label(const v1::ObjectMeta& meta, absl::string_view key) {
+  auto it = meta.labels().find(std::string(key));
+  return it == meta.labels().end() ? absl::string_view() : it->second;
+}
+
+// Counts one node into `pools` as BuildDisruptionBudgetMapping does.
+void CountNode(const snapshot::Snapshot& s, const v1::Node& node,
+               std::vector<NodePoolBudget>* pools) {
+  const std::optional<snapshot::NodeClaimIndex> claim_index = ClaimOf(s, node);
+  if (!claim_index.has_value()) return;  // Unmanaged.
+  if (Label(node.metadata(), kInitializedLabel) != "true") return;
+  const v1::NodeClaim& claim = s.node_claims()[*claim_index];
+  if (ConditionStatus(claim.status().conditions(), "InstanceTerminating") ==
+      "True") {
+    return;
+  }
+  const std::optional<snapshot::NodePoolIndex> pool =
+      s.FindNodePool(Label(node.metadata(), kNodePoolLabel));
+  if (!pool.has_value()) return;  // Its NodePool reads as 0 anyway.
+  NodePoolBudget& p = (*pools)[*pool];
+  ++p.total_nodes;
+  const bool ready =
+      ConditionStatus(node.status().conditions(), "Ready") == "True";
+  if (!ready || claim.metadata().has_deletion_timestamp()) {
+    ++p.disrupting_nodes;
+  }
+}
+
+void FillAllowances(const v1::NodePool& np, absl::Time now,
+                    const BudgetOptions& options, NodePoolBudget* out) {
+  absl::StatusOr<DisruptionSpec> spec = ParseDisruptionSpec(np, options);
+  for (DisruptionReason r : kAllDisruptionReasons) {
+    const size_t i = static_cast<size_t>(r);
+    if (spec.ok()) {
+      out->by_reason[i] =
+          ExplainAllowedDisruptions(*spec, r, out->total_nodes, now);
+    } else {
+      out->by_reason[i].allowed = 0;
+      out->by_reason[i].why = "fail closed: invalid spec";
+    }
+    out->remaining[i] =
+        std::max<int64_t>(out->by_reason[i].allowed - out->disrupting_nodes, 0);
+  }
+  if (!spec.ok()) out->spec_errors = DisruptionSpecErrors(np, options);
+}
+
+}  // namespace
+
+int64_t BudgetMapping::Remaining(absl::string_view node_pool,
+                                 DisruptionReason reason) const {
+  auto it = index.find(node_pool);
+  if (it == index.end()) return 0;
+  return node_pools[it->second].remaining[static_cast<size_t>(reason)];
+}
+
+BudgetMapping BuildBudgetMapping(const snapshot::Snapshot& snapshot,
+                                 absl::Time now, const BudgetOptions& options) {
+  BudgetMapping mapping;
+  mapping.node_pools.resize(snapshot.node_pools().size());
+  for (size_t i = 0; i < mapping.node_pools.size(); ++i) {
+    mapping.node_pools[i].node_pool =
+        snapshot.node_pools()[i].metadata().name();
+    mapping.index.emplace(mapping.node_pools[i].node_pool, i);
+  }
+  for (const v1::Node& node : snapshot.nodes()) {
+    CountNode(snapshot, node, &mapping.node_pools);
+  }
+  for (size_t i = 0; i < mapping.node_pools.size(); ++i) {
+    FillAllowances(snapshot.node_pools()[i], now, options,
+                   &mapping.node_pools[i]);
+  }
+  return mapping;
+}
+
+}  // namespace karpenter::budget
