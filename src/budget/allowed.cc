@@ -19,8 +19,18 @@
 namespace karpenter::budget {
 namespace {
 
-constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
-constexpr absl::string_view kInitializedLabel = "karpenter.sh/initialized";
+// std::string keys: protobuf maps look up by `const std::string&`, so this
+// avoids a temporary per node.
+const std::string& NodePoolLabel() {
+  static const std::string* const kKey =
+      new std::string("karpenter.sh/nodepool");
+  return *kKey;
+}
+const std::string& InitializedLabel() {
+  static const std::string* const kKey =
+      new std::string("karpenter.sh/initialized");
+  return *kKey;
+}
 
 // One budget evaluated as Karpenter's Budget.GetAllowedDisruptions.
 struct BudgetValue {
@@ -132,8 +142,8 @@ std::optional<snapshot::NodeClaimIndex> ClaimOf(const snapshot::Snapshot& s,
   return s.FindNodeClaimByNodeName(node.metadata().name());
 }
 
-absl::string_view Label(const v1::ObjectMeta& meta, absl::string_view key) {
-  auto it = meta.labels().find(std::string(key));
+absl::string_view Label(const v1::ObjectMeta& meta, const std::string& key) {
+  auto it = meta.labels().find(key);
   return it == meta.labels().end() ? absl::string_view() : it->second;
 }
 
@@ -142,14 +152,14 @@ void CountNode(const snapshot::Snapshot& s, const v1::Node& node,
                std::vector<NodePoolBudget>* pools) {
   const std::optional<snapshot::NodeClaimIndex> claim_index = ClaimOf(s, node);
   if (!claim_index.has_value()) return;  // Unmanaged.
-  if (Label(node.metadata(), kInitializedLabel) != "true") return;
+  if (Label(node.metadata(), InitializedLabel()) != "true") return;
   const v1::NodeClaim& claim = s.node_claims()[*claim_index];
   if (ConditionStatus(claim.status().conditions(), "InstanceTerminating") ==
       "True") {
     return;
   }
   const std::optional<snapshot::NodePoolIndex> pool =
-      s.FindNodePool(Label(node.metadata(), kNodePoolLabel));
+      s.FindNodePool(Label(node.metadata(), NodePoolLabel()));
   if (!pool.has_value()) return;  // Its NodePool reads as 0 anyway.
   NodePoolBudget& p = (*pools)[*pool];
   ++p.total_nodes;
@@ -170,7 +180,8 @@ void FillAllowances(const v1::NodePool& np, absl::Time now,
           ExplainAllowedDisruptions(*spec, r, out->total_nodes, now);
     } else {
       out->by_reason[i].allowed = 0;
-      out->by_reason[i].why = "fail closed: invalid spec";
+      out->by_reason[i].why =
+          absl::StrCat("fail closed: invalid spec: ", spec.status().message());
     }
     out->remaining[i] =
         std::max<int64_t>(out->by_reason[i].allowed - out->disrupting_nodes, 0);

@@ -116,6 +116,8 @@ TEST_CASE("budget spec: CRD patterns accept what Karpenter accepts",
       "{nodes: '1', schedule: '* * * * * *', duration: 1h0m0s}",
       "{nodes: '1', schedule: 'CRON_TZ=UTC 0 9 * * *', duration: 20m0s}",
       "{nodes: '1', schedule: '0 9 * * *', duration: 0m}",
+      "{nodes: '1', schedule: \"0\\t9\\n* * *\", duration: 1h}",
+      "{nodes: '1', schedule: \"x\\n0 9 * * *\", duration: 1h}",
       "{nodes: '1', reasons: [Drifted, Empty, Underutilized]}",
   };
   for (const char* b : budgets) {
@@ -163,7 +165,8 @@ TEST_CASE("budget spec: every error names its path and value", "[budget]") {
         "'duration'"}},
       {"    budgets: [{nodes: '1', schedule: '*', duration: 1h},"
        " {nodes: '1', schedule: '* * * * ', duration: 1h},"
-       " {nodes: '1', schedule: '@every 1h', duration: 1h}]\n",
+       " {nodes: '1', schedule: '@every 1h', duration: 1h},"
+       " {nodes: '1', schedule: \"0 9 * *\\n\\n*\", duration: 1h}]\n",
        {"spec.disruption.budgets[0].schedule: \"*\" must be a 5-field cron "
         "expression or one of @yearly, @annually, @monthly, @weekly, @daily, "
         "@midnight, @hourly",
@@ -171,6 +174,9 @@ TEST_CASE("budget spec: every error names its path and value", "[budget]") {
         "cron expression or one of @yearly, @annually, @monthly, @weekly, "
         "@daily, @midnight, @hourly",
         "spec.disruption.budgets[2].schedule: \"@every 1h\" must be a "
+        "5-field cron expression or one of @yearly, @annually, @monthly, "
+        "@weekly, @daily, @midnight, @hourly",
+        "spec.disruption.budgets[3].schedule: \"0 9 * *\\n\\n*\" must be a "
         "5-field cron expression or one of @yearly, @annually, @monthly, "
         "@weekly, @daily, @midnight, @hourly"}},
       {"    budgets: [{nodes: '1', reasons: [expired, Empty, Empty]}]\n",

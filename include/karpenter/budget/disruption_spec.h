@@ -134,7 +134,7 @@ absl::StatusOr<DisruptionSpec> ParseDisruptionSpec(
 
 // Every spec error of `node_pool`, in field order, each `<path>: <message>`
 // quoting the offending value. Empty when the spec is valid. Runtime budget
-// errors are not included (see `BudgetRuntimeError`).
+// errors are not included (they stay on `Budget::cron` and `Budget::nodes`).
 std::vector<std::string> DisruptionSpecErrors(
     const v1::NodePool& node_pool, const BudgetOptions& options = {});
 
