@@ -266,6 +266,24 @@ TEST_CASE("budget mapping: which nodes count and which disrupt", "[budget]") {
                          "spec.disruption.budgets[0].schedule: "));
 }
 
+TEST_CASE("budget mapping: a Node without providerID matches by nodeName",
+          "[budget]") {
+  snapshot::ObjectSet set;
+  set.node_pools.push_back(PoolWithBudgets("a", "[{nodes: '100%'}]"));
+  AddNode(&set, {.pool = "a"});
+  AddNode(&set, {.pool = "a", .claim_deleting = true});
+  set.nodes[0].mutable_spec()->clear_provider_id();
+  set.nodes[1].mutable_spec()->clear_provider_id();
+  set.node_claims[1].mutable_status()->clear_provider_id();
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(snap.ok());
+  const BudgetMapping m = BuildBudgetMapping(*snap, kTue10);
+  CHECK(m.node_pools[0].total_nodes == 2);
+  CHECK(m.node_pools[0].disrupting_nodes == 1);
+  CHECK(m.Remaining("a", kEmpty) == 1);
+}
+
 TEST_CASE("budget mapping: subtraction floors at zero and reasons differ",
           "[budget]") {
   snapshot::ObjectSet set;

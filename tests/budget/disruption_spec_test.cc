@@ -302,6 +302,29 @@ TEST_CASE("budget spec: time zones only with allow_time_zones", "[budget]") {
   CHECK(*IsActive(plain->budgets[0], Utc(2024, 7, 2, 9, 30)));
 }
 
+TEST_CASE("budget spec: time-zone windows across DST transitions", "[budget]") {
+  const BudgetOptions tz{.allow_time_zones = true};
+  // 2024-11-03 01:30 happens twice in New York (EDT 05:30Z, EST 06:30Z).
+  const absl::StatusOr<DisruptionSpec> fall = ParseDisruptionSpec(
+      OneBudget("{nodes: '1', schedule: 'TZ=America/New_York 30 1 * * *',"
+                " duration: 30m}"),
+      tz);
+  REQUIRE(fall.ok());
+  CHECK(*IsActive(fall->budgets[0], Utc(2024, 11, 3, 5, 45)));
+  CHECK_FALSE(*IsActive(fall->budgets[0], Utc(2024, 11, 3, 6, 15)));
+  CHECK(*IsActive(fall->budgets[0], Utc(2024, 11, 3, 6, 45)));
+  // 2024-03-10 02:30 does not exist in New York: no window that day.
+  const absl::StatusOr<DisruptionSpec> spring = ParseDisruptionSpec(
+      OneBudget("{nodes: '1', schedule: 'CRON_TZ=America/New_York 30 2 * * *',"
+                " duration: 1h}"),
+      tz);
+  REQUIRE(spring.ok());
+  CHECK(*IsActive(spring->budgets[0], Utc(2024, 3, 9, 7, 45)));  // EST.
+  CHECK_FALSE(*IsActive(spring->budgets[0], Utc(2024, 3, 10, 7, 45)));
+  CHECK_FALSE(*IsActive(spring->budgets[0], Utc(2024, 3, 10, 6, 45)));
+  CHECK(*IsActive(spring->budgets[0], Utc(2024, 3, 11, 6, 45)));  // EDT.
+}
+
 TEST_CASE("budget spec: reasons nil, listed and explicitly empty", "[budget]") {
   const absl::StatusOr<DisruptionSpec> spec =
       ParseDisruptionSpec(Pool("    budgets:\n"
