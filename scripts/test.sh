@@ -2,6 +2,15 @@
 # Builds the SDK and runs the whole test suite (one ctest entry per Catch2 case).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+build=${1:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build"
+# catch_discover_tests silently drops every case after one whose name CMake
+# cannot carry (a '[' in it, say); refuse to pass with cases left unregistered.
+cases=$("$build/tests/karpenter_tests" --list-test-names-only | grep -c .)
+registered=$(ctest --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
+if [ "$cases" != "$registered" ]; then
+  echo "ctest registered $registered of $cases Catch2 test cases" >&2
+  exit 1
+fi
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)"

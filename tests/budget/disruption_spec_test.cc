@@ -242,7 +242,7 @@ struct ActiveCase {
   bool active;
 };
 
-TEST_CASE("budget spec: IsActive uses the [hit, hit + duration) window",
+TEST_CASE("budget spec: IsActive is true from a hit until hit plus duration",
           "[budget]") {
   // 2024-01-02 is a Tuesday.
   const ActiveCase cases[] = {
