@@ -18,8 +18,31 @@
 #include "karpenter/intstr.h"
 
 namespace karpenter::budget {
+namespace internal {
+
+// A PDB in a bucket; `exact` when its selector is nothing but the bucket's
+// requirement, so being in the bucket of the pod's value is the match.
+struct Candidate {
+  uint32_t id;
+  bool exact;
+};
+
+// PDBs of one namespace, bucketed by the value they require for `key` (the
+// matchLabels / In key most of them use), so a pod is tested only against the
+// bucket of its own value plus the unbucketed rest. Measured: 5x faster than
+// testing every PDB of the namespace at 50 PDBs a namespace (bench/README.md).
+struct NamespaceBuckets {
+  std::string key;
+  absl::flat_hash_map<std::string, std::vector<Candidate>> by_value;
+  std::vector<uint32_t> rest;
+};
+
+}  // namespace internal
+
 namespace {
 
+using internal::Candidate;
+using internal::NamespaceBuckets;
 using snapshot::PodIndex;
 using snapshot::Snapshot;
 
@@ -137,56 +160,70 @@ void ComputeAllowed(const ParsedSpec& spec, PdbInfo& info) {
       (info.expected_pods <= 0 || allowed <= 0) ? 0 : allowed;
 }
 
-// PDBs of one namespace, bucketed by the value they require for `key` (the
-// matchLabels / single-key In most of them use), so a pod is tested only
-// against the bucket of its own value plus the unbucketed rest.
-struct NamespaceBuckets {
-  std::string key;
-  absl::flat_hash_map<std::string, std::vector<uint32_t>> by_value;
-  std::vector<uint32_t> rest;
-};
+bool IsBucketOp(LabelSelector::Operator op) {
+  return op == LabelSelector::Operator::kEquals ||
+         op == LabelSelector::Operator::kIn;
+}
 
 const LabelSelector::Requirement* BucketRequirement(const LabelSelector& s,
                                                     absl::string_view key) {
   for (const LabelSelector::Requirement& r : s.requirements()) {
-    if (r.key == key && (r.op == LabelSelector::Operator::kEquals ||
-                         r.op == LabelSelector::Operator::kIn)) {
-      return &r;
-    }
+    if (r.key == key && IsBucketOp(r.op)) return &r;
   }
   return nullptr;
+}
+
+// The In/Equals key most PDBs of the namespace require; "" if none.
+std::string MostCommonKey(absl::Span<const uint32_t> pdb_ids,
+                          const std::vector<PdbInfo>& pdbs) {
+  std::map<std::string, int> key_counts;  // Ordered: ties pick the least key.
+  for (uint32_t id : pdb_ids) {
+    for (const LabelSelector::Requirement& r :
+         pdbs[id].selector.requirements()) {
+      if (IsBucketOp(r.op)) ++key_counts[r.key];
+    }
+  }
+  std::string best_key;
+  int best = 0;
+  for (const auto& [key, count] : key_counts) {
+    if (count > best) {
+      best = count;
+      best_key = key;
+    }
+  }
+  return best_key;
 }
 
 NamespaceBuckets BuildBuckets(absl::Span<const uint32_t> pdb_ids,
                               const std::vector<PdbInfo>& pdbs) {
   NamespaceBuckets out;
-  std::map<std::string, int> key_counts;  // Ordered: ties pick the least key.
+  out.key = MostCommonKey(pdb_ids, pdbs);
   for (uint32_t id : pdb_ids) {
-    for (const LabelSelector::Requirement& r :
-         pdbs[id].selector.requirements()) {
-      if (r.op == LabelSelector::Operator::kEquals ||
-          r.op == LabelSelector::Operator::kIn) {
-        ++key_counts[r.key];
-      }
-    }
-  }
-  int best = 0;
-  for (const auto& [key, count] : key_counts) {
-    if (count > best) {
-      best = count;
-      out.key = key;
-    }
-  }
-  for (uint32_t id : pdb_ids) {
+    const LabelSelector& selector = pdbs[id].selector;
     const LabelSelector::Requirement* r =
-        best > 0 ? BucketRequirement(pdbs[id].selector, out.key) : nullptr;
+        out.key.empty() ? nullptr : BucketRequirement(selector, out.key);
     if (r == nullptr) {
       out.rest.push_back(id);
       continue;
     }
-    for (const std::string& v : r->values) out.by_value[v].push_back(id);
+    const bool exact = selector.requirements().size() == 1;
+    for (const std::string& v : r->values) {
+      out.by_value[v].push_back({id, exact});
+    }
   }
   return out;
+}
+
+// The bucket of `labels`' value for the bucket key; empty if none.
+absl::Span<const Candidate> BucketOf(
+    const NamespaceBuckets& b,
+    const google::protobuf::Map<std::string, std::string>& labels) {
+  if (b.by_value.empty()) return {};
+  auto label = labels.find(b.key);
+  if (label == labels.end()) return {};
+  auto it = b.by_value.find(label->second);
+  if (it == b.by_value.end()) return {};
+  return it->second;
 }
 
 }  // namespace
@@ -242,45 +279,17 @@ PdbIndex PdbIndex::Build(const Snapshot& snapshot) {
     buckets[ns] = BuildBuckets(snapshot.PdbsInNamespace(ns), index.pdbs_);
   }
 
-  const auto pods = snapshot.pods();
-  index.pod_offsets_.reserve(pods.size() + 1);
-  std::vector<int64_t> selected(all.size(), 0), healthy(all.size(), 0);
-  for (PodIndex p = 0; p < pods.size(); ++p) {
-    const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
-    const auto& labels = pods[p].metadata().labels();
-    absl::Span<const uint32_t> candidates;
-    if (!b.by_value.empty()) {
-      auto label = labels.find(b.key);
-      if (label != labels.end()) {
-        auto it = b.by_value.find(label->second);
-        if (it != b.by_value.end()) candidates = it->second;
-      }
-    }
-    const size_t first = index.pod_pdbs_.size();
-    for (absl::Span<const uint32_t> list :
-         {candidates, absl::MakeConstSpan(b.rest)}) {
-      for (uint32_t id : list) {
-        if (index.pdbs_[id].selector.Matches(labels))
-          index.pod_pdbs_.push_back(id);
-      }
-    }
-    if (!candidates.empty() && !b.rest.empty()) {
-      std::sort(index.pod_pdbs_.begin() + first, index.pod_pdbs_.end());
-    }
-    if (index.pod_pdbs_.size() > first) {
-      const bool ok = PodIsHealthy(pods[p]);
-      for (size_t k = first; k < index.pod_pdbs_.size(); ++k) {
-        ++selected[index.pod_pdbs_[k]];
-        if (ok) ++healthy[index.pod_pdbs_[k]];
-      }
-    }
-    index.pod_offsets_.push_back(static_cast<uint32_t>(index.pod_pdbs_.size()));
+  std::vector<bool> needs_count(all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    needs_count[i] = !StatusPresent(all[i].status());
   }
+  std::vector<int64_t> selected(all.size(), 0), healthy(all.size(), 0);
+  index.IndexPods(snapshot, buckets, needs_count, selected, healthy);
 
   for (size_t i = 0; i < all.size(); ++i) {
     PdbInfo& info = index.pdbs_[i];
     const v1::PodDisruptionBudgetStatus& status = all[i].status();
-    if (StatusPresent(status)) {
+    if (!needs_count[i]) {
       info.from_status = true;
       info.disruptions_allowed = status.disruptions_allowed();
       info.expected_pods = status.expected_pods();
@@ -294,6 +303,48 @@ PdbIndex PdbIndex::Build(const Snapshot& snapshot) {
     if (!info.error.ok()) info.disruptions_allowed = 0;
   }
   return index;
+}
+
+void PdbIndex::IndexPods(const Snapshot& snapshot,
+                         absl::Span<const NamespaceBuckets> buckets,
+                         const std::vector<bool>& needs_count,
+                         std::vector<int64_t>& selected,
+                         std::vector<int64_t>& healthy) {
+  const auto pods = snapshot.pods();
+  pod_offsets_.reserve(pods.size() + 1);
+  pod_pdbs_.reserve(pods.size());
+  for (PodIndex p = 0; p < pods.size(); ++p) {
+    const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
+    const auto& labels = pods[p].metadata().labels();
+    const size_t first = pod_pdbs_.size();
+    bool count = false;
+    const absl::Span<const Candidate> candidates = BucketOf(b, labels);
+    for (const Candidate& c : candidates) {
+      if (c.exact || pdbs_[c.id].selector.Matches(labels)) {
+        pod_pdbs_.push_back(c.id);
+        count = count || needs_count[c.id];
+      }
+    }
+    for (uint32_t id : b.rest) {
+      if (pdbs_[id].selector.Matches(labels)) {
+        pod_pdbs_.push_back(id);
+        count = count || needs_count[id];
+      }
+    }
+    if (!candidates.empty() && !b.rest.empty()) {
+      std::sort(pod_pdbs_.begin() + first, pod_pdbs_.end());
+    }
+    // Reading the pod's conditions is a cache miss; only pay it when a PDB
+    // without status needs the count.
+    if (count) {
+      const bool ok = PodIsHealthy(pods[p]);
+      for (size_t k = first; k < pod_pdbs_.size(); ++k) {
+        ++selected[pod_pdbs_[k]];
+        if (ok) ++healthy[pod_pdbs_[k]];
+      }
+    }
+    pod_offsets_.push_back(static_cast<uint32_t>(pod_pdbs_.size()));
+  }
 }
 
 std::vector<absl::Status> PdbIndex::errors() const {

@@ -142,6 +142,31 @@ TEST_CASE("pdb: bucketed and unbucketed PDBs merge in snapshot order",
         std::vector<std::string>{"a/app", "a/fe", "a/fe2"});
 }
 
+TEST_CASE("pdb: In with several values and NotIn selectors", "[pdb]") {
+  v1::PodDisruptionBudget in = Pdb("a", "in", {.selector = Labels{}});
+  v1::LabelSelectorRequirement* r =
+      in.mutable_spec()->mutable_selector()->add_match_expressions();
+  r->set_key("app");
+  r->set_operator_("In");
+  r->add_values("web");
+  r->add_values("api");
+  v1::PodDisruptionBudget not_in = Pdb("a", "notin", {.selector = Labels{}});
+  r = not_in.mutable_spec()->mutable_selector()->add_match_expressions();
+  r->set_key("app");
+  r->set_operator_("NotIn");
+  r->add_values("web");
+  snapshot::Snapshot s = Build(
+      {Pod("a", "web", {{"app", "web"}}), Pod("a", "api", {{"app", "api"}}),
+       Pod("a", "db", {{"app", "db"}}), Pod("a", "none", {})},
+      {std::move(in), std::move(not_in),
+       Pdb("a", "api", {.selector = Labels{{"app", "api"}}})});
+  PdbIndex index = PdbIndex::Build(s);
+  CHECK(PdbsOf(index, 0) == std::vector<uint32_t>{0});
+  CHECK(PdbsOf(index, 1) == std::vector<uint32_t>{0, 1, 2});
+  CHECK(PdbsOf(index, 2) == std::vector<uint32_t>{1});
+  CHECK(PdbsOf(index, 3) == std::vector<uint32_t>{1});
+}
+
 TEST_CASE("pdb: disruptionsAllowed computed as the disruption controller",
           "[pdb]") {
   struct Row {

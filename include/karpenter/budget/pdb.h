@@ -58,6 +58,9 @@
 #include "karpenter/v1/core.pb.h"
 
 namespace karpenter::budget {
+namespace internal {
+struct NamespaceBuckets;
+}  // namespace internal
 
 // One PDB as the index sees it.
 struct PdbInfo {
@@ -157,6 +160,13 @@ class PdbIndex {
                          snapshot::PodIndex p, bool evictable) const;
 
  private:
+  // The one pass over pods; counts selected and healthy pods for the PDBs
+  // that need them (no status).
+  void IndexPods(const snapshot::Snapshot& snapshot,
+                 absl::Span<const internal::NamespaceBuckets> buckets,
+                 const std::vector<bool>& needs_count,
+                 std::vector<int64_t>& selected, std::vector<int64_t>& healthy);
+
   std::vector<PdbInfo> pdbs_;
   // CSR: PDBs of pod p are pod_pdbs_[pod_offsets_[p] .. pod_offsets_[p+1]).
   std::vector<uint32_t> pod_offsets_ = {0};
