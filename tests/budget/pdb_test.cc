@@ -140,6 +140,9 @@ TEST_CASE("pdb: bucketed and unbucketed PDBs merge in snapshot order",
   CHECK(check.blocked());
   CHECK(check.blocking_pdbs ==
         std::vector<std::string>{"a/app", "a/fe", "a/fe2"});
+  // A pod that is not evictable is never blocked, misconfigured or not.
+  CHECK(index.CanEvict(s, 0, /*evictable=*/false).verdict ==
+        EvictionVerdict::kNotEvictable);
 }
 
 TEST_CASE("pdb: In with several values and NotIn selectors", "[pdb]") {
