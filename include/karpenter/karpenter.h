@@ -8,6 +8,7 @@
 #ifndef KARPENTER_KARPENTER_H_
 #define KARPENTER_KARPENTER_H_
 
+#include "karpenter/budget/pdb.h"
 #include "karpenter/clock.h"
 #include "karpenter/cron.h"
 #include "karpenter/duration.h"
