@@ -8,6 +8,8 @@
 #ifndef KARPENTER_KARPENTER_H_
 #define KARPENTER_KARPENTER_H_
 
+#include "karpenter/budget/allowed.h"
+#include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/clock.h"
 #include "karpenter/cron.h"
