@@ -15,6 +15,7 @@
 #include "common/status_macros.h"
 #include "google/protobuf/stubs/status.h"
 #include "google/protobuf/util/json_util.h"
+#include "snapshot/json_decode.h"
 #include "snapshot/json_scan.h"
 
 namespace karpenter::snapshot::internal {
@@ -205,18 +206,23 @@ void ProbeNodePoolPresence(absl::string_view json, v1::NodePool& pool) {
   });
 }
 
+// The fast decoder takes what it reproduces exactly; protobuf's own parser
+// takes the rest, so results and error messages are protobuf's either way.
 template <typename T>
-absl::Status Decode(absl::string_view json, absl::string_view kind_name,
-                    absl::string_view api_version, std::vector<T>& out) {
-  pb::util::JsonParseOptions options;
-  options.ignore_unknown_fields = true;
+absl::Status Decode(FastJsonDecoder& decoder, absl::string_view json,
+                    absl::string_view kind_name, absl::string_view api_version,
+                    std::vector<T>& out) {
   T message;
-  const auto status = pb::util::JsonStringToMessage(
-      pb::StringPiece(json.data(), json.size()), &message, options);
-  if (!status.ok()) {
-    const auto text = status.message();
-    return RewriteDecodeError(absl::string_view(text.data(), text.size()),
-                              T::descriptor());
+  if (!decoder.Decode(json, message)) {
+    pb::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;
+    const auto status = pb::util::JsonStringToMessage(
+        pb::StringPiece(json.data(), json.size()), &message, options);
+    if (!status.ok()) {
+      const auto text = status.message();
+      return RewriteDecodeError(absl::string_view(text.data(), text.size()),
+                                T::descriptor());
+    }
   }
   if (message.kind().empty()) message.set_kind(std::string(kind_name));
   if (message.api_version().empty()) {
@@ -301,15 +307,15 @@ absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
                              absl::string_view json) {
   switch (kind) {
     case ObjectKind::kNode:
-      return Decode(json, kind_name, api_version, out_.nodes);
+      return Decode(decoder_, json, kind_name, api_version, out_.nodes);
     case ObjectKind::kPod:
-      return Decode(json, kind_name, api_version, out_.pods);
+      return Decode(decoder_, json, kind_name, api_version, out_.pods);
     case ObjectKind::kPdb:
-      return Decode(json, kind_name, api_version, out_.pdbs);
+      return Decode(decoder_, json, kind_name, api_version, out_.pdbs);
     case ObjectKind::kNodePool:
-      return Decode(json, kind_name, api_version, out_.node_pools);
+      return Decode(decoder_, json, kind_name, api_version, out_.node_pools);
     case ObjectKind::kNodeClaim:
-      return Decode(json, kind_name, api_version, out_.node_claims);
+      return Decode(decoder_, json, kind_name, api_version, out_.node_claims);
     case ObjectKind::kSkipped:
       break;
   }

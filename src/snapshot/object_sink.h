@@ -2,8 +2,9 @@
 //
 // Internal: the part of snapshot ingestion shared by the JSON and YAML
 // readers. Both reduce every input object to (kind, apiVersion, JSON text);
-// the sink classifies the kind, decodes the JSON into the typed message with
-// protobuf's JsonStringToMessage, restores presence proto3 cannot hold, and
+// the sink classifies the kind, decodes the JSON into the typed message
+// (FastJsonDecoder, or protobuf's JsonStringToMessage for whatever that
+// declines), restores presence proto3 cannot hold, and
 // turns protobuf's error text into "<json field path>: <what>" messages.
 //
 // Not installed. Thread-safety: an ObjectSink is used by one load call.
@@ -17,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
 #include "karpenter/snapshot/load.h"
+#include "snapshot/json_decode.h"
 
 namespace karpenter::snapshot::internal {
 
@@ -69,6 +71,7 @@ class ObjectSink {
 
  private:
   ObjectSet& out_;
+  FastJsonDecoder decoder_;  // reused buffers, one per load
 };
 
 }  // namespace karpenter::snapshot::internal
