@@ -5,13 +5,12 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
-#include "absl/synchronization/mutex.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "google/protobuf/util/time_util.h"
@@ -118,13 +117,13 @@ FieldKind KindOf(const pb::FieldDescriptor& f) {
 class TableCache {
  public:
   const MessageTable* Get(const pb::Descriptor* d) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return Build(d);
   }
 
  private:
-  const MessageTable* Build(const pb::Descriptor* d)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  // Called with mu_ held.
+  const MessageTable* Build(const pb::Descriptor* d) {
     if (auto it = tables_.find(d); it != tables_.end()) return it->second.get();
     auto owned = std::make_unique<MessageTable>();
     MessageTable* table = owned.get();
@@ -147,9 +146,10 @@ class TableCache {
     return table;
   }
 
-  absl::Mutex mu_;
+  std::mutex mu_;
+  // Guarded by mu_.
   absl::flat_hash_map<const pb::Descriptor*, std::unique_ptr<MessageTable>>
-      tables_ ABSL_GUARDED_BY(mu_);
+      tables_;
 };
 
 const MessageTable* TableFor(const pb::Descriptor* d) {
