@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -46,6 +47,24 @@ std::string Expectation(absl::string_view type) {
   if (absl::EndsWith(type, kTimestampType)) return "an RFC 3339 timestamp";
   if (absl::StartsWith(type, "type.googleapis.com/")) return "an object";
   return std::string(type);
+}
+
+// protobuf's rendering of an offending value: a quoted string, a bare
+// number or "Field 'x', Invalid time format: <text>". Short values keep
+// protobuf's spelling; long ones are cut as QuoteValue cuts them.
+std::string ShownValue(absl::string_view value) {
+  if (const size_t p = value.find("Invalid time format: ");
+      p != absl::string_view::npos) {
+    value.remove_prefix(p + 21);
+    if (value.size() > kMaxQuotedBytes) return QuoteValue(value);
+    return absl::StrCat("\"", value, "\"");
+  }
+  if (value.size() <= kMaxQuotedBytes + 2) return std::string(value);
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    return QuoteValue(value.substr(1, value.size() - 2));
+  }
+  return absl::StrCat(value.substr(0, kMaxQuotedBytes), "... (", value.size(),
+                      " bytes)");
 }
 
 // Rewrites protobuf's field path ("spec.containers[0].resources.requests[1]
@@ -110,11 +129,7 @@ absl::Status RewriteDecodeError(absl::string_view message,
     if (for_type != absl::string_view::npos) {
       absl::string_view value = rest.substr(0, for_type);
       const absl::string_view type = rest.substr(for_type + 10);
-      std::string got(value);
-      if (const size_t p = value.find("Invalid time format: ");
-          p != absl::string_view::npos) {
-        got = absl::StrCat("\"", value.substr(p + 21), "\"");
-      }
+      const std::string got = ShownValue(value);
       return absl::InvalidArgumentError(
           absl::StrCat(path.empty() ? "" : path + ": ", "expected ",
                        Expectation(type), ", got ", got));
@@ -286,6 +301,18 @@ std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
   if (name.empty()) return std::string(kind);
   if (ns.empty()) return absl::StrCat(what, " ", name);
   return absl::StrCat(what, " ", ns, "/", name);
+}
+
+std::string QuoteValue(absl::string_view value) {
+  if (value.size() <= kMaxQuotedBytes) {
+    return absl::StrCat("\"", absl::CEscape(value), "\"");
+  }
+  size_t cut = kMaxQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) {
+    --cut;  // value[cut] continues a UTF-8 sequence: keep it whole or out
+  }
+  return absl::StrCat("\"", absl::CEscape(value.substr(0, cut)), "...\" (",
+                      value.size(), " bytes)");
 }
 
 absl::Status LocatedError(const Location& where, absl::string_view label,

@@ -42,6 +42,15 @@ absl::string_view ItemKind(absl::string_view list_kind);
 std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
                         absl::string_view name);
 
+// Longest part of an offending value an error message shows.
+inline constexpr size_t kMaxQuotedBytes = 80;
+
+// Quotes `value` (C-escaped) for an error message. A value longer than
+// kMaxQuotedBytes is cut there (at a UTF-8 character boundary) and its size
+// given, so a stray file cannot flood the message:
+//   "root:x:0:0:root:/root:/bin/bash daemon:x:1:1:..." (1432 bytes)
+std::string QuoteValue(absl::string_view value);
+
 // Where an object sits in its input, for error messages.
 struct Location {
   absl::string_view source;  // File name.
