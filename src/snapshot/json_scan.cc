@@ -2,7 +2,9 @@
 
 #include "snapshot/json_scan.h"
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -88,17 +90,84 @@ void AppendUtf8(uint32_t cp, std::string& out) {
   }
 }
 
+// Eight bytes at a time ("SWAR"): most of a Kubernetes dump is string
+// bodies, which need no work but finding their end. Each mask below flags
+// the bytes of interest in a little-endian word; bits above a flagged byte
+// may be spurious, so only the lowest flag is ever used.
+constexpr uint64_t kOnes = 0x0101010101010101u;
+constexpr uint64_t kHighs = 0x8080808080808080u;
+
+uint64_t Load8(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  if constexpr (std::endian::native == std::endian::big) {
+    v = __builtin_bswap64(v);
+  }
+  return v;
+}
+
+// Flags bytes equal to `b`.
+uint64_t BytesEqual(uint64_t v, uint8_t b) {
+  const uint64_t x = v ^ (kOnes * b);
+  return (x - kOnes) & ~x & kHighs;
+}
+
+// Flags bytes below `n` (n <= 128).
+uint64_t BytesBelow(uint64_t v, uint8_t n) {
+  return (v - kOnes * n) & ~v & kHighs;
+}
+
+// Index within the word of the lowest flagged byte.
+size_t FirstFlagged(uint64_t mask) {
+  return static_cast<size_t>(std::countr_zero(mask)) / 8;
+}
+
 // Returns one past the closing quote of the string starting at text[pos]
 // (a '"'), or text.size() if it does not close. No validation.
 size_t SkipString(absl::string_view text, size_t pos) {
-  for (++pos; pos < text.size(); ++pos) {
-    if (text[pos] == '\\') {
-      ++pos;
-    } else if (text[pos] == '"') {
+  const char* data = text.data();
+  const size_t size = text.size();
+  ++pos;
+  while (pos < size) {
+    if (pos + 8 <= size) {
+      const uint64_t w = Load8(data + pos);
+      const uint64_t mask = BytesEqual(w, '"') | BytesEqual(w, '\\');
+      if (mask == 0) {
+        pos += 8;
+        continue;
+      }
+      pos += FirstFlagged(mask);
+    }
+    if (data[pos] == '\\') {
+      pos += 2;
+    } else if (data[pos] == '"') {
       return pos + 1;
+    } else {
+      ++pos;
     }
   }
-  return text.size();
+  return size;
+}
+
+// Returns the first position at or after `pos` that holds a byte a string
+// body cannot simply pass over: '"', '\\', a control character or a
+// non-ASCII byte (or text.size()).
+size_t SkipPlainStringBytes(absl::string_view text, size_t pos) {
+  const char* data = text.data();
+  const size_t size = text.size();
+  while (pos + 8 <= size) {
+    const uint64_t w = Load8(data + pos);
+    const uint64_t mask = BytesEqual(w, '"') | BytesEqual(w, '\\') |
+                          BytesBelow(w, 0x20) | (w & kHighs);
+    if (mask != 0) return pos + FirstFlagged(mask);
+    pos += 8;
+  }
+  while (pos < size) {
+    const auto c = static_cast<unsigned char>(data[pos]);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return pos;
+    ++pos;
+  }
+  return size;
 }
 
 // ---------------------------------------------------------------------------
@@ -113,7 +182,8 @@ struct Frame {
 
 class Validator {
  public:
-  explicit Validator(absl::string_view text) : text_(text) {}
+  Validator(absl::string_view text, std::vector<RootMember>* root_members)
+      : text_(text), root_members_(root_members) {}
 
   absl::Status Run();
 
@@ -129,11 +199,24 @@ class Validator {
   // Called after a complete value; returns true when the document is done.
   bool ValueDone(Want& want) {
     if (stack_.empty()) return true;
+    if (InRootObject()) {
+      root_members_->push_back(
+          {stack_[0].key,
+           text_.substr(root_value_start_, pos_ - root_value_start_)});
+    }
     want = Want::kCommaOrClose;
     return false;
   }
+  // True while reading a member value of a top-level object whose members
+  // are asked for.
+  bool InRootObject() const {
+    return root_members_ != nullptr && stack_.size() == 1 &&
+           stack_[0].is_object;
+  }
 
   absl::string_view text_;
+  std::vector<RootMember>* root_members_;
+  size_t root_value_start_ = 0;
   size_t pos_ = 0;
   std::vector<Frame> stack_;
 };
@@ -163,6 +246,8 @@ absl::Status Validator::ScanString() {
   const size_t start = pos_;
   ++pos_;
   while (pos_ < text_.size()) {
+    pos_ = SkipPlainStringBytes(text_, pos_);
+    if (pos_ >= text_.size()) break;
     const char c = text_[pos_];
     if (c == '"') {
       ++pos_;
@@ -285,6 +370,7 @@ absl::Status Validator::Run() {
           break;
         }
         const size_t depth = stack_.size();
+        if (InRootObject()) root_value_start_ = pos_;
         if (absl::Status s = ScanValueStart(want); !s.ok()) return s;
         if (stack_.size() == depth) done = ValueDone(want);
         break;
@@ -342,8 +428,9 @@ absl::Status Validator::Run() {
 
 }  // namespace
 
-absl::Status ValidateJson(absl::string_view text) {
-  return Validator(text).Run();
+absl::Status ValidateJson(absl::string_view text,
+                          std::vector<RootMember>* root_members) {
+  return Validator(text, root_members).Run();
 }
 
 size_t SkipWhitespace(absl::string_view text, size_t pos) {
@@ -399,6 +486,31 @@ void ForEachMember(
     pos = SkipWhitespace(object, value_end);
     if (pos >= object.size() || object[pos] != ',') return;
     ++pos;
+  }
+}
+
+size_t ScanObject(
+    absl::string_view text, size_t pos,
+    absl::FunctionRef<void(absl::string_view raw_key, absl::string_view value)>
+        fn) {
+  if (pos >= text.size() || text[pos] != '{') return SkipValue(text, pos);
+  pos = SkipWhitespace(text, pos + 1);
+  if (pos < text.size() && text[pos] == '}') return pos + 1;
+  while (true) {
+    if (pos >= text.size() || text[pos] != '"') return text.size();
+    const size_t key_end = SkipString(text, pos);
+    if (key_end < pos + 2) return text.size();
+    const absl::string_view raw_key = text.substr(pos + 1, key_end - pos - 2);
+    pos = SkipWhitespace(text, key_end);
+    if (pos >= text.size() || text[pos] != ':') return text.size();
+    pos = SkipWhitespace(text, pos + 1);
+    const size_t value_end = SkipValue(text, pos);
+    fn(raw_key, text.substr(pos, value_end - pos));
+    pos = SkipWhitespace(text, value_end);
+    if (pos >= text.size()) return text.size();
+    if (text[pos] == '}') return pos + 1;
+    if (text[pos] != ',') return text.size();
+    pos = SkipWhitespace(text, pos + 1);
   }
 }
 

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -34,12 +35,24 @@ namespace karpenter::snapshot::internal {
 // parser: Kubernetes objects nest about 15 deep, hostile input much deeper.
 inline constexpr int kMaxJsonDepth = 100;
 
+// A member of a top-level object: the raw (still escaped) key and the value's
+// span.
+struct RootMember {
+  absl::string_view raw_key;
+  absl::string_view value;
+};
+
 // Returns OK if `text` is exactly one JSON value surrounded by optional
 // whitespace. Otherwise InvalidArgument:
 // "<path>: invalid JSON at line L, column C: <what>", where <path> is the
 // JSON path of the innermost open value ("items[3].metadata.labels") and is
 // omitted at the top level. Nesting deeper than kMaxJsonDepth is an error.
-absl::Status ValidateJson(absl::string_view text);
+// If `root_members` is set and the value is an object, its members are
+// appended there in input order, which spares a `kind: List` reader a second
+// pass over the whole list just to find `items` (contents unspecified on
+// error).
+absl::Status ValidateJson(absl::string_view text,
+                          std::vector<RootMember>* root_members = nullptr);
 
 // Returns the index of the first non-whitespace byte at or after `pos`
 // (text.size() if none).
@@ -57,6 +70,14 @@ size_t SkipValue(absl::string_view text, size_t pos);
 void ForEachMember(
     absl::string_view object,
     absl::FunctionRef<bool(absl::string_view raw_key, absl::string_view value)>
+        fn);
+
+// As ForEachMember for the object starting at text[pos] (a '{'), visiting
+// every member; returns one past the object's closing '}', so a caller
+// walking a list learns each object's extent from the same pass.
+size_t ScanObject(
+    absl::string_view text, size_t pos,
+    absl::FunctionRef<void(absl::string_view raw_key, absl::string_view value)>
         fn);
 
 // Calls `fn(index, element)` for each element of the array `array` (a span

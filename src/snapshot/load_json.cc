@@ -4,8 +4,10 @@
 // decode each object with protobuf. Every byte is visited a constant number
 // of times, so a dump of hundreds of MB loads in linear time.
 
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -28,13 +30,27 @@ bool KeyIs(absl::string_view raw_key, absl::string_view key) {
   return internal::DecodeString(raw_key) == key;
 }
 
+// The members that decide how an object is read (the last of each, as
+// protobuf reads repeated keys).
+struct Header {
+  std::optional<absl::string_view> kind, api, items;
+
+  void Visit(absl::string_view key, absl::string_view value) {
+    if (KeyIs(key, "kind")) kind = value;
+    if (KeyIs(key, "apiVersion")) api = value;
+    if (KeyIs(key, "items")) items = value;
+  }
+};
+
 class JsonReader {
  public:
   JsonReader(absl::string_view source, ObjectSet& out)
       : sink_(out), where_{source, "", ""} {}
 
-  // Reads the object `span`; `inherited_*` come from an enclosing typed list.
-  absl::Status Object(absl::string_view span, absl::string_view inherited_kind,
+  // Reads the object `span` whose members `header` holds; `inherited_*` come
+  // from an enclosing typed list.
+  absl::Status Object(absl::string_view span, const Header& header,
+                      absl::string_view inherited_kind,
                       absl::string_view inherited_api, int list_depth);
 
   // Reads the elements of the array `span`, naming them "<prefix>[i]".
@@ -72,17 +88,26 @@ absl::Status JsonReader::Elements(absl::string_view span,
                                   int list_depth) {
   const std::string saved = where_.item;
   absl::Status status;
-  internal::ForEachElement(span, [&](size_t i, absl::string_view element) {
+  // One pass finds each element's extent and its header members together.
+  size_t pos = internal::SkipWhitespace(span, 1);
+  for (size_t i = 0; pos < span.size() && span[pos] != ']'; ++i) {
+    Header header;
+    const size_t end = internal::ScanObject(
+        span, pos,
+        [&](absl::string_view k, absl::string_view v) { header.Visit(k, v); });
     where_.item = absl::StrCat(
         saved, saved.empty() || prefix.empty() ? "" : ".", prefix, "[", i, "]");
-    status = Object(element, kind, api, list_depth);
-    return status.ok();
-  });
+    status = Object(span.substr(pos, end - pos), header, kind, api, list_depth);
+    if (!status.ok()) break;
+    pos = internal::SkipWhitespace(span, end);
+    if (pos >= span.size() || span[pos] != ',') break;
+    pos = internal::SkipWhitespace(span, pos + 1);
+  }
   where_.item = saved;
   return status;
 }
 
-absl::Status JsonReader::Object(absl::string_view span,
+absl::Status JsonReader::Object(absl::string_view span, const Header& header,
                                 absl::string_view inherited_kind,
                                 absl::string_view inherited_api,
                                 int list_depth) {
@@ -90,14 +115,7 @@ absl::Status JsonReader::Object(absl::string_view span,
     return Error("", absl::StrCat("expected an object, got ",
                                   internal::DescribeJsonType(span)));
   }
-  std::optional<absl::string_view> kind_value, api_value, items;
-  internal::ForEachMember(span,
-                          [&](absl::string_view key, absl::string_view value) {
-                            if (KeyIs(key, "kind")) kind_value = value;
-                            if (KeyIs(key, "apiVersion")) api_value = value;
-                            if (KeyIs(key, "items")) items = value;
-                            return true;
-                          });
+  const auto& [kind_value, api_value, items] = header;
   std::string kind(inherited_kind), api(inherited_api);
   if (kind_value && !internal::IsNull(*kind_value)) {
     auto s = internal::StringValue(*kind_value);
@@ -148,17 +166,26 @@ absl::Status JsonReader::Object(absl::string_view span,
 absl::Status LoadJson(absl::string_view text, absl::string_view source,
                       ObjectSet& out) {
   if (absl::StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
-  if (absl::Status s = internal::ValidateJson(text); !s.ok()) {
+  std::vector<internal::RootMember> root_members;
+  if (absl::Status s = internal::ValidateJson(text, &root_members); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", s.message()));
   }
+  // Validated: exactly one value between optional whitespace.
   const size_t start = internal::SkipWhitespace(text, 0);
-  const absl::string_view value =
-      text.substr(start, internal::SkipValue(text, start) - start);
+  const size_t end = text.find_last_not_of(" \t\r\n") + 1;
+  const absl::string_view value = text.substr(start, end - start);
   ObjectSet staged;
   JsonReader reader(source, staged);
-  absl::Status status = value.front() == '['
-                            ? reader.Elements(value, "", "", "", 0)
-                            : reader.Object(value, "", "", 0);
+  if (value.front() == '[') {
+    if (absl::Status s = reader.Elements(value, "", "", "", 0); !s.ok()) {
+      return s;
+    }
+    out.Append(std::move(staged));
+    return absl::OkStatus();
+  }
+  Header header;
+  for (const auto& [key, member] : root_members) header.Visit(key, member);
+  absl::Status status = reader.Object(value, header, "", "", 0);
   if (!status.ok()) return status;
   out.Append(std::move(staged));
   return absl::OkStatus();

@@ -85,7 +85,7 @@ std::string Describe(const YAML::Node& node) {
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Scalar:
-      return absl::StrCat("\"", absl::CEscape(node.Scalar()), "\"");
+      return internal::QuoteValue(node.Scalar());
     default:
       return "null";
   }
@@ -196,7 +196,7 @@ absl::Status JsonWriter::Field(const YAML::Node& node,
       first = false;
       AppendJsonString(key.Scalar(), out_);
       out_.push_back(':');
-      absl::StrAppend(&path_, "[\"", absl::CEscape(key.Scalar()), "\"]");
+      absl::StrAppend(&path_, "[", internal::QuoteValue(key.Scalar()), "]");
       if (value.IsNull() &&
           value_field->cpp_type() == pb::FieldDescriptor::CPPTYPE_STRING) {
         out_ += "\"\"";  // Go decodes `key: null` in a map[string]string as "".

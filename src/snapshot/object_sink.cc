@@ -9,12 +9,14 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/status_macros.h"
 #include "google/protobuf/stubs/status.h"
 #include "google/protobuf/util/json_util.h"
+#include "snapshot/json_decode.h"
 #include "snapshot/json_scan.h"
 
 namespace karpenter::snapshot::internal {
@@ -45,6 +47,24 @@ std::string Expectation(absl::string_view type) {
   if (absl::EndsWith(type, kTimestampType)) return "an RFC 3339 timestamp";
   if (absl::StartsWith(type, "type.googleapis.com/")) return "an object";
   return std::string(type);
+}
+
+// protobuf's rendering of an offending value: a quoted string, a bare
+// number or "Field 'x', Invalid time format: <text>". Short values keep
+// protobuf's spelling; long ones are cut as QuoteValue cuts them.
+std::string ShownValue(absl::string_view value) {
+  if (const size_t p = value.find("Invalid time format: ");
+      p != absl::string_view::npos) {
+    value.remove_prefix(p + 21);
+    if (value.size() > kMaxQuotedBytes) return QuoteValue(value);
+    return absl::StrCat("\"", value, "\"");
+  }
+  if (value.size() <= kMaxQuotedBytes + 2) return std::string(value);
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    return QuoteValue(value.substr(1, value.size() - 2));
+  }
+  return absl::StrCat(value.substr(0, kMaxQuotedBytes), "... (", value.size(),
+                      " bytes)");
 }
 
 // Rewrites protobuf's field path ("spec.containers[0].resources.requests[1]
@@ -109,11 +129,7 @@ absl::Status RewriteDecodeError(absl::string_view message,
     if (for_type != absl::string_view::npos) {
       absl::string_view value = rest.substr(0, for_type);
       const absl::string_view type = rest.substr(for_type + 10);
-      std::string got(value);
-      if (const size_t p = value.find("Invalid time format: ");
-          p != absl::string_view::npos) {
-        got = absl::StrCat("\"", value.substr(p + 21), "\"");
-      }
+      const std::string got = ShownValue(value);
       return absl::InvalidArgumentError(
           absl::StrCat(path.empty() ? "" : path + ": ", "expected ",
                        Expectation(type), ", got ", got));
@@ -205,18 +221,23 @@ void ProbeNodePoolPresence(absl::string_view json, v1::NodePool& pool) {
   });
 }
 
+// The fast decoder takes what it reproduces exactly; protobuf's own parser
+// takes the rest, so results and error messages are protobuf's either way.
 template <typename T>
-absl::Status Decode(absl::string_view json, absl::string_view kind_name,
-                    absl::string_view api_version, std::vector<T>& out) {
-  pb::util::JsonParseOptions options;
-  options.ignore_unknown_fields = true;
+absl::Status Decode(FastJsonDecoder& decoder, absl::string_view json,
+                    absl::string_view kind_name, absl::string_view api_version,
+                    std::vector<T>& out) {
   T message;
-  const auto status = pb::util::JsonStringToMessage(
-      pb::StringPiece(json.data(), json.size()), &message, options);
-  if (!status.ok()) {
-    const auto text = status.message();
-    return RewriteDecodeError(absl::string_view(text.data(), text.size()),
-                              T::descriptor());
+  if (!decoder.Decode(json, message)) {
+    pb::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;
+    const auto status = pb::util::JsonStringToMessage(
+        pb::StringPiece(json.data(), json.size()), &message, options);
+    if (!status.ok()) {
+      const auto text = status.message();
+      return RewriteDecodeError(absl::string_view(text.data(), text.size()),
+                                T::descriptor());
+    }
   }
   if (message.kind().empty()) message.set_kind(std::string(kind_name));
   if (message.api_version().empty()) {
@@ -282,6 +303,18 @@ std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
   return absl::StrCat(what, " ", ns, "/", name);
 }
 
+std::string QuoteValue(absl::string_view value) {
+  if (value.size() <= kMaxQuotedBytes) {
+    return absl::StrCat("\"", absl::CEscape(value), "\"");
+  }
+  size_t cut = kMaxQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) {
+    --cut;  // value[cut] continues a UTF-8 sequence: keep it whole or out
+  }
+  return absl::StrCat("\"", absl::CEscape(value.substr(0, cut)), "...\" (",
+                      value.size(), " bytes)");
+}
+
 absl::Status LocatedError(const Location& where, absl::string_view label,
                           absl::string_view detail) {
   std::string out(where.source);
@@ -301,15 +334,15 @@ absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
                              absl::string_view json) {
   switch (kind) {
     case ObjectKind::kNode:
-      return Decode(json, kind_name, api_version, out_.nodes);
+      return Decode(decoder_, json, kind_name, api_version, out_.nodes);
     case ObjectKind::kPod:
-      return Decode(json, kind_name, api_version, out_.pods);
+      return Decode(decoder_, json, kind_name, api_version, out_.pods);
     case ObjectKind::kPdb:
-      return Decode(json, kind_name, api_version, out_.pdbs);
+      return Decode(decoder_, json, kind_name, api_version, out_.pdbs);
     case ObjectKind::kNodePool:
-      return Decode(json, kind_name, api_version, out_.node_pools);
+      return Decode(decoder_, json, kind_name, api_version, out_.node_pools);
     case ObjectKind::kNodeClaim:
-      return Decode(json, kind_name, api_version, out_.node_claims);
+      return Decode(decoder_, json, kind_name, api_version, out_.node_claims);
     case ObjectKind::kSkipped:
       break;
   }

@@ -2,8 +2,9 @@
 //
 // Internal: the part of snapshot ingestion shared by the JSON and YAML
 // readers. Both reduce every input object to (kind, apiVersion, JSON text);
-// the sink classifies the kind, decodes the JSON into the typed message with
-// protobuf's JsonStringToMessage, restores presence proto3 cannot hold, and
+// the sink classifies the kind, decodes the JSON into the typed message
+// (FastJsonDecoder, or protobuf's JsonStringToMessage for whatever that
+// declines), restores presence proto3 cannot hold, and
 // turns protobuf's error text into "<json field path>: <what>" messages.
 //
 // Not installed. Thread-safety: an ObjectSink is used by one load call.
@@ -17,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
 #include "karpenter/snapshot/load.h"
+#include "snapshot/json_decode.h"
 
 namespace karpenter::snapshot::internal {
 
@@ -39,6 +41,15 @@ absl::string_view ItemKind(absl::string_view list_kind);
 // kind when unnamed.
 std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
                         absl::string_view name);
+
+// Longest part of an offending value an error message shows.
+inline constexpr size_t kMaxQuotedBytes = 80;
+
+// Quotes `value` (C-escaped) for an error message. A value longer than
+// kMaxQuotedBytes is cut there (at a UTF-8 character boundary) and its size
+// given, so a stray file cannot flood the message:
+//   "root:x:0:0:root:/root:/bin/bash daemon:x:1:1:..." (1432 bytes)
+std::string QuoteValue(absl::string_view value);
 
 // Where an object sits in its input, for error messages.
 struct Location {
@@ -69,6 +80,7 @@ class ObjectSink {
 
  private:
   ObjectSet& out_;
+  FastJsonDecoder decoder_;  // reused buffers, one per load
 };
 
 }  // namespace karpenter::snapshot::internal

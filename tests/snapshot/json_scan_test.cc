@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+
 namespace karpenter::snapshot::internal {
 namespace {
 
@@ -108,6 +110,76 @@ TEST_CASE("snapshot json_scan: navigates members and elements", "[snapshot]") {
   CHECK(IsEmptyArray("[ \n ]"));
   CHECK_FALSE(IsEmptyArray("[null]"));
   CHECK(DecodeString("\\ud83d\\ude00") == "\xF0\x9F\x98\x80");
+}
+
+}  // namespace
+}  // namespace karpenter::snapshot::internal
+
+namespace karpenter::snapshot::internal {
+namespace {
+
+TEST_CASE("snapshot json_scan: word-at-a-time string skipping",
+          "[snapshot][json_decode]") {
+  // Quotes and backslashes at every offset of an 8-byte word, escaped
+  // backslash runs before a closing quote, and non-ASCII bytes.
+  for (size_t pad = 0; pad < 17; ++pad) {
+    const std::string prefix(pad, 'a');
+    const std::vector<std::string> bodies = {
+        prefix,
+        prefix + "\\\"",
+        prefix + "\\\\",
+        prefix + "\\\\\\\"x\\\\",
+        prefix + "caf\xC3\xA9\\u00e9",
+        "\\\"" + prefix + "\\\\\\\\",
+    };
+    for (const std::string& body : bodies) {
+      const std::string text = absl::StrCat("[\"", body, "\",1]");
+      INFO(text);
+      REQUIRE(ValidateJson(text).ok());
+      CHECK(SkipValue(text, 1) == body.size() + 3);
+      CHECK(StringValue(text.substr(1, body.size() + 2)).has_value());
+    }
+    // Unterminated (unvalidated) text: the end of the span.
+    const std::string open = absl::StrCat("\"", prefix, "\\\"");
+    CHECK(SkipValue(open, 0) == open.size());
+    // A control character or unpaired quote inside is still found.
+    const std::string bad = absl::StrCat("[\"", prefix, "\t\"]");
+    CHECK_FALSE(ValidateJson(bad).ok());
+  }
+}
+
+TEST_CASE("snapshot json_scan: ScanObject and root members",
+          "[snapshot][json_decode]") {
+  const std::string text =
+      R"( {"kind":"List", "items":[{"a":1},{"b":"}"}] ,"k\"":null} )";
+  std::vector<RootMember> root;
+  REQUIRE(ValidateJson(text, &root).ok());
+  REQUIRE(root.size() == 3);
+  CHECK(root[0].raw_key == "kind");
+  CHECK(root[0].value == "\"List\"");
+  CHECK(root[1].raw_key == "items");
+  CHECK(root[1].value == R"([{"a":1},{"b":"}"}])");
+  CHECK(root[2].raw_key == "k\\\"");
+  CHECK(root[2].value == "null");
+
+  std::vector<std::string> seen;
+  const size_t start = text.find('{');
+  const size_t end =
+      ScanObject(text, start, [&](absl::string_view k, absl::string_view v) {
+        seen.push_back(absl::StrCat(k, "=", v));
+      });
+  CHECK(end == text.rfind('}') + 1);
+  CHECK(seen == std::vector<std::string>{"kind=\"List\"",
+                                         R"(items=[{"a":1},{"b":"}"}])",
+                                         "k\\\"=null"});
+  // Not an object: the value's end, no members.
+  CHECK(ScanObject("[1,2] ", 0, [](absl::string_view, absl::string_view) {
+          FAIL("no members expected");
+        }) == 5);
+  // Arrays and scalars at the top have no root members.
+  root.clear();
+  REQUIRE(ValidateJson(R"([{"kind":"Pod"}])", &root).ok());
+  CHECK(root.empty());
 }
 
 }  // namespace

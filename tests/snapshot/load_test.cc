@@ -510,3 +510,72 @@ TEST_CASE("snapshot load: file errors name the path", "[snapshot]") {
 
 }  // namespace
 }  // namespace karpenter::snapshot
+
+namespace karpenter::snapshot {
+namespace {
+
+TEST_CASE("snapshot load: long offending values are cut in messages",
+          "[snapshot]") {
+  std::string passwd;
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&passwd, "user", i, ":x:", i, ":", i, ":/home/u", i,
+                    ":/bin/sh\n");
+  }
+  const std::string long_text(5000, 'z');
+  struct Case {
+    std::string source;
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      // A stray file read as YAML is one long scalar.
+      {"/etc/passwd", passwd,
+       "/etc/passwd: document 1: expected a mapping, got \"user0:x:0:0:/home/"
+       "u0:/bin/sh user1:x:1:1:/home/u1:/bin/sh user2:x:2:2:/home/u2:/...\" "
+       "(1279 bytes) (line 1)"},
+      {"p.yaml", "kind: Pod\nspec: {priority: " + long_text + "}\n",
+       "p.yaml: document 1: Pod: spec.priority: expected a 32-bit integer, "
+       "got \"" +
+           std::string(80, 'z') + "...\" (5000 bytes) (line 2)"},
+      {"p.json",
+       R"({"kind":"Pod","spec":{"terminationGracePeriodSeconds":")" +
+           long_text + "\"}}",
+       "p.json: Pod: spec.terminationGracePeriodSeconds: expected an integer, "
+       "got \"" +
+           std::string(80, 'z') + "...\" (5000 bytes)"},
+      {"t.json",
+       R"({"kind":"Pod","metadata":{"creationTimestamp":")" + long_text +
+           "\"}}",
+       "t.json: Pod: metadata.creationTimestamp: expected an RFC 3339 "
+       "timestamp, got \"" +
+           std::string(80, 'z') + "...\" (5000 bytes)"},
+      // Long map keys in a field path too.
+      {"k.yaml",
+       "kind: Node\nmetadata:\n  labels:\n    ? " + long_text + "\n    : [1]\n",
+       "k.yaml: document 1: Node: metadata.labels[\"" + std::string(80, 'z') +
+           "...\" (5000 bytes)]: expected a string, got a list (line 5)"},
+      // Exactly 80 bytes: shown whole.
+      {"e.yaml",
+       "kind: Node\nspec: {unschedulable: " + std::string(80, 'y') + "}\n",
+       "e.yaml: document 1: Node: spec.unschedulable: expected a boolean, got "
+       "\"" +
+           std::string(80, 'y') + "\" (line 2)"},
+      // A cut never splits a UTF-8 character ("é" is 2 bytes at 79-80).
+      {"u.yaml",
+       "kind: Node\nspec: {unschedulable: " + std::string(79, 'a') +
+           "\xC3\xA9" + std::string(50, 'b') + "}\n",
+       "u.yaml: document 1: Node: spec.unschedulable: expected a boolean, got "
+       "\"" +
+           std::string(79, 'a') + "...\" (131 bytes) (line 2)"},
+  };
+  for (const Case& c : cases) {
+    ObjectSet set;
+    const absl::Status s = LoadText(c.text, c.source, set);
+    CHECK(s.code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(s.message()) == c.message);
+    CHECK(s.message().size() < 400);
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::snapshot

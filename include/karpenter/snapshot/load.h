@@ -23,7 +23,10 @@
 // "<kind> (<apiVersion>)" respectively.
 //
 // Field mapping is proto3 JSON == Kubernetes JSON (see meta.proto): JSON is
-// decoded by protobuf's JsonStringToMessage with unknown fields ignored; YAML
+// decoded with exactly the results of protobuf's JsonStringToMessage with
+// unknown fields ignored (a descriptor-guided decoder skips undeclared
+// members such as managedFields without tokenising them, and leaves any
+// unusual form to protobuf itself), in time linear in the input; YAML
 // is converted to JSON guided by the target message's descriptor, so YAML's
 // untyped scalars become what the field needs (`nodes: 5` is the string "5",
 // `minAvailable: 1` the integer 1, `minAvailable: "1"` the string "1"), with
@@ -39,6 +42,8 @@
 // the list item (0-based), the object and the field, e.g.
 //   cluster.yaml: document 2: items[5] (Pod default/web-1):
 //   spec.terminationGracePeriodSeconds: expected an integer, got "abc"
+// An offending value longer than 80 bytes is shown cut, with its size:
+//   got "root:x:0:0:root:/root:/bin/bash daemon:x:1:1:..." (1432 bytes)
 // Malformed or hostile input (bad syntax, nesting deeper than 100, YAML alias
 // expansion beyond 4x the input size plus 1 MiB) is an error, never a crash
 // or an exception. On error `out` is left unchanged.
