@@ -10,6 +10,7 @@
 
 #include "karpenter/budget/allowed.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/budget/node_budget.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/clock.h"
 #include "karpenter/cron.h"
