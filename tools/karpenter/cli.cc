@@ -19,6 +19,12 @@ constexpr char kUsage[] =
     "                 summarise a cluster dump (kubectl get ... -o "
     "json|yaml);\n"
     "                 without -f, the bundled example cluster\n"
+    "  validate [-f FILE]...\n"
+    "                 check NodePool disruption specs and PDBs; exit 1 "
+    "listing\n"
+    "                 every error\n"
+    "  budgets [-f FILE]... [--at RFC3339] [-o text|json]\n"
+    "                 allowed disruptions per NodePool and reason\n"
     "\n"
     "Run 'karpenter <command> --help' for a command's options.\n";
 
@@ -44,6 +50,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (command == "cron") return RunCronCommand(rest, out, err);
   if (command == "inspect") return RunInspectCommand(rest, out, err);
+  if (command == "validate") return RunValidateCommand(rest, out, err);
+  if (command == "budgets") return RunBudgetsCommand(rest, out, err);
   PrintError(err, "unknown command \"" + command +
                       "\" (run 'karpenter --help' for the list)");
   return kExitUsage;

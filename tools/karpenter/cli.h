@@ -20,6 +20,9 @@ namespace karpenter::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitUsage = 2;
+// `karpenter validate` found invalid objects (shares 1 with kExitInternal, as
+// `kubectl` and linters use 1 for "the input has problems").
+inline constexpr int kExitInvalid = 1;
 
 // Runs the CLI with `args` (argv without the program name), writing normal
 // output to `out` and diagnostics to `err`. Returns the exit status.
@@ -34,12 +37,22 @@ int RunCronCommand(const std::vector<std::string>& args, std::ostream& out,
 int RunInspectCommand(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err);
 
+// `karpenter validate ...`; `args` starts after "validate". Returns
+// kExitInvalid when the input holds invalid objects.
+int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
+                       std::ostream& err);
+
+// `karpenter budgets ...`; `args` starts after "budgets".
+int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
+                      std::ostream& err);
+
 // Writes `message` as one line: "karpenter: <message>", newlines folded to
 // spaces, so scripts can rely on a single diagnostic line.
 void PrintError(std::ostream& err, const std::string& message);
 
 // The example cluster bundled into the binary (examples/clusters/demo.yaml),
-// used by `karpenter inspect` when no file is given.
+// used by `karpenter inspect`, `validate` and `budgets` when no file is
+// given.
 extern const char kDemoClusterYaml[];
 
 }  // namespace karpenter::cli
