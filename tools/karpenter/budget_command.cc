@@ -50,59 +50,6 @@ constexpr char kBudgetsUsage[] =
     "\n"
     "Exit status 2 with a one-line message on bad usage or bad input.\n";
 
-// Left-aligned columns separated by two spaces, like kubectl's tables.
-void PrintTable(const std::vector<std::vector<std::string>>& rows,
-                std::ostream& out) {
-  std::vector<size_t> width(rows[0].size(), 0);
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) {
-      width[c] = std::max(width[c], row[c].size());
-    }
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      line += row[c];
-      if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 2, ' ');
-    }
-    out << line << "\n";
-  }
-}
-
-bool WantsHelp(const std::vector<std::string>& args) {
-  for (const std::string& arg : args) {
-    if (arg == "--help" || arg == "-h") return true;
-  }
-  return false;
-}
-
-// Loads `files` (the bundled demo cluster when empty) into a snapshot. On
-// failure prints one line prefixed with `command` and returns nullopt.
-std::optional<snapshot::Snapshot> LoadSnapshot(
-    const std::vector<std::string>& files, const std::string& command,
-    std::ostream& err) {
-  snapshot::ObjectSet objects;
-  absl::Status loaded =
-      files.empty() ? snapshot::LoadYaml(kDemoClusterYaml,
-                                         "examples/clusters/demo.yaml", objects)
-                    : absl::OkStatus();
-  for (const std::string& file : files) {
-    if (!loaded.ok()) break;
-    loaded = snapshot::LoadFile(file, objects);
-  }
-  if (!loaded.ok()) {
-    PrintError(err, absl::StrCat(command, ": ", loaded.message()));
-    return std::nullopt;
-  }
-  absl::StatusOr<snapshot::Snapshot> snap =
-      snapshot::Snapshot::Build(std::move(objects));
-  if (!snap.ok()) {
-    PrintError(err, absl::StrCat(command, ": ", snap.status().message()));
-    return std::nullopt;
-  }
-  return *std::move(snap);
-}
-
 // Spec errors plus the runtime errors Karpenter fails closed on, which the
 // CRD accepts (so DisruptionSpecErrors leaves them out) but a validator
 // must flag.
@@ -135,18 +82,9 @@ int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   std::vector<std::string> files;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-f" || args[i] == "--filename") {
-      if (i + 1 >= args.size()) {
-        PrintError(err, absl::StrCat("validate: ", args[i], ": missing FILE"));
-        return kExitUsage;
-      }
-      files.push_back(args[++i]);
-    } else if (args[i].size() > 1 && args[i][0] == '-') {
-      PrintError(err,
-                 absl::StrCat("validate: unknown option \"", args[i], "\""));
+    if (std::string problem = TakeFileArg(args, i, files); !problem.empty()) {
+      PrintError(err, "validate: " + problem);
       return kExitUsage;
-    } else {
-      files.push_back(args[i]);
     }
   }
   std::optional<snapshot::Snapshot> snap = LoadSnapshot(files, "validate", err);

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+#include "karpenter/snapshot/load.h"
+
 namespace karpenter::cli {
 namespace {
 
@@ -34,6 +37,72 @@ void PrintError(std::ostream& err, const std::string& message) {
   std::string line = message;
   std::replace(line.begin(), line.end(), '\n', ' ');
   err << "karpenter: " << line << "\n";
+}
+
+bool WantsHelp(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    if (arg == "--") return false;
+    if (arg == "--help" || arg == "-h") return true;
+  }
+  return false;
+}
+
+void PrintTable(const std::vector<std::vector<std::string>>& rows,
+                std::ostream& out) {
+  if (rows.empty()) return;
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      width[c] = std::max(width[c], row[c].size());
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 2, ' ');
+    }
+    out << line << "\n";
+  }
+}
+
+std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
+                        std::vector<std::string>& files) {
+  const std::string& arg = args[i];
+  if (arg == "-f" || arg == "--filename") {
+    if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing FILE");
+    files.push_back(args[++i]);
+  } else if (arg.size() > 1 && arg[0] == '-') {
+    return absl::StrCat("unknown option \"", arg, "\"");
+  } else {
+    files.push_back(arg);
+  }
+  return "";
+}
+
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    std::ostream& err) {
+  snapshot::ObjectSet objects;
+  absl::Status loaded =
+      files.empty() ? snapshot::LoadYaml(kDemoClusterYaml,
+                                         "examples/clusters/demo.yaml", objects)
+                    : absl::OkStatus();
+  for (const std::string& file : files) {
+    if (!loaded.ok()) break;
+    loaded = snapshot::LoadFile(file, objects);
+  }
+  if (!loaded.ok()) {
+    PrintError(err, absl::StrCat(command, ": ", loaded.message()));
+    return std::nullopt;
+  }
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(objects));
+  if (!snap.ok()) {
+    PrintError(err, absl::StrCat(command, ": ", snap.status().message()));
+    return std::nullopt;
+  }
+  return *std::move(snap);
 }
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out,

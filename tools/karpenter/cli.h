@@ -11,9 +11,12 @@
 #ifndef KARPENTER_TOOLS_KARPENTER_CLI_H_
 #define KARPENTER_TOOLS_KARPENTER_CLI_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::cli {
 
@@ -49,6 +52,29 @@ int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
 // Writes `message` as one line: "karpenter: <message>", newlines folded to
 // spaces, so scripts can rely on a single diagnostic line.
 void PrintError(std::ostream& err, const std::string& message);
+
+// Helpers shared by the commands.
+
+// True if `args` asks for help (-h/--help) before any "--".
+bool WantsHelp(const std::vector<std::string>& args);
+
+// Prints `rows` (the first is the header) as left-aligned columns separated
+// by two spaces, like kubectl's tables. Rows must have the header's width.
+void PrintTable(const std::vector<std::vector<std::string>>& rows,
+                std::ostream& out);
+
+// Takes `-f FILE`/`--filename FILE` or a bare FILE from args[i] into
+// `files`, advancing `i` past a consumed value. Returns "" when handled, else
+// the problem ("-f: missing FILE"). Callers try their own options first.
+std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
+                        std::vector<std::string>& files);
+
+// Loads `files` (the bundled demo cluster when empty) into a snapshot. On
+// failure prints one line prefixed with `command` to `err` and returns
+// nullopt.
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    std::ostream& err);
 
 // The example cluster bundled into the binary (examples/clusters/demo.yaml),
 // used by `karpenter inspect`, `validate` and `budgets` when no file is

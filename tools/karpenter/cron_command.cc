@@ -72,14 +72,6 @@ std::string ParseCronNextArgs(const std::vector<std::string>& args,
   return "";
 }
 
-bool WantsHelp(const std::vector<std::string>& args) {
-  for (const std::string& arg : args) {
-    if (arg == "--") return false;
-    if (arg == "--help" || arg == "-h") return true;
-  }
-  return false;
-}
-
 int RunCronNext(const std::vector<std::string>& args, std::ostream& out,
                 std::ostream& err) {
   CronNextArgs parsed;

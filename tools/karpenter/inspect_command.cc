@@ -33,34 +33,6 @@ constexpr char kInspectUsage[] =
 
 constexpr char kNodePoolLabel[] = "karpenter.sh/nodepool";
 
-// Left-aligned columns separated by two spaces, like kubectl's tables.
-class Table {
- public:
-  explicit Table(std::vector<std::string> header) {
-    rows_.push_back(std::move(header));
-  }
-  void Add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  void Print(std::ostream& out) const {
-    std::vector<size_t> width(rows_[0].size(), 0);
-    for (const auto& row : rows_) {
-      for (size_t c = 0; c < row.size(); ++c) {
-        width[c] = std::max(width[c], row[c].size());
-      }
-    }
-    for (const auto& row : rows_) {
-      std::string line;
-      for (size_t c = 0; c < row.size(); ++c) {
-        line += row[c];
-        if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 2, ' ');
-      }
-      out << line << "\n";
-    }
-  }
-
- private:
-  std::vector<std::vector<std::string>> rows_;
-};
-
 std::string OrDash(absl::string_view s) {
   return s.empty() ? "-" : std::string(s);
 }
@@ -110,17 +82,18 @@ void PrintNodePools(const snapshot::Snapshot& snap, std::ostream& out) {
     if (it == node.metadata().labels().end()) continue;
     if (auto pool = snap.FindNodePool(it->second)) ++nodes_per_pool[*pool];
   }
-  Table table({"NODEPOOL", "NODES", "CONSOLIDATION", "CONSOLIDATE-AFTER",
-               "EXPIRE-AFTER", "BUDGETS"});
+  std::vector<std::vector<std::string>> table = {
+      {"NODEPOOL", "NODES", "CONSOLIDATION", "CONSOLIDATE-AFTER",
+       "EXPIRE-AFTER", "BUDGETS"}};
   for (size_t i = 0; i < snap.node_pools().size(); ++i) {
     const v1::NodePool& np = snap.node_pools()[i];
     const v1::Disruption& d = np.spec().disruption();
-    table.Add({np.metadata().name(), absl::StrCat(nodes_per_pool[i]),
-               OrDash(d.consolidation_policy()),
-               d.has_consolidate_after() ? d.consolidate_after() : "-",
-               ExpireAfter(np), DescribeBudgets(d)});
+    table.push_back({np.metadata().name(), absl::StrCat(nodes_per_pool[i]),
+                     OrDash(d.consolidation_policy()),
+                     d.has_consolidate_after() ? d.consolidate_after() : "-",
+                     ExpireAfter(np), DescribeBudgets(d)});
   }
-  table.Print(out);
+  PrintTable(table, out);
 }
 
 std::string ReadyStatus(const v1::Node& node) {
@@ -131,25 +104,26 @@ std::string ReadyStatus(const v1::Node& node) {
 }
 
 void PrintNodes(const snapshot::Snapshot& snap, std::ostream& out) {
-  Table table({"NODE", "NODEPOOL", "INSTANCE-TYPE", "ZONE", "CAPACITY", "READY",
-               "PODS", "NODECLAIM", "DELETING"});
+  std::vector<std::vector<std::string>> table = {
+      {"NODE", "NODEPOOL", "INSTANCE-TYPE", "ZONE", "CAPACITY", "READY", "PODS",
+       "NODECLAIM", "DELETING"}};
   for (size_t i = 0; i < snap.nodes().size(); ++i) {
     const v1::Node& node = snap.nodes()[i];
     const v1::ObjectMeta& meta = node.metadata();
     auto claim = snap.FindNodeClaimByNodeName(meta.name());
     if (!claim)
       claim = snap.FindNodeClaimByProviderId(node.spec().provider_id());
-    table.Add({meta.name(), LabelOrDash(meta, kNodePoolLabel),
-               LabelOrDash(meta, "node.kubernetes.io/instance-type"),
-               LabelOrDash(meta, "topology.kubernetes.io/zone"),
-               LabelOrDash(meta, "karpenter.sh/capacity-type"),
-               ReadyStatus(node),
-               absl::StrCat(
-                   snap.PodsOnNode(static_cast<snapshot::NodeIndex>(i)).size()),
-               claim ? snap.node_claims()[*claim].metadata().name() : "-",
-               meta.has_deletion_timestamp() ? "yes" : "no"});
+    table.push_back(
+        {meta.name(), LabelOrDash(meta, kNodePoolLabel),
+         LabelOrDash(meta, "node.kubernetes.io/instance-type"),
+         LabelOrDash(meta, "topology.kubernetes.io/zone"),
+         LabelOrDash(meta, "karpenter.sh/capacity-type"), ReadyStatus(node),
+         absl::StrCat(
+             snap.PodsOnNode(static_cast<snapshot::NodeIndex>(i)).size()),
+         claim ? snap.node_claims()[*claim].metadata().name() : "-",
+         meta.has_deletion_timestamp() ? "yes" : "no"});
   }
-  table.Print(out);
+  PrintTable(table, out);
 }
 
 std::string IntOrStringText(const google::protobuf::Value& v) {
@@ -159,21 +133,23 @@ std::string IntOrStringText(const google::protobuf::Value& v) {
 }
 
 void PrintPdbs(const snapshot::Snapshot& snap, std::ostream& out) {
-  Table table({"NAMESPACE", "PDB", "MIN-AVAILABLE", "MAX-UNAVAILABLE",
-               "ALLOWED", "SELECTOR"});
+  std::vector<std::vector<std::string>> table = {
+      {"NAMESPACE", "PDB", "MIN-AVAILABLE", "MAX-UNAVAILABLE", "ALLOWED",
+       "SELECTOR"}};
   for (const v1::PodDisruptionBudget& pdb : snap.pdbs()) {
     const v1::PodDisruptionBudgetSpec& spec = pdb.spec();
     absl::StatusOr<LabelSelector> selector = LabelSelector::FromProto(
         spec.has_selector() ? &spec.selector() : nullptr, "spec.selector");
-    table.Add({pdb.metadata().namespace_(), pdb.metadata().name(),
-               IntOrStringText(spec.min_available()),
-               IntOrStringText(spec.max_unavailable()),
-               absl::StrCat(pdb.status().disruptions_allowed()),
-               selector.ok()
-                   ? selector->ToString()
-                   : absl::StrCat("invalid: ", selector.status().message())});
+    table.push_back(
+        {pdb.metadata().namespace_(), pdb.metadata().name(),
+         IntOrStringText(spec.min_available()),
+         IntOrStringText(spec.max_unavailable()),
+         absl::StrCat(pdb.status().disruptions_allowed()),
+         selector.ok()
+             ? selector->ToString()
+             : absl::StrCat("invalid: ", selector.status().message())});
   }
-  table.Print(out);
+  PrintTable(table, out);
 }
 
 void PrintSummary(const snapshot::Snapshot& snap, std::ostream& out) {
@@ -196,57 +172,23 @@ void PrintSummary(const snapshot::Snapshot& snap, std::ostream& out) {
   PrintPdbs(snap, out);
 }
 
-// Collects the files named by -f/--filename or given bare; "" on success.
-std::string ParseInspectArgs(const std::vector<std::string>& args,
-                             std::vector<std::string>& files) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-f" || arg == "--filename") {
-      if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing FILE");
-      files.push_back(args[++i]);
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      return absl::StrCat("unknown option \"", arg, "\"");
-    } else {
-      files.push_back(arg);
-    }
-  }
-  return "";
-}
-
 }  // namespace
 
 int RunInspectCommand(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err) {
-  for (const std::string& arg : args) {
-    if (arg == "--help" || arg == "-h") {
-      out << kInspectUsage;
-      return kExitOk;
-    }
+  if (WantsHelp(args)) {
+    out << kInspectUsage;
+    return kExitOk;
   }
   std::vector<std::string> files;
-  if (std::string problem = ParseInspectArgs(args, files); !problem.empty()) {
-    PrintError(err, "inspect: " + problem);
-    return kExitUsage;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (std::string problem = TakeFileArg(args, i, files); !problem.empty()) {
+      PrintError(err, "inspect: " + problem);
+      return kExitUsage;
+    }
   }
-  snapshot::ObjectSet objects;
-  absl::Status loaded =
-      files.empty() ? snapshot::LoadYaml(kDemoClusterYaml,
-                                         "examples/clusters/demo.yaml", objects)
-                    : absl::OkStatus();
-  for (const std::string& file : files) {
-    if (!loaded.ok()) break;
-    loaded = snapshot::LoadFile(file, objects);
-  }
-  if (!loaded.ok()) {
-    PrintError(err, "inspect: " + std::string(loaded.message()));
-    return kExitUsage;
-  }
-  absl::StatusOr<snapshot::Snapshot> snap =
-      snapshot::Snapshot::Build(std::move(objects));
-  if (!snap.ok()) {
-    PrintError(err, "inspect: " + std::string(snap.status().message()));
-    return kExitUsage;
-  }
+  std::optional<snapshot::Snapshot> snap = LoadSnapshot(files, "inspect", err);
+  if (!snap) return kExitUsage;
   PrintSummary(*snap, out);
   return kExitOk;
 }
