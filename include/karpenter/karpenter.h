@@ -9,6 +9,7 @@
 #define KARPENTER_KARPENTER_H_
 
 #include "karpenter/budget/allowed.h"
+#include "karpenter/budget/calendar.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/node_budget.h"
 #include "karpenter/budget/pdb.h"

@@ -170,9 +170,8 @@ void CountNode(const snapshot::Snapshot& s, const v1::Node& node,
   }
 }
 
-void FillAllowances(const v1::NodePool& np, absl::Time now,
-                    const BudgetOptions& options, NodePoolBudget* out) {
-  absl::StatusOr<DisruptionSpec> spec = ParseDisruptionSpec(np, options);
+void FillAllowances(const absl::StatusOr<DisruptionSpec>& spec, absl::Time now,
+                    NodePoolBudget* out) {
   for (DisruptionReason r : kAllDisruptionReasons) {
     const size_t i = static_cast<size_t>(r);
     if (spec.ok()) {
@@ -186,7 +185,6 @@ void FillAllowances(const v1::NodePool& np, absl::Time now,
     out->remaining[i] =
         std::max<int64_t>(out->by_reason[i].allowed - out->disrupting_nodes, 0);
   }
-  if (!spec.ok()) out->spec_errors = DisruptionSpecErrors(np, options);
 }
 
 }  // namespace
@@ -198,23 +196,40 @@ int64_t BudgetMapping::Remaining(absl::string_view node_pool,
   return node_pools[it->second].remaining[static_cast<size_t>(reason)];
 }
 
-BudgetMapping BuildBudgetMapping(const snapshot::Snapshot& snapshot,
-                                 absl::Time now, const BudgetOptions& options) {
-  BudgetMapping mapping;
-  mapping.node_pools.resize(snapshot.node_pools().size());
-  for (size_t i = 0; i < mapping.node_pools.size(); ++i) {
-    mapping.node_pools[i].node_pool =
-        snapshot.node_pools()[i].metadata().name();
-    mapping.index.emplace(mapping.node_pools[i].node_pool, i);
+BudgetBook BudgetBook::Build(const snapshot::Snapshot& snapshot,
+                             const BudgetOptions& options) {
+  BudgetBook book;
+  const size_t n = snapshot.node_pools().size();
+  book.pools_.resize(n);
+  book.specs_.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const v1::NodePool& np = snapshot.node_pools()[i];
+    book.pools_[i].node_pool = np.metadata().name();
+    book.index_.emplace(book.pools_[i].node_pool, i);
+    book.specs_.push_back(ParseDisruptionSpec(np, options));
+    if (!book.specs_.back().ok()) {
+      book.pools_[i].spec_errors = DisruptionSpecErrors(np, options);
+    }
   }
   for (const v1::Node& node : snapshot.nodes()) {
-    CountNode(snapshot, node, &mapping.node_pools);
+    CountNode(snapshot, node, &book.pools_);
   }
+  return book;
+}
+
+BudgetMapping BudgetBook::Evaluate(absl::Time now) const {
+  BudgetMapping mapping;
+  mapping.node_pools = pools_;
+  mapping.index = index_;
   for (size_t i = 0; i < mapping.node_pools.size(); ++i) {
-    FillAllowances(snapshot.node_pools()[i], now, options,
-                   &mapping.node_pools[i]);
+    FillAllowances(specs_[i], now, &mapping.node_pools[i]);
   }
   return mapping;
+}
+
+BudgetMapping BuildBudgetMapping(const snapshot::Snapshot& snapshot,
+                                 absl::Time now, const BudgetOptions& options) {
+  return BudgetBook::Build(snapshot, options).Evaluate(now);
 }
 
 }  // namespace karpenter::budget

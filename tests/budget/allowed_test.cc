@@ -301,5 +301,51 @@ TEST_CASE("budget mapping: subtraction floors at zero and reasons differ",
   CHECK(m.Remaining("a", kDrifted) == kUnlimited - 2);
 }
 
+TEST_CASE("budget mapping: a BudgetBook evaluates the same mapping at any time",
+          "[budget]") {
+  snapshot::ObjectSet set;
+  set.node_pools.push_back(PoolWithBudgets(
+      "a",
+      "[{nodes: '50%'}, {nodes: '0', schedule: '0 9 * * mon-fri',"
+      " duration: 8h}]"));
+  set.node_pools.push_back(PoolWithBudgets("b", "[{nodes: 'x'}]"));
+  for (int i = 0; i < 4; ++i) AddNode(&set, {.pool = "a"});
+  AddNode(&set, {.pool = "a", .ready = "False"});
+  AddNode(&set, {.pool = "b"});
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(snap.ok());
+  const BudgetBook book = BudgetBook::Build(*snap);
+  struct Case {
+    absl::Time now;
+    int64_t a_remaining;
+  };
+  // 5 nodes at 50% = 3, minus 1 NotReady; 0 inside the weekday window.
+  const std::vector<Case> cases = {{kTue10, 0},
+                                   {Utc(2024, 1, 2, 17, 0), 2},
+                                   {Utc(2024, 1, 6, 10, 0), 2},
+                                   {Utc(2024, 1, 8, 9, 0), 0}};
+  for (const Case& c : cases) {
+    const BudgetMapping got = book.Evaluate(c.now);
+    const BudgetMapping want = BuildBudgetMapping(*snap, c.now);
+    REQUIRE(got.node_pools.size() == 2);
+    for (DisruptionReason r : kAllDisruptionReasons) {
+      CHECK(got.Remaining("a", r) == c.a_remaining);
+      CHECK(got.Remaining("b", r) == 0);
+      for (size_t i = 0; i < 2; ++i) {
+        const size_t ri = static_cast<size_t>(r);
+        CHECK(got.node_pools[i].remaining[ri] ==
+              want.node_pools[i].remaining[ri]);
+        CHECK(got.node_pools[i].by_reason[ri].why ==
+              want.node_pools[i].by_reason[ri].why);
+      }
+    }
+    CHECK(got.node_pools[0].total_nodes == 5);
+    CHECK(got.node_pools[0].disrupting_nodes == 1);
+    CHECK(got.node_pools[1].spec_errors == want.node_pools[1].spec_errors);
+    CHECK_FALSE(got.node_pools[1].spec_errors.empty());
+  }
+}
+
 }  // namespace
 }  // namespace karpenter::budget

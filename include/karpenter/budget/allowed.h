@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "karpenter/budget/disruption_spec.h"
@@ -95,10 +96,38 @@ struct BudgetMapping {
   absl::flat_hash_map<std::string, size_t> index;
 };
 
-// Builds the mapping for every NodePool of `snapshot` at `now` in one pass
-// over nodes plus one over budgets. A Node is matched to its NodeClaim by
-// `spec.providerID`, or by NodeClaim `status.nodeName` when the Node has no
-// providerID. Never fails: invalid NodePools allow 0 and list their errors.
+// The time-independent half of a BudgetMapping: every NodePool's spec
+// parsed (schedules compiled) and its nodes counted, once per Snapshot, so
+// that a mapping at any instant costs only budget evaluation. Build it when
+// the Snapshot changes and call Evaluate per disruption pass.
+//
+// Thread-safety: immutable after Build; Evaluate may run concurrently.
+class BudgetBook {
+ public:
+  // Parses every NodePool of `snapshot` and counts its nodes in one pass. A
+  // Node is matched to its NodeClaim by `spec.providerID`, or by NodeClaim
+  // `status.nodeName` when the Node has no providerID. Never fails: invalid
+  // NodePools keep their errors and evaluate to 0.
+  static BudgetBook Build(const snapshot::Snapshot& snapshot,
+                          const BudgetOptions& options = {});
+
+  // The mapping at `now`, one entry per NodePool in `snapshot.node_pools()`
+  // order: O(NodePools x budgets), no parsing and no pass over nodes.
+  BudgetMapping Evaluate(absl::Time now) const;
+
+ private:
+  BudgetBook() = default;
+
+  // Names, counts and spec errors; `by_reason`/`remaining` unset.
+  std::vector<NodePoolBudget> pools_;
+  // Parallel to `pools_`.
+  std::vector<absl::StatusOr<DisruptionSpec>> specs_;
+  absl::flat_hash_map<std::string, size_t> index_;
+};
+
+// `BudgetBook::Build(snapshot, options).Evaluate(now)`: the mapping for
+// every NodePool of `snapshot` at `now` in one pass over nodes plus one over
+// budgets. Never fails: invalid NodePools allow 0 and list their errors.
 BudgetMapping BuildBudgetMapping(const snapshot::Snapshot& snapshot,
                                  absl::Time now,
                                  const BudgetOptions& options = {});
