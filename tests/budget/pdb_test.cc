@@ -220,7 +220,8 @@ TEST_CASE("pdb: terminating pods are selected but not healthy", "[pdb]") {
              Pod("ns", "p2", {{"app", "x"}}, /*ready=*/"")},
             {Pdb("ns", "x",
                  {.selector = Labels{{"app", "x"}}, .min_available = "1"})});
-  const PdbInfo& info = PdbIndex::Build(s).pdbs()[0];
+  const PdbIndex index = PdbIndex::Build(s);
+  const PdbInfo& info = index.pdbs()[0];
   CHECK(info.expected_pods == 3);
   CHECK(info.current_healthy == 1);
   CHECK(info.disruptions_allowed == 0);
@@ -235,7 +236,8 @@ TEST_CASE("pdb: status, when present, wins over the computation", "[pdb]") {
                                     {.selector = Labels{{"app", "x"}},
                                      .min_available = "1",
                                      .status_allowed = 0})});
-    const PdbInfo& info = PdbIndex::Build(s).pdbs()[0];
+    const PdbIndex index = PdbIndex::Build(s);
+    const PdbInfo& info = index.pdbs()[0];
     CHECK(info.from_status);
     CHECK(info.disruptions_allowed == 0);
   }
@@ -244,7 +246,8 @@ TEST_CASE("pdb: status, when present, wins over the computation", "[pdb]") {
         "ns", "x", {.selector = Labels{{"app", "x"}}, .min_available = "1"});
     pdb.mutable_status();  // status: {disruptionsAllowed: 0, ...}
     snapshot::Snapshot s = Build(std::move(pods), {std::move(pdb)});
-    const PdbInfo& info = PdbIndex::Build(s).pdbs()[0];
+    const PdbIndex index = PdbIndex::Build(s);
+    const PdbInfo& info = index.pdbs()[0];
     CHECK_FALSE(info.from_status);
     CHECK(info.disruptions_allowed == 1);
   }
@@ -253,7 +256,8 @@ TEST_CASE("pdb: status, when present, wins over the computation", "[pdb]") {
         "ns", "x", {.selector = Labels{{"app", "x"}}, .min_available = "1"});
     pdb.mutable_status()->set_disruptions_allowed(7);
     snapshot::Snapshot s = Build(std::move(pods), {std::move(pdb)});
-    const PdbInfo& info = PdbIndex::Build(s).pdbs()[0];
+    const PdbIndex index = PdbIndex::Build(s);
+    const PdbInfo& info = index.pdbs()[0];
     CHECK(info.from_status);
     CHECK(info.disruptions_allowed == 7);
   }
