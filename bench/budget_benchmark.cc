@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "bench_cluster.h"
 #include "karpenter/budget/allowed.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -44,16 +45,9 @@ void AddScheduledBudgets(snapshot::ObjectSet* objects) {
 }
 
 snapshot::Snapshot MakeSnapshot(int nodes) {
-  testing::SyntheticClusterOptions options;
-  options.nodes = nodes;
-  absl::StatusOr<snapshot::ObjectSet> objects =
-      testing::MakeSyntheticCluster(options);
-  if (!objects.ok()) std::abort();
-  AddScheduledBudgets(&*objects);
-  absl::StatusOr<snapshot::Snapshot> snap =
-      snapshot::Snapshot::Build(*std::move(objects));
-  if (!snap.ok()) std::abort();
-  return *std::move(snap);
+  snapshot::ObjectSet objects = bench::SyntheticObjects(nodes);
+  AddScheduledBudgets(&objects);
+  return bench::BuildOrDie(std::move(objects));
 }
 
 void BM_BuildBudgetMapping(benchmark::State& state) {

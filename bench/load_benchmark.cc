@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "bench_cluster.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/testing/synthetic_cluster.h"
@@ -185,11 +186,7 @@ struct Dump {
 
 // The whole dump as one `kind: List`, items in kubectl's order.
 Dump MakeDump(int nodes) {
-  testing::SyntheticClusterOptions options;
-  options.nodes = nodes;
-  absl::StatusOr<snapshot::ObjectSet> objects =
-      testing::MakeSyntheticCluster(options);
-  if (!objects.ok()) std::abort();
+  const snapshot::ObjectSet objects = bench::SyntheticObjects(nodes);
   std::string dump = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n";
   bool first = true;
   auto add = [&](const std::string& item) {
@@ -197,19 +194,19 @@ Dump MakeDump(int nodes) {
     first = false;
   };
   Dump out;
-  for (size_t i = 0; i < objects->nodes.size(); ++i) {
-    add(NodeJson(objects->nodes[i], static_cast<int>(i)));
+  for (size_t i = 0; i < objects.nodes.size(); ++i) {
+    add(NodeJson(objects.nodes[i], static_cast<int>(i)));
   }
-  out.node_bytes = static_cast<double>(dump.size()) / objects->nodes.size();
+  out.node_bytes = static_cast<double>(dump.size()) / objects.nodes.size();
   const size_t before_pods = dump.size();
-  for (size_t i = 0; i < objects->pods.size(); ++i) {
-    add(PodJson(objects->pods[i], static_cast<int>(i)));
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    add(PodJson(objects.pods[i], static_cast<int>(i)));
   }
   out.pod_bytes =
-      static_cast<double>(dump.size() - before_pods) / objects->pods.size();
-  for (const auto& pdb : objects->pdbs) add(WithManagedFields(pdb));
-  for (const auto& pool : objects->node_pools) add(WithManagedFields(pool));
-  for (const auto& claim : objects->node_claims) add(WithManagedFields(claim));
+      static_cast<double>(dump.size() - before_pods) / objects.pods.size();
+  for (const auto& pdb : objects.pdbs) add(WithManagedFields(pdb));
+  for (const auto& pool : objects.node_pools) add(WithManagedFields(pool));
+  for (const auto& claim : objects.node_claims) add(WithManagedFields(claim));
   absl::StrAppend(&dump, "\n],\"metadata\":{\"resourceVersion\":\"\"}}\n");
   out.json = std::move(dump);
   return out;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_cluster.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -21,15 +22,7 @@ namespace karpenter {
 namespace {
 
 snapshot::Snapshot MakeSnapshot(int nodes) {
-  testing::SyntheticClusterOptions options;
-  options.nodes = nodes;
-  absl::StatusOr<snapshot::ObjectSet> objects =
-      testing::MakeSyntheticCluster(options);
-  if (!objects.ok()) std::abort();
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(*std::move(objects));
-  if (!s.ok()) std::abort();
-  return *std::move(s);
+  return bench::BuildOrDie(bench::SyntheticObjects(nodes));
 }
 
 void BM_PdbIndexBuild(benchmark::State& state) {

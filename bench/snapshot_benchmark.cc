@@ -13,21 +13,13 @@
 #include <optional>
 #include <vector>
 
+#include "bench_cluster.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/synthetic_cluster.h"
 
 namespace karpenter {
 namespace {
-
-snapshot::ObjectSet MakeCluster(int nodes) {
-  testing::SyntheticClusterOptions options;
-  options.nodes = nodes;
-  absl::StatusOr<snapshot::ObjectSet> objects =
-      testing::MakeSyntheticCluster(options);
-  if (!objects.ok()) std::abort();
-  return *std::move(objects);
-}
 
 template <typename T>
 int64_t SpaceUsed(const std::vector<T>& messages) {
@@ -48,7 +40,7 @@ int64_t ObjectCount(const snapshot::ObjectSet& o) {
 
 void BM_SnapshotBuild(benchmark::State& state) {
   const snapshot::ObjectSet input =
-      MakeCluster(static_cast<int>(state.range(0)));
+      bench::SyntheticObjects(static_cast<int>(state.range(0)));
   std::optional<snapshot::ObjectSet> copy;
   std::optional<absl::StatusOr<snapshot::Snapshot>> built;
   for (auto _ : state) {
@@ -76,7 +68,7 @@ BENCHMARK(BM_SnapshotBuild)
 // the fastest any pass that touches all objects once could go.
 void BM_MemoryScanBaseline(benchmark::State& state) {
   const int64_t bytes =
-      SpaceUsed(MakeCluster(static_cast<int>(state.range(0))));
+      SpaceUsed(bench::SyntheticObjects(static_cast<int>(state.range(0))));
   std::vector<uint64_t> words(static_cast<size_t>(bytes) / sizeof(uint64_t));
   for (size_t i = 0; i < words.size(); ++i) words[i] = i * 0x9E3779B97F4A7C15u;
   for (auto _ : state) {

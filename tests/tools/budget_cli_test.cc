@@ -16,30 +16,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cli.h"
+#include "cli_test_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/v1/budget.pb.h"
 
 namespace karpenter::cli {
 namespace {
 
-struct Result {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Result Run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int status = RunCli(args, out, err);
-  return {status, out.str(), err.str()};
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path =
-      absl::StrCat("/tmp/karpenter_budget_cli_test_", getpid(), "_", name);
-  std::ofstream(path) << text;
-  return path;
-}
+using test::Result;
+using test::Run;
+using test::WriteTemp;
 
 std::vector<std::string> Lines(const std::string& text) {
   return absl::StrSplit(text, '\n', absl::SkipEmpty());

@@ -16,21 +16,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "cli_test_util.h"
 
 namespace karpenter::cli {
 namespace {
 
-struct Result {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Result Run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int status = RunCli(args, out, err);
-  return {status, out.str(), err.str()};
-}
+using test::Result;
+using test::Run;
+using test::WriteTemp;
 
 // Bad input must produce exactly one diagnostic line.
 void RequireOneErrorLine(const Result& r) {
@@ -39,14 +32,6 @@ void RequireOneErrorLine(const Result& r) {
   REQUIRE(!r.err.empty());
   CHECK(absl::StartsWith(r.err, "karpenter: "));
   CHECK(r.err.find('\n') == r.err.size() - 1);
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  // The pid keeps concurrent runs of the suite (plain and sanitized) apart.
-  const std::string path =
-      absl::StrCat("/tmp/", "karpenter_cli_test_", getpid(), "_", name);
-  std::ofstream(path) << text;
-  return path;
 }
 
 TEST_CASE("cli: cron next prints RFC 3339 UTC activations", "[cli][cron]") {
