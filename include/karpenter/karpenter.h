@@ -16,6 +16,7 @@
 #include "karpenter/clock.h"
 #include "karpenter/cron.h"
 #include "karpenter/duration.h"
+#include "karpenter/eviction_client.h"
 #include "karpenter/intstr.h"
 #include "karpenter/quantity.h"
 #include "karpenter/selector.h"
