@@ -227,6 +227,25 @@ TEST_CASE("pdb: terminating pods are selected but not healthy", "[pdb]") {
   CHECK(info.disruptions_allowed == 0);
 }
 
+TEST_CASE("pdb: terminal pods are expected, and healthy only if Ready",
+          "[pdb]") {
+  // The disruption controller lists every selected pod whatever its phase
+  // and counts health from the Ready condition alone; a Succeeded pod's
+  // kubelet-set Ready=False keeps it out of currentHealthy.
+  v1::Pod done = Pod("ns", "p1", {{"app", "x"}}, "False");
+  done.mutable_status()->set_phase("Succeeded");
+  snapshot::Snapshot s =
+      Build({Pod("ns", "p0", {{"app", "x"}}), std::move(done)},
+            {Pdb("ns", "x",
+                 {.selector = Labels{{"app", "x"}}, .max_unavailable = "1"})});
+  const PdbIndex index = PdbIndex::Build(s);
+  const PdbInfo& info = index.pdbs()[0];
+  CHECK(info.expected_pods == 2);
+  CHECK(info.current_healthy == 1);
+  CHECK(info.desired_healthy == 1);
+  CHECK(info.disruptions_allowed == 0);
+}
+
 TEST_CASE("pdb: status, when present, wins over the computation", "[pdb]") {
   std::vector<v1::Pod> pods = {Pod("ns", "p0", {{"app", "x"}}),
                                Pod("ns", "p1", {{"app", "x"}})};

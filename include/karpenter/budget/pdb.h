@@ -31,7 +31,12 @@
 //     controllers, so expected is the number of selected pods (any phase,
 //     as the controller's pod list), for every form. With neither
 //     minAvailable nor maxUnavailable set the controller expects 0 pods and
-//     allows nothing (policy/v1 has no default); so do we.
+//     allows nothing (policy/v1 has no default); so do we. Two further
+//     inputs of the controller are not in a Snapshot and are not modelled:
+//     pods without a controller, which it leaves out of the expected count
+//     for the scale-based forms (and warns `UnmanagedPods`), and
+//     status.disruptedPods, pods whose eviction was approved less than two
+//     minutes ago and which it no longer counts as healthy.
 //   - Invalid PDBs do not fail the whole index (Karpenter's NewLimits does,
 //     which stops all disruption). The PDB gets an error, 0 disruptions
 //     allowed, and blocks the pods it matches (verdict kInvalidPdb). If its
