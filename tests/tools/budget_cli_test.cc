@@ -236,7 +236,10 @@ TEST_CASE("budget cli: bad usage exits 2 with one line", "[cli][budgets]") {
            {"budgets", "--at", "yesterday"},
            {"budgets", "--at"},
            {"budgets", "-o", "yaml"},
-           {"budgets", "--until", "2025-03-06T00:00:00Z"},
+           {"budgets", "--until", "2025-03-06T00:00:00Z", "--at",
+            "2025-03-06T00:00:00Z"},
+           {"budgets", "--until", "tomorrow"},
+           {"budgets", "--until"},
            {"budgets", "-f", "/nonexistent/karpenter/cluster.yaml"},
            {"validate", "--strict"},
            {"validate", "-f"},
@@ -254,6 +257,315 @@ TEST_CASE("budget cli: bad usage exits 2 with one line", "[cli][budgets]") {
     CHECK(help.status == kExitOk);
     CHECK(absl::StartsWith(help.out, "usage: karpenter " + command));
   }
+}
+
+// The timeline rows of `pool` and `reason`: FROM, UNTIL, ALLOWED, LIMITING.
+std::vector<std::vector<std::string>> TimelineRows(const std::string& out,
+                                                   const std::string& pool,
+                                                   const std::string& reason) {
+  std::vector<std::vector<std::string>> rows;
+  bool in_timeline = false;
+  for (const std::string& line : Lines(out)) {
+    if (absl::StartsWith(line, "Timeline from ")) in_timeline = true;
+    std::vector<std::string> cells =
+        absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (in_timeline && cells.size() == 6 && cells[0] == pool &&
+        cells[1] == reason) {
+      rows.push_back({cells[2], cells[3], cells[4], cells[5]});
+    }
+  }
+  return rows;
+}
+
+// Only a weekday 09:00-17:00 freeze: unlimited outside it.
+constexpr char kFreeze[] = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: freeze
+spec:
+  disruption:
+    budgets:
+    - nodes: "0"
+      schedule: "0 9 * * mon-fri"
+      duration: 8h
+)";
+
+TEST_CASE("cli budgets: next change of a weekday window", "[cli][budgets]") {
+  struct Case {
+    std::string at;
+    // ALLOWED, NEXT CHANGE, THEN.
+    std::vector<std::string> want;
+  };
+  // 2025-03-04 is a Tuesday, 2025-03-07 a Friday.
+  const std::vector<Case> cases = {
+      {"2025-03-04T10:00:00Z", {"0", "2025-03-04T17:00:00Z", "unlimited"}},
+      {"2025-03-04T09:00:00Z", {"0", "2025-03-04T17:00:00Z", "unlimited"}},
+      {"2025-03-04T16:59:59Z", {"0", "2025-03-04T17:00:00Z", "unlimited"}},
+      {"2025-03-04T17:00:00Z", {"unlimited", "2025-03-05T09:00:00Z", "0"}},
+      {"2025-03-04T08:59:59Z", {"unlimited", "2025-03-04T09:00:00Z", "0"}},
+      {"2025-03-07T18:00:00Z", {"unlimited", "2025-03-10T09:00:00Z", "0"}},
+      {"2025-03-08T12:00:00Z", {"unlimited", "2025-03-10T09:00:00Z", "0"}},
+  };
+  const std::string file = WriteTemp("freeze.yaml", kFreeze);
+  for (const Case& c : cases) {
+    CAPTURE(c.at);
+    Result r = Run({"budgets", "-f", file, "--at", c.at});
+    REQUIRE(r.status == kExitOk);
+    for (std::string reason : {"Underutilized", "Empty", "Drifted"}) {
+      const std::vector<std::string> row = Row(r.out, "freeze", reason);
+      REQUIRE(row.size() >= 9);
+      CHECK(std::vector<std::string>{row[4], row[7], row[8]} == c.want);
+    }
+  }
+}
+
+TEST_CASE("cli budgets: next change on the demo cluster", "[cli][budgets]") {
+  Result r = Run({"budgets", "--at", "2025-03-04T10:00:00Z"});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StrContains(Lines(r.out)[1], "  NEXT CHANGE  "));
+  struct Case {
+    std::string pool;
+    std::string reason;
+    // NEXT CHANGE, THEN.
+    std::vector<std::string> want;
+  };
+  const std::vector<Case> cases = {
+      // The 8h weekday window from Tue 09:00 ends at 17:00.
+      {"batch", "Underutilized", {"2025-03-04T17:00:00Z", "1"}},
+      {"batch", "Empty", {"2025-03-04T17:00:00Z", "1"}},
+      // No scheduled budget matches Drifted: the 20% budget holds forever.
+      {"batch", "Drifted", {"never", "-"}},
+      {"default", "Drifted", {"2025-03-05T00:00:00Z", "0"}},
+      {"default", "Underutilized", {"never", "-"}},
+      // No schedule at all.
+      {"system", "Empty", {"never", "-"}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.pool, c.reason);
+    const std::vector<std::string> row = Row(r.out, c.pool, c.reason);
+    REQUIRE(row.size() >= 9);
+    CHECK(std::vector<std::string>{row[7], row[8]} == c.want);
+  }
+}
+
+TEST_CASE("cli budgets: until prints the timeline of a weekday window",
+          "[cli][budgets]") {
+  // Friday noon to Tuesday midnight: the Friday window's end, the weekend,
+  // Monday's window.
+  Result r = Run({"budgets", "--at", "2025-03-07T12:00:00Z", "--until",
+                  "2025-03-11T00:00:00Z"});
+  REQUIRE(r.status == kExitOk);
+  CHECK(r.err.empty());
+  CHECK(absl::StrContains(
+      r.out,
+      "\nTimeline from 2025-03-07T12:00:00Z until 2025-03-11T00:00:00Z "));
+  using Rows = std::vector<std::vector<std::string>>;
+  const Rows window = {
+      {"2025-03-07T12:00:00Z", "2025-03-07T17:00:00Z", "0", "budgets[1]"},
+      {"2025-03-07T17:00:00Z", "2025-03-10T09:00:00Z", "1", "budgets[0]"},
+      {"2025-03-10T09:00:00Z", "2025-03-10T17:00:00Z", "0", "budgets[1]"},
+      {"2025-03-10T17:00:00Z", "2025-03-11T00:00:00Z", "1", "budgets[0]"},
+  };
+  CHECK(TimelineRows(r.out, "batch", "Underutilized") == window);
+  CHECK(TimelineRows(r.out, "batch", "Empty") == window);
+  CHECK(TimelineRows(r.out, "batch", "Drifted") ==
+        Rows{{"2025-03-07T12:00:00Z", "2025-03-11T00:00:00Z", "1",
+              "budgets[0]"}});
+  CHECK(TimelineRows(r.out, "default", "Drifted").size() == 7);
+  CHECK(TimelineRows(r.out, "system", "Empty").size() == 1);
+
+  // Unlimited outside the window, no limiting budget.
+  Result freeze =
+      Run({"budgets", "-f", WriteTemp("freeze.yaml", kFreeze), "--at",
+           "2025-03-04T08:00:00Z", "--until", "2025-03-05T00:00:00Z"});
+  REQUIRE(freeze.status == kExitOk);
+  CHECK(
+      TimelineRows(freeze.out, "freeze", "Drifted") ==
+      Rows{{"2025-03-04T08:00:00Z", "2025-03-04T09:00:00Z", "unlimited", "-"},
+           {"2025-03-04T09:00:00Z", "2025-03-04T17:00:00Z", "0", "budgets[0]"},
+           {"2025-03-04T17:00:00Z", "2025-03-05T00:00:00Z", "unlimited", "-"}});
+}
+
+TEST_CASE("cli budgets: json carries next change and timeline",
+          "[cli][budgets]") {
+  Result r = Run({"budgets", "--at", "2025-03-04T10:00:00Z", "--until",
+                  "2025-03-05T00:00:00Z", "-o", "json"});
+  REQUIRE(r.status == kExitOk);
+  v1::BudgetReport report;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok());
+  CHECK(report.at() == "2025-03-04T10:00:00Z");
+  CHECK(report.until() == "2025-03-05T00:00:00Z");
+  REQUIRE(report.node_pools_size() == 3);
+  const v1::NodePoolBudgetReport& batch = report.node_pools(1);
+  REQUIRE(batch.name() == "batch");
+  REQUIRE(batch.reasons_size() == 3);
+  const v1::ReasonBudget& under = batch.reasons(0);
+  CHECK(under.reason() == "Underutilized");
+  CHECK(under.has_next_change());
+  CHECK(under.next_change() == "2025-03-04T17:00:00Z");
+  CHECK(under.has_next_allowed());
+  CHECK(under.next_allowed() == 1);
+  CHECK(under.timeline_error().empty());
+  REQUIRE(under.timeline_size() == 2);
+  CHECK(under.timeline(0).start() == "2025-03-04T10:00:00Z");
+  CHECK(under.timeline(0).end() == "2025-03-04T17:00:00Z");
+  CHECK(under.timeline(0).allowed() == 0);
+  CHECK(!under.timeline(0).unlimited());
+  CHECK(under.timeline(0).limiting_budget() == 1);
+  CHECK(under.timeline(1).start() == "2025-03-04T17:00:00Z");
+  CHECK(under.timeline(1).end() == "2025-03-05T00:00:00Z");
+  CHECK(under.timeline(1).allowed() == 1);
+  CHECK(under.timeline(1).limiting_budget() == 0);
+  // "never" is an absent field, not an empty string.
+  const v1::ReasonBudget& drifted = batch.reasons(2);
+  CHECK(!drifted.has_next_change());
+  CHECK(!drifted.has_next_allowed());
+  CHECK(drifted.timeline_size() == 1);
+  CHECK(absl::StrContains(r.out, "\"nextChange\": \"2025-03-04T17:00:00Z\""));
+  CHECK(absl::StrContains(r.out, "\"nextAllowed\": \"1\""));
+  // Without --until: no timeline, empty until.
+  Result plain = Run({"budgets", "--at", "2025-03-04T10:00:00Z", "-o", "json"});
+  REQUIRE(plain.status == kExitOk);
+  v1::BudgetReport at_only;
+  REQUIRE(
+      google::protobuf::util::JsonStringToMessage(plain.out, &at_only).ok());
+  CHECK(at_only.until().empty());
+  CHECK(at_only.node_pools(1).reasons(0).timeline_size() == 0);
+  CHECK(at_only.node_pools(1).reasons(0).next_change() ==
+        "2025-03-04T17:00:00Z");
+}
+
+TEST_CASE("cli budgets: until must be a time after at", "[cli][budgets]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {{"--at", "2025-03-04T10:00:00Z", "--until", "2025-03-04T10:00:00Z"},
+       "karpenter: budgets: --until: \"2025-03-04T10:00:00Z\" is not after "
+       "--at \"2025-03-04T10:00:00Z\"\n"},
+      // Order of the flags does not matter; the values are quoted as given.
+      {{"--until", "2025-03-04T10:00:00Z", "--at", "2025-03-04T12:00:00+02:00"},
+       "karpenter: budgets: --until: \"2025-03-04T10:00:00Z\" is not after "
+       "--at \"2025-03-04T12:00:00+02:00\"\n"},
+      {{"--at", "2025-03-04T10:00:00Z", "--until", "2025-03-03T10:00:00Z"},
+       "karpenter: budgets: --until: \"2025-03-03T10:00:00Z\" is not after "
+       "--at \"2025-03-04T10:00:00Z\"\n"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"budgets"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    CAPTURE(args);
+    Result r = Run(args);
+    CHECK(r.status == kExitUsage);
+    CHECK(r.out.empty());
+    CHECK(r.err == c.want);
+  }
+  Result bad = Run({"budgets", "--until", "next tuesday"});
+  CHECK(bad.status == kExitUsage);
+  CHECK(absl::StartsWith(
+      bad.err, "karpenter: budgets: --until: \"next tuesday\" is not an RFC"));
+  // One second after --at is enough.
+  CHECK(Run({"budgets", "--at", "2025-03-04T10:00:00Z", "--until",
+             "2025-03-04T10:00:01Z"})
+            .status == kExitOk);
+}
+
+TEST_CASE("cli budgets: invalid NodePools never change", "[cli][budgets]") {
+  const std::string cron =
+      WriteTemp("badcron.yaml", R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: nightly
+spec:
+  disruption:
+    budgets:
+    - nodes: "5"
+    - nodes: "0"
+      schedule: "0 25 * * *"
+      duration: 1h
+)");
+  Result r =
+      Run({"budgets", "-f", WriteTemp("three.yaml", kThreeErrors), "-f", cron,
+           "--at", "2025-03-04T10:00:00Z", "--until", "2025-03-05T10:00:00Z"});
+  REQUIRE(r.status == kExitOk);
+  // Spec errors: 0, no limiting budget, never changes, one segment.
+  const std::vector<std::string> broken = Row(r.out, "broken", "Empty");
+  REQUIRE(broken.size() >= 9);
+  CHECK(std::vector<std::string>{broken[4], broken[6], broken[7], broken[8]} ==
+        std::vector<std::string>{"0", "-", "never", "-"});
+  CHECK(TimelineRows(r.out, "broken", "Empty") ==
+        std::vector<std::vector<std::string>>{
+            {"2025-03-04T10:00:00Z", "2025-03-05T10:00:00Z", "0", "-"}});
+  CHECK(absl::StrContains(
+      r.out, "\nNodePool broken: spec.disruption.consolidationPolicy: "));
+  // A schedule the cron parser rejects fails closed at budgets[1] for good.
+  const std::vector<std::string> nightly = Row(r.out, "nightly", "Drifted");
+  REQUIRE(nightly.size() >= 9);
+  CHECK(std::vector<std::string>{nightly[4], nightly[6], nightly[7],
+                                 nightly[8]} ==
+        std::vector<std::string>{"0", "budgets[1]", "never", "-"});
+  CHECK(
+      TimelineRows(r.out, "nightly", "Drifted") ==
+      std::vector<std::vector<std::string>>{
+          {"2025-03-04T10:00:00Z", "2025-03-05T10:00:00Z", "0", "budgets[1]"}});
+}
+
+TEST_CASE("cli budgets: a timeline over the cap is an error line",
+          "[cli][budgets]") {
+  // A 1m window every 2 minutes: 2 segments a 2 minutes, 1440 in a day.
+  const std::string file =
+      WriteTemp("flappy.yaml", R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: flappy
+spec:
+  disruption:
+    budgets:
+    - nodes: "0"
+      schedule: "*/2 * * * *"
+      duration: 1m
+      reasons: [Empty]
+)");
+  const std::vector<std::string> args = {"budgets",
+                                         "-f",
+                                         file,
+                                         "--at",
+                                         "2025-03-04T00:00:00Z",
+                                         "--until",
+                                         "2025-03-05T00:00:00Z"};
+  Result r = Run(args);
+  REQUIRE(r.status == kExitOk);
+  CHECK(r.err.empty());
+  const std::vector<std::vector<std::string>> empty =
+      TimelineRows(r.out, "flappy", "Empty");
+  REQUIRE(empty.size() == 1);
+  CHECK(empty[0] == std::vector<std::string>{"-", "-", "error", "-"});
+  CHECK(absl::StrContains(
+      r.out,
+      "\nNodePool flappy: Empty timeline: max_segments: more than "
+      "1000 segments"));
+  // The other reasons are unaffected.
+  CHECK(
+      TimelineRows(r.out, "flappy", "Drifted") ==
+      std::vector<std::vector<std::string>>{
+          {"2025-03-04T00:00:00Z", "2025-03-05T00:00:00Z", "unlimited", "-"}});
+  // Still a next change: the window ends a minute later.
+  const std::vector<std::string> row = Row(r.out, "flappy", "Empty");
+  REQUIRE(row.size() >= 9);
+  CHECK(row[7] == "2025-03-04T00:01:00Z");
+
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.end(), {"-o", "json"});
+  Result json = Run(json_args);
+  REQUIRE(json.status == kExitOk);
+  v1::BudgetReport report;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(json.out, &report).ok());
+  const v1::ReasonBudget& rb = report.node_pools(0).reasons(1);
+  CHECK(rb.reason() == "Empty");
+  CHECK(rb.timeline_size() == 0);
+  CHECK(absl::StrContains(rb.timeline_error(), "more than 1000 segments"));
+  CHECK(report.node_pools(0).reasons(2).timeline_size() == 1);
 }
 
 }  // namespace

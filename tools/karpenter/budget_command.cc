@@ -2,7 +2,8 @@
 //
 // `karpenter validate` and `karpenter budgets`: the NodePool disruption spec
 // and PDB checks of budget/disruption_spec.h and budget/pdb.h, and the
-// per-NodePool allowed disruptions of budget/allowed.h, over cluster dumps.
+// per-NodePool allowed disruptions of budget/allowed.h with their next
+// change and timeline (budget/calendar.h), over cluster dumps.
 
 #include <algorithm>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/budget/allowed.h"
+#include "karpenter/budget/calendar.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/snapshot/load.h"
@@ -38,17 +40,37 @@ constexpr char kValidateUsage[] =
     "2 with a one-line message on bad usage or unreadable input.\n";
 
 constexpr char kBudgetsUsage[] =
-    "usage: karpenter budgets [-f FILE]... [--at RFC3339] [-o text|json]\n"
+    "usage: karpenter budgets [-f FILE]... [--at RFC3339] [--until RFC3339]\n"
+    "                         [-o text|json]\n"
     "\n"
     "Evaluates every NodePool's disruption budgets at one instant (--at,\n"
     "default now) as Karpenter does: per NodePool the total and disrupting\n"
-    "nodes, and per reason (Underutilized, Empty, Drifted) the allowed\n"
-    "disruptions, the remaining ones (allowed minus disrupting nodes), the\n"
-    "limiting budget and why. Without -f, the example cluster bundled in the\n"
-    "binary. -o json prints a karpenter.v1.BudgetReport\n"
-    "(proto/karpenter/v1/budget.proto) in proto3's JSON mapping.\n"
+    "nodes, and per reason (Underutilized, Empty, Drifted) one row with\n"
+    "  ALLOWED      what the budgets allow, before subtracting disrupting\n"
+    "               nodes ('unlimited' when no active budget limits it)\n"
+    "  REMAINING    max(ALLOWED - DISRUPTING, 0): what the disruption\n"
+    "               controller may still disrupt\n"
+    "  LIMITING     the budget that sets ALLOWED, and WHY\n"
+    "  NEXT CHANGE  the first instant after --at at which ALLOWED changes\n"
+    "               (RFC 3339 UTC), or 'never': no scheduled budget matters\n"
+    "               for the reason, or the NodePool is invalid and fails\n"
+    "               closed to 0 for good\n"
+    "  THEN         ALLOWED from NEXT CHANGE on\n"
     "\n"
-    "Exit status 2 with a one-line message on bad usage or bad input.\n";
+    "--until RFC3339 (after --at) adds a timeline: per NodePool and reason\n"
+    "the stretches of [--at, --until) over which ALLOWED and the limiting\n"
+    "budget stay constant. Timelines show ALLOWED, as NEXT CHANGE does;\n"
+    "REMAINING is ALLOWED minus the nodes disrupting at --at. A NodePool\n"
+    "and reason with more than 1000 stretches gets an error line instead\n"
+    "of its timeline; the other timelines are still printed.\n"
+    "\n"
+    "Without -f, the example cluster bundled in the binary. -o json prints\n"
+    "a karpenter.v1.BudgetReport (proto/karpenter/v1/budget.proto) in\n"
+    "proto3's JSON mapping: nextChange/nextAllowed per reason (absent for\n"
+    "'never'), timeline/timelineError with --until.\n"
+    "\n"
+    "Exit status 2 with a one-line message on bad usage or bad input\n"
+    "(including an --until not after --at).\n";
 
 // Spec errors plus the runtime errors Karpenter fails closed on, which the
 // CRD accepts (so DisruptionSpecErrors leaves them out) but a validator
@@ -111,19 +133,63 @@ int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
 
 namespace {
 
+// The most segments one NodePool and reason may produce with --until; past
+// it the timeline is replaced by an error so the output stays readable and
+// bounded (a minutely window over a month would print 40000 rows).
+constexpr size_t kMaxTimelineSegments = 1000;
+
 struct BudgetsArgs {
   std::vector<std::string> files;
   absl::Time at = absl::Now();
+  std::optional<absl::Time> until;
   bool json = false;
 };
+
+std::string FormatUtc(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
+
+// Parses the RFC 3339 value of `flag` into `t`; "" on success.
+std::string ParseTimeFlag(const std::string& flag, const std::string& value,
+                          absl::Time& t) {
+  std::string why;
+  if (absl::ParseTime(absl::RFC3339_full, value, &t, &why)) return "";
+  return absl::StrCat(flag, ": \"", value, "\" is not an RFC 3339 time (", why,
+                      ")");
+}
+
+// Parses one option taking `value`; "" on success, else the problem.
+std::string ParseBudgetsOption(const std::string& arg, const std::string& value,
+                               BudgetsArgs& parsed) {
+  if (arg == "-f" || arg == "--filename") {
+    parsed.files.push_back(value);
+  } else if (arg == "--at") {
+    return ParseTimeFlag(arg, value, parsed.at);
+  } else if (arg == "--until") {
+    absl::Time until;
+    if (std::string problem = ParseTimeFlag(arg, value, until);
+        !problem.empty()) {
+      return problem;
+    }
+    parsed.until = until;
+  } else if (value == "json" || value == "text") {
+    parsed.json = value == "json";
+  } else {
+    return absl::StrCat(arg, ": \"", value, "\" is not text or json");
+  }
+  return "";
+}
 
 // Parses `budgets` options; "" on success, else the problem.
 std::string ParseBudgetsArgs(const std::vector<std::string>& args,
                              BudgetsArgs& parsed) {
+  std::string until_text;
+  std::string at_text;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const bool takes_value = arg == "-f" || arg == "--filename" ||
-                             arg == "--at" || arg == "-o" || arg == "--output";
+                             arg == "--at" || arg == "--until" || arg == "-o" ||
+                             arg == "--output";
     if (!takes_value) {
       if (arg.size() > 1 && arg[0] == '-') {
         return absl::StrCat("unknown option \"", arg, "\"");
@@ -133,47 +199,113 @@ std::string ParseBudgetsArgs(const std::vector<std::string>& args,
     }
     if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing value");
     const std::string& value = args[++i];
-    if (arg == "-f" || arg == "--filename") {
-      parsed.files.push_back(value);
-    } else if (arg == "--at") {
-      std::string why;
-      if (!absl::ParseTime(absl::RFC3339_full, value, &parsed.at, &why)) {
-        return absl::StrCat("--at: \"", value, "\" is not an RFC 3339 time (",
-                            why, ")");
-      }
-    } else if (value == "json" || value == "text") {
-      parsed.json = value == "json";
-    } else {
-      return absl::StrCat(arg, ": \"", value, "\" is not text or json");
+    if (arg == "--until") until_text = value;
+    if (arg == "--at") at_text = value;
+    if (std::string problem = ParseBudgetsOption(arg, value, parsed);
+        !problem.empty()) {
+      return problem;
     }
+  }
+  // Checked after the loop: --until may come before --at.
+  if (parsed.until.has_value() && *parsed.until <= parsed.at) {
+    const std::string at_quoted =
+        at_text.empty() ? absl::StrCat("now (", FormatUtc(parsed.at), ")")
+                        : absl::StrCat("--at \"", at_text, "\"");
+    return absl::StrCat("--until: \"", until_text, "\" is not after ",
+                        at_quoted);
   }
   return "";
 }
 
-v1::BudgetReport MakeReport(const budget::BudgetMapping& mapping,
-                            absl::Time at) {
-  v1::BudgetReport report;
-  report.set_at(
-      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", at, absl::UTCTimeZone()));
-  for (const budget::NodePoolBudget& np : mapping.node_pools) {
-    v1::NodePoolBudgetReport* r = report.add_node_pools();
-    r->set_name(np.node_pool);
-    r->set_total_nodes(np.total_nodes);
-    r->set_disrupting_nodes(np.disrupting_nodes);
-    for (const std::string& e : np.spec_errors) r->add_spec_errors(e);
-    for (budget::DisruptionReason reason : budget::kAllDisruptionReasons) {
-      const size_t i = static_cast<size_t>(reason);
-      const budget::Allowance& a = np.by_reason[i];
-      v1::ReasonBudget* rb = r->add_reasons();
-      rb->set_reason(std::string(budget::DisruptionReasonName(reason)));
-      rb->set_allowed(a.allowed);
-      rb->set_unlimited(a.allowed == budget::kUnlimited);
-      rb->set_remaining(np.remaining[i]);
-      if (a.limiting_budget) {
-        rb->set_limiting_budget(static_cast<int32_t>(*a.limiting_budget));
-      }
-      rb->set_why(a.why);
+// Sets `rb`'s next change from `at` (absent when never).
+void FillNextChange(const budget::DisruptionSpec& spec,
+                    budget::DisruptionReason reason, int64_t num_nodes,
+                    absl::Time at, v1::ReasonBudget* rb) {
+  const absl::Time next = budget::NextChange(spec, reason, num_nodes, at);
+  if (next == absl::InfiniteFuture()) return;
+  rb->set_next_change(FormatUtc(next));
+  rb->set_next_allowed(
+      budget::AllowedDisruptions(spec, reason, num_nodes, next));
+}
+
+void AddSegment(absl::Time start, absl::Time end, int64_t allowed,
+                std::optional<size_t> limiting_budget, v1::ReasonBudget* rb) {
+  v1::BudgetSegment* s = rb->add_timeline();
+  s->set_start(FormatUtc(start));
+  s->set_end(FormatUtc(end));
+  s->set_allowed(allowed);
+  s->set_unlimited(allowed == budget::kUnlimited);
+  if (limiting_budget) {
+    s->set_limiting_budget(static_cast<int32_t>(*limiting_budget));
+  }
+}
+
+// Sets `rb`'s timeline over [at, until), or its timeline_error.
+void FillTimeline(const budget::DisruptionSpec& spec,
+                  budget::DisruptionReason reason, int64_t num_nodes,
+                  absl::Time at, absl::Time until, v1::ReasonBudget* rb) {
+  absl::StatusOr<std::vector<budget::TimelineSegment>> segments =
+      budget::Timeline(spec, reason, num_nodes, at, until,
+                       kMaxTimelineSegments);
+  if (!segments.ok()) {
+    rb->set_timeline_error(std::string(segments.status().message()));
+    return;
+  }
+  for (size_t i = 0; i < segments->size(); ++i) {
+    const budget::TimelineSegment& s = (*segments)[i];
+    const absl::Time end =
+        i + 1 < segments->size() ? (*segments)[i + 1].start : until;
+    AddSegment(s.start, end, s.allowed, s.limiting_budget, rb);
+  }
+}
+
+// One NodePool's entry. `spec` is its parsed spec, or the parse error (then
+// every reason is a constant 0: no next change, one timeline segment).
+void FillNodePool(const budget::NodePoolBudget& np,
+                  const absl::StatusOr<budget::DisruptionSpec>& spec,
+                  const BudgetsArgs& args, v1::NodePoolBudgetReport* r) {
+  r->set_name(np.node_pool);
+  r->set_total_nodes(np.total_nodes);
+  r->set_disrupting_nodes(np.disrupting_nodes);
+  for (const std::string& e : np.spec_errors) r->add_spec_errors(e);
+  for (budget::DisruptionReason reason : budget::kAllDisruptionReasons) {
+    const size_t i = static_cast<size_t>(reason);
+    const budget::Allowance& a = np.by_reason[i];
+    v1::ReasonBudget* rb = r->add_reasons();
+    rb->set_reason(std::string(budget::DisruptionReasonName(reason)));
+    rb->set_allowed(a.allowed);
+    rb->set_unlimited(a.allowed == budget::kUnlimited);
+    rb->set_remaining(np.remaining[i]);
+    if (a.limiting_budget) {
+      rb->set_limiting_budget(static_cast<int32_t>(*a.limiting_budget));
     }
+    rb->set_why(a.why);
+    if (!spec.ok()) {
+      if (args.until) {
+        AddSegment(args.at, *args.until, a.allowed, a.limiting_budget, rb);
+      }
+      continue;
+    }
+    FillNextChange(*spec, reason, np.total_nodes, args.at, rb);
+    if (args.until) {
+      FillTimeline(*spec, reason, np.total_nodes, args.at, *args.until, rb);
+    }
+  }
+}
+
+v1::BudgetReport MakeReport(const snapshot::Snapshot& snap,
+                            const BudgetsArgs& args) {
+  const budget::BudgetMapping mapping =
+      budget::BuildBudgetMapping(snap, args.at);
+  v1::BudgetReport report;
+  report.set_at(FormatUtc(args.at));
+  if (args.until) report.set_until(FormatUtc(*args.until));
+  // The mapping lists the NodePools in snapshot order, so position i is
+  // snap.node_pools()[i].
+  for (size_t i = 0; i < mapping.node_pools.size(); ++i) {
+    FillNodePool(mapping.node_pools[i],
+                 budget::ParseDisruptionSpec(snap.node_pools()[i]), args,
+                 report.add_node_pools());
   }
   return report;
 }
@@ -182,26 +314,61 @@ std::string CountText(int64_t n) {
   return n == budget::kUnlimited ? "unlimited" : absl::StrCat(n);
 }
 
-void PrintBudgetsText(const v1::BudgetReport& report, std::ostream& out) {
-  out << "Budgets at " << report.at() << "\n\n";
+std::string LimitingText(bool has, int32_t index) {
+  return has ? absl::StrCat("budgets[", index, "]") : "-";
+}
+
+void PrintSummary(const v1::BudgetReport& report, std::ostream& out) {
   std::vector<std::vector<std::string>> rows = {
       {"NODEPOOL", "NODES", "DISRUPTING", "REASON", "ALLOWED", "REMAINING",
-       "LIMITING", "WHY"}};
+       "LIMITING", "NEXT CHANGE", "THEN", "WHY"}};
   for (const v1::NodePoolBudgetReport& np : report.node_pools()) {
     for (const v1::ReasonBudget& rb : np.reasons()) {
-      rows.push_back({np.name(), absl::StrCat(np.total_nodes()),
-                      absl::StrCat(np.disrupting_nodes()), rb.reason(),
-                      CountText(rb.allowed()), CountText(rb.remaining()),
-                      rb.has_limiting_budget()
-                          ? absl::StrCat("budgets[", rb.limiting_budget(), "]")
-                          : "-",
-                      rb.why()});
+      const bool changes = rb.has_next_change();
+      rows.push_back(
+          {np.name(), absl::StrCat(np.total_nodes()),
+           absl::StrCat(np.disrupting_nodes()), rb.reason(),
+           CountText(rb.allowed()), CountText(rb.remaining()),
+           LimitingText(rb.has_limiting_budget(), rb.limiting_budget()),
+           changes ? rb.next_change() : "never",
+           changes ? CountText(rb.next_allowed()) : "-", rb.why()});
     }
   }
   PrintTable(rows, out);
+}
+
+void PrintTimeline(const v1::BudgetReport& report, std::ostream& out) {
+  out << "\nTimeline from " << report.at() << " until " << report.until()
+      << " (ALLOWED before subtracting disrupting nodes)\n\n";
+  std::vector<std::vector<std::string>> rows = {
+      {"NODEPOOL", "REASON", "FROM", "UNTIL", "ALLOWED", "LIMITING"}};
+  for (const v1::NodePoolBudgetReport& np : report.node_pools()) {
+    for (const v1::ReasonBudget& rb : np.reasons()) {
+      if (!rb.timeline_error().empty()) {
+        rows.push_back({np.name(), rb.reason(), "-", "-", "error", "-"});
+      }
+      for (const v1::BudgetSegment& s : rb.timeline()) {
+        rows.push_back(
+            {np.name(), rb.reason(), s.start(), s.end(), CountText(s.allowed()),
+             LimitingText(s.has_limiting_budget(), s.limiting_budget())});
+      }
+    }
+  }
+  PrintTable(rows, out);
+}
+
+void PrintBudgetsText(const v1::BudgetReport& report, std::ostream& out) {
+  out << "Budgets at " << report.at() << "\n\n";
+  PrintSummary(report, out);
+  if (!report.until().empty()) PrintTimeline(report, out);
   for (const v1::NodePoolBudgetReport& np : report.node_pools()) {
     for (const std::string& e : np.spec_errors()) {
       out << "NodePool " << np.name() << ": " << e << "\n";
+    }
+    for (const v1::ReasonBudget& rb : np.reasons()) {
+      if (rb.timeline_error().empty()) continue;
+      out << "NodePool " << np.name() << ": " << rb.reason()
+          << " timeline: " << rb.timeline_error() << "\n";
     }
   }
 }
@@ -222,8 +389,7 @@ int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
   std::optional<snapshot::Snapshot> snap =
       LoadSnapshot(parsed.files, "budgets", err);
   if (!snap) return kExitUsage;
-  const v1::BudgetReport report =
-      MakeReport(budget::BuildBudgetMapping(*snap, parsed.at), parsed.at);
+  const v1::BudgetReport report = MakeReport(*snap, parsed);
   if (!parsed.json) {
     PrintBudgetsText(report, out);
     return kExitOk;

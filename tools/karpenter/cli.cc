@@ -26,8 +26,9 @@ constexpr char kUsage[] =
     "                 check NodePool disruption specs and PDBs; exit 1 "
     "listing\n"
     "                 every error\n"
-    "  budgets [-f FILE]... [--at RFC3339] [-o text|json]\n"
-    "                 allowed disruptions per NodePool and reason\n"
+    "  budgets [-f FILE]... [--at RFC3339] [--until RFC3339] [-o text|json]\n"
+    "                 allowed disruptions per NodePool and reason, when they\n"
+    "                 next change, and with --until their timeline\n"
     "\n"
     "Run 'karpenter <command> --help' for a command's options.\n";
 
