@@ -69,7 +69,9 @@ absl::Time SpotInterruptionDeadline(absl::Time notice);
 
 // Parses an RFC 3339 timestamp as Go's `time.Parse(time.RFC3339, s)`:
 // "2024-05-01T12:00:00Z", optional fractional seconds, "Z" or "+hh:mm";
-// uppercase "T" and "Z" only, no surrounding white space.
+// uppercase "T" and "Z" only, no surrounding white space. Deliberately
+// stricter than Go 1.19 in two lax corners: a comma before the fraction and
+// offsets such as "+99:99" (both accepted by Go) are rejected.
 // Errors: kInvalidArgument "<field>: invalid RFC 3339 timestamp \"<s>\"".
 absl::StatusOr<absl::Time> ParseRfc3339(absl::string_view s,
                                         absl::string_view field);
