@@ -44,8 +44,10 @@
 //   - Controllers: a pod with a `controller: true` ownerReference whose kind is
 //     not DaemonSet or Node is replaced, like a ReplicaSet does, when it starts
 //     terminating (or is removed outright): after `recreate_delay` a new pod
-//     appears with a new UID and name (`<generateName or name->r<N>`) on the
-//     first Node by name that is not the old pod's node, not being deleted,
+//     appears with a new UID and name (`<generateName>r<N>`, or
+//     `<name>-r<N>` without generateName; replacements of replacements keep
+//     the first base; N counts replacements fake-wide) on the first Node by
+//     name that is not the old pod's node, not being deleted,
 //     not `spec.unschedulable` and not tainted `karpenter.sh/disrupted:
 //     NoSchedule`; it is Pending there and becomes Running and Ready after
 //     `ready_delay`. With no such Node it stays Pending and unscheduled (the
