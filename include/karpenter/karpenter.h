@@ -14,6 +14,7 @@
 #include "karpenter/budget/node_budget.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/clock.h"
+#include "karpenter/cluster_view.h"
 #include "karpenter/cron.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/drain/deadline.h"
