@@ -3,7 +3,6 @@
 #include "karpenter/testing/fake_cluster.h"
 
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -839,9 +838,8 @@ snapshot::ObjectSet FiftyApps() {
   return o;
 }
 
-TEST_CASE("fake cluster: draining five nodes under fifty PDBs is fast",
+TEST_CASE("fake cluster: draining five nodes under fifty PDBs keeps them whole",
           "[fake-cluster]") {
-  const auto start = std::chrono::steady_clock::now();
   FakeClusterOptions options;
   options.record_call_log = false;
   Env env(FiftyApps(), options);
@@ -868,9 +866,6 @@ TEST_CASE("fake cluster: draining five nodes under fifty PDBs is fast",
     if (remaining == 0) break;
     env.RunTo(absl::Seconds(rounds + 1));
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
   const snapshot::Snapshot s = env.Read();
   CHECK(s.pods().size() == 1000);
   CHECK(env.cluster->PdbViolations().empty());
@@ -879,10 +874,9 @@ TEST_CASE("fake cluster: draining five nodes under fifty PDBs is fast",
   for (const v1::PodDisruptionBudget& pdb : s.pdbs()) {
     CHECK(pdb.status().current_healthy() >= pdb.status().desired_healthy());
   }
-  WARN("drained 250 pods in " << rounds << " simulated seconds with "
-                              << env.cluster->evict_calls() << " Evict calls, "
-                              << seconds << " s wall");
-  CHECK(seconds < 10.0);  // Generous for sanitizer builds; ~0.1 s optimised.
+  // Each of the 50 PDBs loses one pod at a time and waits 15 s (recreate +
+  // ready) for it to come back, with 5 pods of each app to drain.
+  CHECK(rounds >= 5 * 15);
 }
 
 TEST_CASE("fake cluster: concurrent evictions keep PDBs whole",
