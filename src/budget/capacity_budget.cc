@@ -24,24 +24,28 @@ namespace karpenter::budget {
 namespace {
 
 // `node.status.allocatable[resource]` in the resource's unit, or an error
-// naming the node and the field.
+// naming the node and the field. Messages are built only on failure: this
+// runs twice per node of every Snapshot.
 absl::StatusOr<int64_t> ReadAllocatable(const v1::Node& node,
                                         CapacityResource resource) {
-  const std::string key(CapacityResourceName(resource));
-  const std::string field =
-      absl::StrCat("node \"", node.metadata().name(),
-                   "\": status.allocatable[\"", key, "\"]");
+  static const std::string* const kKeys[] = {new std::string("cpu"),
+                                             new std::string("memory")};
+  const std::string& key = *kKeys[static_cast<size_t>(resource)];
   const auto& allocatable = node.status().allocatable();
   auto it = allocatable.find(key);
+  auto field = [&] {
+    return absl::StrCat("node \"", node.metadata().name(),
+                        "\": status.allocatable[\"", key, "\"]");
+  };
   if (it == allocatable.end()) {
-    return absl::InvalidArgumentError(absl::StrCat(field, " is missing"));
+    return absl::InvalidArgumentError(absl::StrCat(field(), " is missing"));
   }
   absl::StatusOr<int64_t> v =
       internal::AmountFromQuantity(resource, it->second);
   if (!v.ok()) {
-    return absl::Status(
-        v.status().code(),
-        absl::StrCat(field, ": \"", it->second, "\": ", v.status().message()));
+    return absl::Status(v.status().code(),
+                        absl::StrCat(field(), ": \"", it->second,
+                                     "\": ", v.status().message()));
   }
   return v;
 }
