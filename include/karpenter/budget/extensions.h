@@ -169,8 +169,9 @@ struct RateAllowance {
   // max_disruptions is 0; otherwise the (in_window - max + 1)-th oldest
   // counted start plus the window.
   absl::Time next_slot = absl::InfiniteFuture();
-  // E.g. `rate 3/1h: 3 disruptions since 2026-11-22T09:00:00Z, 0 remaining,
-  // next slot at 2026-11-22T09:20:00Z`.
+  // E.g. at 10:00 `rate 3/1h: 3 disruptions since 2026-11-22T09:00:00Z, 0
+  // remaining, next slot at 2026-11-22T10:10:00Z` ("since" is the window's
+  // exclusive start, now - window).
   std::string why;
 };
 
@@ -295,8 +296,9 @@ class CapacityEvaluation {
   // max(allowance - disrupting, 0).
   int64_t remaining() const { return remaining_; }
   bool fail_closed() const { return fail_closed_; }
-  // E.g. `capacity cpu=10% of 114 = 11400m (rounded up); 0 disrupting;
-  // 11400m remaining`.
+  // E.g. `capacity cpu=10%: allowance 11.4 of 114 (10% rounded up to the
+  // millicore), 0 disrupting, 11.4 remaining` (amounts as quantities: cpu
+  // in cores, memory in bytes or the largest exact binary unit).
   const std::string& why() const { return why_; }
 
   // Whether disrupting `candidates` (indexes into the snapshot's nodes();
