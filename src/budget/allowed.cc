@@ -15,22 +15,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "budget/membership.h"
 
 namespace karpenter::budget {
 namespace {
-
-// std::string keys: protobuf maps look up by `const std::string&`, so this
-// avoids a temporary per node.
-const std::string& NodePoolLabel() {
-  static const std::string* const kKey =
-      new std::string("karpenter.sh/nodepool");
-  return *kKey;
-}
-const std::string& InitializedLabel() {
-  static const std::string* const kKey =
-      new std::string("karpenter.sh/initialized");
-  return *kKey;
-}
 
 // One budget evaluated as Karpenter's Budget.GetAllowedDisruptions.
 struct BudgetValue {
@@ -124,50 +112,15 @@ int64_t AllowedDisruptions(const DisruptionSpec& spec, DisruptionReason reason,
 
 namespace {
 
-// The status of condition `type`, or "" when absent.
-absl::string_view ConditionStatus(
-    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
-    absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return c.status();
-  }
-  return "";
-}
-
-std::optional<snapshot::NodeClaimIndex> ClaimOf(const snapshot::Snapshot& s,
-                                                const v1::Node& node) {
-  if (!node.spec().provider_id().empty()) {
-    return s.FindNodeClaimByProviderId(node.spec().provider_id());
-  }
-  return s.FindNodeClaimByNodeName(node.metadata().name());
-}
-
-absl::string_view Label(const v1::ObjectMeta& meta, const std::string& key) {
-  auto it = meta.labels().find(key);
-  return it == meta.labels().end() ? absl::string_view() : it->second;
-}
-
 // Counts one node into `pools` as BuildDisruptionBudgetMapping does.
 void CountNode(const snapshot::Snapshot& s, const v1::Node& node,
                std::vector<NodePoolBudget>* pools) {
-  const std::optional<snapshot::NodeClaimIndex> claim_index = ClaimOf(s, node);
-  if (!claim_index.has_value()) return;  // Unmanaged.
-  if (Label(node.metadata(), InitializedLabel()) != "true") return;
-  const v1::NodeClaim& claim = s.node_claims()[*claim_index];
-  if (ConditionStatus(claim.status().conditions(), "InstanceTerminating") ==
-      "True") {
-    return;
-  }
-  const std::optional<snapshot::NodePoolIndex> pool =
-      s.FindNodePool(Label(node.metadata(), NodePoolLabel()));
-  if (!pool.has_value()) return;  // Its NodePool reads as 0 anyway.
-  NodePoolBudget& p = (*pools)[*pool];
+  const std::optional<internal::PoolMember> member =
+      internal::ClassifyNode(s, node);
+  if (!member.has_value()) return;
+  NodePoolBudget& p = (*pools)[member->pool];
   ++p.total_nodes;
-  const bool ready =
-      ConditionStatus(node.status().conditions(), "Ready") == "True";
-  if (!ready || claim.metadata().has_deletion_timestamp()) {
-    ++p.disrupting_nodes;
-  }
+  if (member->disrupting) ++p.disrupting_nodes;
 }
 
 void FillAllowances(const absl::StatusOr<DisruptionSpec>& spec, absl::Time now,
