@@ -15,6 +15,7 @@
 #include "karpenter/budget/pdb.h"
 #include "karpenter/clock.h"
 #include "karpenter/cron.h"
+#include "karpenter/drain/eviction_queue.h"
 #include "karpenter/duration.h"
 #include "karpenter/eviction_client.h"
 #include "karpenter/intstr.h"
