@@ -90,8 +90,9 @@ bool NeedsCompaction(size_t size, size_t live) { return size > 2 * live + 64; }
 
 enum class Status : uint8_t { kFree, kWaiting, kInFlight };
 
+// Scheduling state of a queued pod (its PodRef lives in a parallel vector,
+// so heap maintenance touches only these few cache lines).
 struct Item {
-  PodRef pod;
   // The one PDB key (kNoKey if none or several).
   uint32_t pdb_key = kNoKey;
   // All PDB keys when there are several, sorted by name.
@@ -109,14 +110,29 @@ struct Item {
   EvictionWorkKind kind = EvictionWorkKind::kEvict;
 };
 
+struct FifoEntry {
+  uint64_t seq;
+  uint32_t slot;
+  uint32_t gen;
+};
+
+// The waiting pods of one key. Most pods are never retried, so they sit in a
+// FIFO (ready since forever, ascending seq: O(1) push and pop, sequential
+// memory); retried pods, and pods re-placed out of seq order, sit in a heap
+// by (ready_at, seq). The key's first pod is the smaller of the two heads.
+// Both heads are kept valid (stale entries are dropped when they surface).
 struct Key {
   std::string name;
   int in_flight = 0;
   // Waiting pods scheduled under this key.
   size_t live = 0;
   uint32_t version = 0;
-  // Waiting pods by (ready_at, seq).
-  MinHeap heap;
+  std::vector<FifoEntry> fifo;
+  size_t fifo_head = 0;
+  MinHeap retry;
+
+  bool FifoEmpty() const { return fifo_head == fifo.size(); }
+  size_t Entries() const { return fifo.size() - fifo_head + retry.size(); }
 };
 
 // The pod's PDB keys, resolved: sorted, distinct, interned.
@@ -140,6 +156,11 @@ std::string PodName(const PodRef& pod) {
 }
 
 std::string Quote(absl::string_view s) { return absl::StrCat("\"", s, "\""); }
+
+absl::Status NotQueued(absl::string_view uid) {
+  return absl::NotFoundError(
+      absl::StrCat("uid ", Quote(uid), ": not in the eviction queue"));
+}
 
 absl::Status ValidateOptions(const EvictionQueueOptions& o) {
   if (o.mode != EvictionQueueMode::kKeyedByPdb &&
@@ -216,7 +237,7 @@ struct EvictionQueue::State {
     using is_transparent = void;
     const State* state;
     size_t operator()(uint32_t slot) const {
-      return (*this)(absl::string_view(state->items[slot].pod.uid));
+      return (*this)(absl::string_view(state->pods[slot].uid));
     }
     size_t operator()(absl::string_view uid) const {
       return absl::Hash<absl::string_view>()(uid);
@@ -225,10 +246,10 @@ struct EvictionQueue::State {
   struct SlotEq {
     using is_transparent = void;
     const State* state;
-    absl::string_view Uid(uint32_t slot) const {
-      return state->items[slot].pod.uid;
+    absl::string_view Uid(uint32_t slot) const { return state->pods[slot].uid; }
+    bool operator()(uint32_t a, uint32_t b) const {
+      return a == b || Uid(a) == Uid(b);
     }
-    bool operator()(uint32_t a, uint32_t b) const { return a == b; }
     bool operator()(uint32_t a, absl::string_view b) const {
       return Uid(a) == b;
     }
@@ -277,23 +298,69 @@ struct EvictionQueue::State {
     return keys[e.id].version == e.stamp;
   }
 
+  bool FifoValid(const FifoEntry& e) const {
+    const Item& it = items[e.slot];
+    return it.status == Status::kWaiting && it.gen == e.gen;
+  }
+
+  // Drops stale entries from the heads of `key`'s FIFO and heap, and
+  // compacts them when mostly stale.
+  void CleanKey(Key& key) {
+    while (!key.FifoEmpty() && !FifoValid(key.fifo[key.fifo_head])) {
+      ++key.fifo_head;
+    }
+    if (key.FifoEmpty()) {
+      key.fifo.clear();
+      key.fifo_head = 0;
+    } else if (key.fifo_head > 64 && 2 * key.fifo_head > key.fifo.size()) {
+      key.fifo.erase(key.fifo.begin(),
+                     key.fifo.begin() + static_cast<ptrdiff_t>(key.fifo_head));
+      key.fifo_head = 0;
+    }
+    while (!key.retry.empty() && !ItemEntryValid(key.retry.top())) {
+      key.retry.pop();
+    }
+  }
+
+  // Removes stale entries throughout `key` (heads already valid, so the
+  // first pod does not change).
+  void CompactKey(Key& key) {
+    key.fifo.erase(
+        std::remove_if(key.fifo.begin() + static_cast<ptrdiff_t>(key.fifo_head),
+                       key.fifo.end(),
+                       [&](const FifoEntry& e) { return !FifoValid(e); }),
+        key.fifo.end());
+    key.fifo.erase(key.fifo.begin(),
+                   key.fifo.begin() + static_cast<ptrdiff_t>(key.fifo_head));
+    key.fifo_head = 0;
+    key.retry.Filter([&](const Entry& e) { return ItemEntryValid(e); });
+  }
+
+  // The first waiting pod of a clean key with live > 0.
+  Entry KeyHead(const Key& key) const {
+    if (!key.FifoEmpty()) {
+      const FifoEntry& f = key.fifo[key.fifo_head];
+      const Entry head{absl::InfinitePast(), f.seq, f.slot, f.gen};
+      if (key.retry.empty() || Later()(key.retry.top(), head)) return head;
+    }
+    return key.retry.top();
+  }
+
   // Re-publishes key `k` in the key heap after its first waiting pod or its
   // openness changed: the old entry goes stale, a new one is pushed if the
   // key can hand something out.
   void RefreshKey(uint32_t k) {
     Key& key = keys[k];
-    while (!key.heap.empty() && !ItemEntryValid(key.heap.top())) {
-      key.heap.pop();
-    }
+    CleanKey(key);
     ++key.version;
     if (key.live > 0 && Open(k)) {
-      const Entry& head = key.heap.top();
+      const Entry head = KeyHead(key);
       key_heap.push({head.t, head.seq, k, key.version});
     }
   }
 
   // Puts a waiting pod into the force heap (if it has a deadline) and its
-  // key's heap (unless held).
+  // key's FIFO or heap (unless held).
   void Place(uint32_t slot) {
     Item& it = items[slot];
     it.status = Status::kWaiting;
@@ -303,10 +370,20 @@ struct EvictionQueue::State {
     }
     if (it.sched_key == kHeld) return;
     Key& key = keys[it.sched_key];
+    const Entry e{it.ready_at, it.seq, slot, it.gen};
+    bool first;
+    if (it.ready_at == absl::InfinitePast() &&
+        (key.fifo.empty() || key.fifo.back().seq < it.seq)) {
+      // Behind a non-empty FIFO it cannot be first; checking without
+      // reading the FIFO's head saves a cache miss per Add.
+      first = key.live == 0 || (key.FifoEmpty() && Later()(key.retry.top(), e));
+      key.fifo.push_back({it.seq, slot, it.gen});
+    } else {
+      first = key.live == 0 || Later()(KeyHead(key), e);
+      key.retry.push(e);
+    }
     ++key.live;
-    key.heap.push({it.ready_at, it.seq, slot, it.gen});
-    const Entry& top = key.heap.top();
-    if (top.id == slot && top.stamp == it.gen) RefreshKey(it.sched_key);
+    if (first) RefreshKey(it.sched_key);
   }
 
   // Takes a waiting pod out of every heap (lazily: its entries go stale).
@@ -319,15 +396,13 @@ struct EvictionQueue::State {
       return;
     }
     Key& key = keys[k];
+    const bool was_first = KeyHead(key).id == slot;
     --key.live;
-    const bool was_head =
-        key.heap.top().id == slot && key.heap.top().stamp == it.gen;
     ++it.gen;
-    if (was_head) {
+    if (was_first) {
       RefreshKey(k);
-    } else if (NeedsCompaction(key.heap.size(), key.live)) {
-      // The head is valid and stays the minimum: no refresh needed.
-      key.heap.Filter([&](const Entry& e) { return ItemEntryValid(e); });
+    } else if (NeedsCompaction(key.Entries(), key.live)) {
+      CompactKey(key);
     }
   }
 
@@ -415,26 +490,43 @@ struct EvictionQueue::State {
     return out;
   }
 
-  const Item* Find(absl::string_view uid) const {
+  // The slot of `uid`, or nullopt.
+  std::optional<uint32_t> Find(absl::string_view uid) const {
     auto it = uids.find(uid);
-    return it == uids.end() ? nullptr : &items[*it];
+    if (it == uids.end()) return std::nullopt;
+    return *it;
+  }
+
+  uint32_t AllocSlot() {
+    if (free_slots.empty()) {
+      items.emplace_back();
+      pods.emplace_back();
+      return static_cast<uint32_t>(items.size() - 1);
+    }
+    const uint32_t slot = free_slots.back();
+    free_slots.pop_back();
+    return slot;
   }
 
   absl::Status Add(const PodRef& pod, absl::Span<const std::string> names,
                    absl::Time deadline);
+  absl::Status Update(uint32_t slot, const PodRef& pod, KeySet ks,
+                      absl::Time deadline);
   std::optional<EvictionWork> Pop(absl::Time now);
-  absl::StatusOr<EvictionCompletion> Complete(absl::string_view uid,
+  absl::StatusOr<EvictionCompletion> Complete(uint32_t slot,
                                               EvictionResult result,
                                               absl::Time now);
   absl::Status Remove(absl::string_view uid);
-  EvictionItemStatus Inspect(const Item& it, absl::Time now) const;
+  EvictionItemStatus Inspect(uint32_t slot, absl::Time now) const;
 
   EvictionQueueOptions options;
   absl::Duration interval;
   absl::Duration burst_window;
   absl::Time tat = absl::InfinitePast();
 
+  // Per slot; parallel vectors.
   std::vector<Item> items;
+  std::vector<PodRef> pods;
   std::vector<uint32_t> free_slots;
   absl::flat_hash_set<uint32_t, SlotHash, SlotEq> uids;
   absl::flat_hash_map<std::string, uint32_t> key_ids;
@@ -465,43 +557,16 @@ absl::Status EvictionQueue::State::Add(const PodRef& pod,
   absl::StatusOr<KeySet> ks = ResolveKeys(names);
   if (!ks.ok()) return ks.status();
 
-  auto found = uids.find(absl::string_view(pod.uid));
-  if (found != uids.end()) {
-    const uint32_t slot = *found;
-    Item& it = items[slot];
-    if (it.pod.namespace_name != pod.namespace_name ||
-        it.pod.name != pod.name) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("pod.uid ", Quote(pod.uid), ": already queued as ",
-                       Quote(PodName(it.pod)), ", not ", Quote(PodName(pod))));
-    }
-    ++counters.deduplicated;
-    const absl::Time new_deadline = std::min(it.deadline, deadline);
-    const uint32_t new_sched = SchedKey(*ks);
-    const bool keys_changed =
-        it.pdb_key != ks->single || it.multi_keys != ks->multi;
-    if (!keys_changed && new_deadline == it.deadline) return absl::OkStatus();
-    const bool waiting = it.status == Status::kWaiting;
-    if (waiting) Unplace(slot);
-    it.deadline = new_deadline;
-    it.pdb_key = ks->single;
-    it.multi_keys = std::move(ks->multi);
-    it.sched_key = new_sched;
-    if (waiting) Place(slot);
-    CleanTops();
-    return absl::OkStatus();
-  }
-
-  uint32_t slot;
-  if (free_slots.empty()) {
-    slot = static_cast<uint32_t>(items.size());
-    items.emplace_back();
-  } else {
-    slot = free_slots.back();
-    free_slots.pop_back();
+  // One hash lookup: copy the pod into a fresh slot (copy-assignment reuses
+  // the slot's string capacity) and insert; give the slot back on a repeat.
+  const uint32_t slot = AllocSlot();
+  pods[slot] = pod;
+  const auto [pos, inserted] = uids.insert(slot);
+  if (!inserted) {
+    free_slots.push_back(slot);
+    return Update(*pos, pod, *std::move(ks), deadline);
   }
   Item& it = items[slot];
-  it.pod = pod;  // Copy-assign: reuses the slot's string capacity.
   it.sched_key = SchedKey(*ks);
   it.pdb_key = ks->single;
   it.multi_keys = std::move(ks->multi);
@@ -511,9 +576,33 @@ absl::Status EvictionQueue::State::Add(const PodRef& pod,
   it.ready_at = absl::InfinitePast();
   it.seq = next_seq++;
   it.kind = EvictionWorkKind::kEvict;
-  uids.insert(slot);
   ++counters.added;
   Place(slot);
+  CleanTops();
+  return absl::OkStatus();
+}
+
+absl::Status EvictionQueue::State::Update(uint32_t slot, const PodRef& pod,
+                                          KeySet ks, absl::Time deadline) {
+  Item& it = items[slot];
+  const PodRef& queued = pods[slot];
+  if (queued.namespace_name != pod.namespace_name || queued.name != pod.name) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pod.uid ", Quote(pod.uid), ": already queued as ",
+                     Quote(PodName(queued)), ", not ", Quote(PodName(pod))));
+  }
+  ++counters.deduplicated;
+  const absl::Time new_deadline = std::min(it.deadline, deadline);
+  const bool keys_changed =
+      it.pdb_key != ks.single || it.multi_keys != ks.multi;
+  if (!keys_changed && new_deadline == it.deadline) return absl::OkStatus();
+  const bool waiting = it.status == Status::kWaiting;
+  if (waiting) Unplace(slot);
+  it.deadline = new_deadline;
+  it.sched_key = SchedKey(ks);
+  it.pdb_key = ks.single;
+  it.multi_keys = std::move(ks.multi);
+  if (waiting) Place(slot);
   CleanTops();
   return absl::OkStatus();
 }
@@ -532,7 +621,7 @@ std::optional<EvictionWork> EvictionQueue::State::Pop(absl::Time now) {
   } else if (!key_heap.empty() && key_heap.top().t <= now) {
     slot_key = key_heap.top().id;
     key_heap.pop();
-    slot = keys[slot_key].heap.top().id;
+    slot = KeyHead(keys[slot_key]).id;
     // Count the slot first so the refresh in Unplace sees the key's new
     // openness.
     ++keys[slot_key].in_flight;
@@ -549,22 +638,19 @@ std::optional<EvictionWork> EvictionQueue::State::Pop(absl::Time now) {
   ++in_flight;
   TakeToken(now);
   CleanTops();
-  return EvictionWork{it.pod, kind, it.deadline, it.failures};
+  // The generation does not change while in flight, so (slot, gen) names
+  // this hand-out until it is completed or removed.
+  const uint64_t ticket = (uint64_t{slot} << 32) | it.gen;
+  return EvictionWork{pods[slot], kind, it.deadline, it.failures, ticket};
 }
 
 absl::StatusOr<EvictionCompletion> EvictionQueue::State::Complete(
-    absl::string_view uid, EvictionResult result, absl::Time now) {
-  auto found = uids.find(uid);
-  if (found == uids.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("uid ", Quote(uid), ": not in the eviction queue"));
-  }
-  const uint32_t slot = *found;
+    uint32_t slot, EvictionResult result, absl::Time now) {
   Item& it = items[slot];
   if (it.status != Status::kInFlight) {
     return absl::FailedPreconditionError(
-        absl::StrCat("uid ", Quote(uid), " (pod ", Quote(PodName(it.pod)),
-                     "): not in flight"));
+        absl::StrCat("uid ", Quote(pods[slot].uid), " (pod ",
+                     Quote(PodName(pods[slot])), "): not in flight"));
   }
   const size_t result_index = static_cast<size_t>(result);
   if (result_index >= counters.eviction_results.size()) {
@@ -590,7 +676,7 @@ absl::StatusOr<EvictionCompletion> EvictionQueue::State::Complete(
                                 : "eviction does not support multiple PDBs";
     out.event = DrainEvent{"FailedDraining",
                            absl::StrCat("Failed to drain node, ", why,
-                                        " (Pod=", PodName(it.pod), ")")};
+                                        " (Pod=", PodName(pods[slot]), ")")};
     ++counters.events;
   }
   if (it.failures < INT_MAX) ++it.failures;
@@ -605,31 +691,28 @@ absl::StatusOr<EvictionCompletion> EvictionQueue::State::Complete(
 }
 
 absl::Status EvictionQueue::State::Remove(absl::string_view uid) {
-  auto found = uids.find(uid);
-  if (found == uids.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("uid ", Quote(uid), ": not in the eviction queue"));
-  }
-  const uint32_t slot = *found;
-  Item& it = items[slot];
+  const std::optional<uint32_t> slot = Find(uid);
+  if (!slot.has_value()) return NotQueued(uid);
+  Item& it = items[*slot];
   if (it.status == Status::kWaiting) {
-    Unplace(slot);
+    Unplace(*slot);
   } else {
     ReleaseSlot(it);
   }
-  Free(slot);
+  Free(*slot);
   ++counters.removed;
   CleanTops();
   return absl::OkStatus();
 }
 
-EvictionItemStatus EvictionQueue::State::Inspect(const Item& it,
+EvictionItemStatus EvictionQueue::State::Inspect(uint32_t slot,
                                                  absl::Time now) const {
+  const Item& it = items[slot];
   EvictionItemStatus s;
   s.deadline = it.deadline;
   s.failures = it.failures;
   s.pdb_keys = KeyNames(it);
-  const std::string pod = Quote(PodName(it.pod));
+  const std::string pod = Quote(PodName(pods[slot]));
   auto token = [&](EvictionWorkKind kind) {
     s.kind = kind;
     const std::string what =
@@ -718,7 +801,24 @@ absl::Time EvictionQueue::NextReadyTime() const {
 
 absl::StatusOr<EvictionCompletion> EvictionQueue::Complete(
     absl::string_view uid, EvictionResult result, absl::Time now) {
-  return state_->Complete(uid, result, now);
+  const std::optional<uint32_t> slot = state_->Find(uid);
+  if (!slot.has_value()) return NotQueued(uid);
+  return state_->Complete(*slot, result, now);
+}
+
+absl::StatusOr<EvictionCompletion> EvictionQueue::Complete(
+    const EvictionWork& work, EvictionResult result, absl::Time now) {
+  const State& s = *state_;
+  const uint64_t slot = work.ticket >> 32;
+  const uint32_t gen = static_cast<uint32_t>(work.ticket);
+  // A current ticket skips the UID lookup; anything else (a stale or forged
+  // ticket) takes the UID path and its errors.
+  if (slot < s.items.size() && s.items[slot].gen == gen &&
+      s.items[slot].status == Status::kInFlight &&
+      s.pods[slot].uid == work.pod.uid) {
+    return state_->Complete(static_cast<uint32_t>(slot), result, now);
+  }
+  return Complete(work.pod.uid, result, now);
 }
 
 absl::Status EvictionQueue::Remove(absl::string_view uid) {
@@ -727,12 +827,9 @@ absl::Status EvictionQueue::Remove(absl::string_view uid) {
 
 absl::StatusOr<EvictionItemStatus> EvictionQueue::Inspect(
     absl::string_view uid, absl::Time now) const {
-  const Item* it = state_->Find(uid);
-  if (it == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("uid ", Quote(uid), ": not in the eviction queue"));
-  }
-  return state_->Inspect(*it, now);
+  const std::optional<uint32_t> slot = state_->Find(uid);
+  if (!slot.has_value()) return NotQueued(uid);
+  return state_->Inspect(*slot, now);
 }
 
 size_t EvictionQueue::size() const { return state_->uids.size(); }

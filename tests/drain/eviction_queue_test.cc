@@ -513,6 +513,32 @@ TEST_CASE("eviction queue: bad Add, Complete and Remove calls",
   CHECK(q.size() == 1);
 }
 
+TEST_CASE("eviction queue: Complete by work item skips the UID lookup",
+          "[eviction-queue]") {
+  EvictionQueue q = MakeQueue();
+  AddOk(q, Pod("a"), {"k"});
+  std::optional<EvictionWork> w = q.Pop(t0);
+  REQUIRE(w.has_value());
+  absl::StatusOr<EvictionCompletion> c =
+      q.Complete(*w, EvictionResult::kOtherError, t0);
+  REQUIRE(c.ok());
+  CHECK_FALSE(c->done);
+  // The hand-out is over: the same work item is now a precondition error.
+  CHECK(q.Complete(*w, EvictionResult::kEvicted, t0).status().code() ==
+        absl::StatusCode::kFailedPrecondition);
+  std::optional<EvictionWork> again = q.Pop(t0 + absl::Seconds(1));
+  REQUIRE(again.has_value());
+  CHECK(again->ticket != w->ticket);
+  CHECK(q.Complete(*again, EvictionResult::kEvicted, t0).value().done);
+  CHECK(q.Complete(*again, EvictionResult::kEvicted, t0).status().code() ==
+        absl::StatusCode::kNotFound);
+  // A forged ticket falls back to the UID.
+  EvictionWork forged{Pod("zz"), EvictionWorkKind::kEvict,
+                      absl::InfiniteFuture(), 0, ~uint64_t{0}};
+  CHECK(q.Complete(forged, EvictionResult::kEvicted, t0).status().code() ==
+        absl::StatusCode::kNotFound);
+}
+
 TEST_CASE("eviction queue: order is insertion order, then backoff end",
           "[eviction-queue]") {
   EvictionQueue q = MakeQueue();
@@ -675,7 +701,7 @@ TEST_CASE("eviction queue: random operations match a brute-force model",
     rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
     return (rng >> 33) % n;
   };
-  std::vector<std::string> flying;
+  std::vector<EvictionWork> flying;
   absl::Time now = t0;
   std::vector<int> failures(64, 0);
   for (int step = 0; step < 20000; ++step) {
@@ -700,15 +726,18 @@ TEST_CASE("eviction queue: random operations match a brute-force model",
               : (w->kind == EvictionWorkKind::kForceDelete ? "!" : "") +
                     w->pod.uid;
       REQUIRE(got == want);
-      if (w.has_value()) flying.push_back(w->pod.uid);
+      if (w.has_value()) flying.push_back(*w);
     } else if (op < 8 && !flying.empty()) {
       const size_t i = next(flying.size());
-      const std::string uid = flying[i];
+      const EvictionWork work = flying[i];
+      const std::string& uid = work.pod.uid;
       flying.erase(flying.begin() + static_cast<ptrdiff_t>(i));
       const bool done = next(3) == 0;
-      absl::StatusOr<EvictionCompletion> c = q.Complete(
-          uid, done ? EvictionResult::kEvicted : EvictionResult::kOtherError,
-          now);
+      const EvictionResult result =
+          done ? EvictionResult::kEvicted : EvictionResult::kOtherError;
+      absl::StatusOr<EvictionCompletion> c =
+          next(2) == 0 ? q.Complete(uid, result, now)
+                       : q.Complete(work, result, now);
       REQUIRE(c.ok());
       REQUIRE(m.Complete(uid, done, c->backoff, now));
       REQUIRE(c->done == done);
@@ -716,7 +745,10 @@ TEST_CASE("eviction queue: random operations match a brute-force model",
       const std::string uid = absl::StrCat("u", next(64));
       const bool found = q.Remove(uid).ok();
       m.Remove(uid);
-      if (found) std::erase(flying, uid);
+      if (found) {
+        std::erase_if(flying,
+                      [&](const EvictionWork& w) { return w.pod.uid == uid; });
+      }
     } else {
       now += absl::Milliseconds(next(30));
     }

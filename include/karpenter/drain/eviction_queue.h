@@ -116,6 +116,8 @@ struct EvictionWork {
   absl::Time deadline = absl::InfiniteFuture();
   // Failed attempts so far (0 on the first try).
   int failures = 0;
+  // Names this hand-out for Complete(const EvictionWork&, ...); opaque.
+  uint64_t ticket = 0;
 };
 
 // An event the caller should record: type Warning, on the Node.
@@ -226,7 +228,7 @@ class EvictionQueue {
   // for busy keys, or held without a deadline).
   absl::Time NextReadyTime() const;
 
-  // Reports the result of the request handed out for `uid`.
+  // Reports the result of the request handed out for `uid`. O(log n).
   //   Evictions: kEvicted, kNotFound, kConflict -> done (removed, failure
   //   count forgotten); kBlockedByPdb, kMisconfigured -> backoff and a
   //   FailedDraining event; kOtherError -> backoff.
@@ -238,6 +240,13 @@ class EvictionQueue {
   // Errors: NotFound if `uid` is not queued; FailedPrecondition if it is not
   // in flight; InvalidArgument for a `result` outside the enum.
   absl::StatusOr<EvictionCompletion> Complete(absl::string_view uid,
+                                              EvictionResult result,
+                                              absl::Time now);
+
+  // As Complete(work.pod.uid, result, now), without the UID lookup when
+  // `work` is the current hand-out of its pod (as returned by Pop and not
+  // yet completed or removed). Same results and errors.
+  absl::StatusOr<EvictionCompletion> Complete(const EvictionWork& work,
                                               EvictionResult result,
                                               absl::Time now);
 
