@@ -277,7 +277,8 @@ TEST_CASE("budget-ext: NodePool annotations opt in", "[budget-ext]") {
 const RateBudgetSpec k3PerHour = {.max_disruptions = 3,
                                   .window = absl::Hours(1)};
 
-TEST_CASE("budget-ext: rate window is (now - W, now]", "[budget-ext]") {
+TEST_CASE("budget-ext: rate window excludes now - W and includes now",
+          "[budget-ext]") {
   DisruptionLedger ledger;
   REQUIRE(ledger.Record("a", "exactly-w-ago", kNow - absl::Hours(1)).ok());
   REQUIRE(ledger
