@@ -40,8 +40,8 @@ EvictionQueue MakeQueue(const EvictionQueueOptions& options = {}) {
 std::string PopName(EvictionQueue& q, absl::Time now) {
   std::optional<EvictionWork> w = q.Pop(now);
   if (!w.has_value()) return "-";
-  return w->kind == EvictionWorkKind::kForceDelete ? "!" + w->pod.name
-                                                   : w->pod.name;
+  const std::string name(w->pod.name);
+  return w->kind == EvictionWorkKind::kForceDelete ? "!" + name : name;
 }
 
 void AddOk(EvictionQueue& q, const PodRef& pod, const K& keys,
@@ -533,8 +533,9 @@ TEST_CASE("eviction queue: Complete by work item skips the UID lookup",
   CHECK(q.Complete(*again, EvictionResult::kEvicted, t0).status().code() ==
         absl::StatusCode::kNotFound);
   // A forged ticket falls back to the UID.
-  EvictionWork forged{Pod("zz"), EvictionWorkKind::kEvict,
-                      absl::InfiniteFuture(), 0, ~uint64_t{0}};
+  const PodRef zz = Pod("zz");
+  EvictionWork forged{zz, EvictionWorkKind::kEvict, absl::InfiniteFuture(), 0,
+                      ~uint64_t{0}};
   CHECK(q.Complete(forged, EvictionResult::kEvicted, t0).status().code() ==
         absl::StatusCode::kNotFound);
 }
@@ -724,13 +725,13 @@ TEST_CASE("eviction queue: random operations match a brute-force model",
           !w.has_value()
               ? "-"
               : (w->kind == EvictionWorkKind::kForceDelete ? "!" : "") +
-                    w->pod.uid;
+                    std::string(w->pod.uid);
       REQUIRE(got == want);
       if (w.has_value()) flying.push_back(*w);
     } else if (op < 8 && !flying.empty()) {
       const size_t i = next(flying.size());
       const EvictionWork work = flying[i];
-      const std::string& uid = work.pod.uid;
+      const std::string uid(work.pod.uid);
       flying.erase(flying.begin() + static_cast<ptrdiff_t>(i));
       const bool done = next(3) == 0;
       const EvictionResult result =
