@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -108,8 +107,68 @@ class MinHeap {
   std::vector<E> v_;
 };
 
+// A 4-ary min-heap: half the levels of a binary heap, and a node's four
+// children are adjacent (for 16-byte entries, one or two cache lines), so a
+// pop walks about half as many cache lines. Used for the key heap, which is
+// popped on every eviction hand-out.
+template <typename E, typename Cmp>
+class QuadHeap {
+ public:
+  bool empty() const { return v_.empty(); }
+  size_t size() const { return v_.size(); }
+  const E& top() const { return v_.front(); }
+  void push(const E& e) {
+    size_t i = v_.size();
+    v_.push_back(e);
+    while (i > 0) {
+      const size_t parent = (i - 1) / 4;
+      if (!Cmp()(v_[parent], e)) break;
+      v_[i] = v_[parent];
+      i = parent;
+    }
+    v_[i] = e;
+  }
+  void pop() {
+    const E last = v_.back();
+    v_.pop_back();
+    if (!v_.empty()) SiftDown(0, last);
+  }
+  void clear() { v_.clear(); }
+  // Keeps the entries for which `keep` is true.
+  template <typename Pred>
+  void Filter(Pred keep) {
+    v_.erase(std::remove_if(v_.begin(), v_.end(),
+                            [&](const E& e) { return !keep(e); }),
+             v_.end());
+    for (size_t i = v_.size() / 4 + 1; i-- > 0;) {
+      if (i < v_.size()) SiftDown(i, v_[i]);
+    }
+  }
+
+ private:
+  // Places `e` at hole `i` or below.
+  void SiftDown(size_t i, const E& e) {
+    const size_t n = v_.size();
+    for (;;) {
+      const size_t first = 4 * i + 1;
+      if (first >= n) break;
+      size_t best = first;
+      const size_t end = std::min(first + 4, n);
+      for (size_t c = first + 1; c < end; ++c) {
+        if (Cmp()(v_[best], v_[c])) best = c;
+      }
+      if (!Cmp()(e, v_[best])) break;
+      v_[i] = v_[best];
+      i = best;
+    }
+    v_[i] = e;
+  }
+
+  std::vector<E> v_;
+};
+
 using TimedHeap = MinHeap<Entry, Later>;
-using FreshHeap = MinHeap<FreshEntry, FreshLater>;
+using FreshHeap = QuadHeap<FreshEntry, FreshLater>;
 
 // True if a heap holding `size` entries of which `live` are valid should be
 // compacted: more than half stale, so compaction is amortised O(1).
@@ -229,14 +288,15 @@ class ProbeMemory {
   size_t bytes_ = 0;
 };
 
-// UID -> slot: linear probing over 8-byte cells holding the top 32 bits of
-// the UID's hash and the slot. The home cell is taken from the top bits of
-// the tag, so growing needs no rehash of the UIDs; a tag match is confirmed
-// against the slot's stored UID. At most half full; deletion shifts cells
-// back (no tombstones). 1M pods: a 16 MiB table, one cache miss per probe.
-class UidTable {
+// String -> id (UID -> slot, PDB key name -> key id): linear probing over
+// 8-byte cells holding the top 32 bits of the string's hash and the id. The
+// home cell is taken from the top bits of the tag, so growing needs no rehash
+// of the UIDs; a tag match is confirmed against the id's stored string. At most
+// half full; deletion shifts cells back (no tombstones). 1M pods: a 16 MiB
+// table, one cache miss per probe.
+class IdTable {
  public:
-  UidTable() { Resize(16); }
+  IdTable() { Resize(16); }
 
   size_t size() const { return size_; }
   void Prefetch(uint64_t hash) const {
@@ -320,7 +380,10 @@ class UidTable {
 // re-placed out of seq order, in the key's retry heap by (ready_at, seq).
 // The key's first pod is the smaller of the two heads. Invariant: when
 // retry_live > 0 the retry heap's top is valid; when 0 the heap is empty.
-struct Key {
+// One cache line, holding the start of the key's name too, so that Add's
+// name lookup is confirmed from the line Place then updates.
+struct alignas(64) Key {
+  static constexpr size_t kPrefix = 32;
   int in_flight = 0;
   // Waiting pods scheduled under this key (FIFO and retry heap).
   uint32_t live = 0;
@@ -328,6 +391,9 @@ struct Key {
   uint32_t version = 0;
   uint32_t head = kNone;
   uint32_t tail = kNone;
+  uint32_t name_len = 0;
+  uint32_t unused = 0;
+  char name_prefix[kPrefix] = {};
 };
 
 absl::Time ForceTime(const Item& item) {
@@ -683,14 +749,28 @@ struct EvictionQueue::State {
     for (absl::string_view name : sorted) multi.push_back(Intern(name));
   }
 
+  bool KeyNameIs(uint32_t id, absl::string_view name) const {
+    const Key& key = keys[id];
+    if (key.name_len != name.size()) return false;
+    const size_t n = std::min(name.size(), Key::kPrefix);
+    return std::memcmp(key.name_prefix, name.data(), n) == 0 &&
+           (name.size() <= Key::kPrefix || key_names[id] == name);
+  }
+
   uint32_t Intern(absl::string_view name) {
-    auto it = key_ids.find(name);
-    if (it != key_ids.end()) return it->second;
+    const uint64_t hash = absl::Hash<absl::string_view>()(name);
+    key_ids.Reserve();
+    const size_t cell =
+        key_ids.Probe(hash, [&](uint32_t id) { return KeyNameIs(id, name); });
+    if (key_ids.At(cell) != kNone) return key_ids.At(cell);
     const uint32_t id = static_cast<uint32_t>(keys.size());
-    keys.emplace_back();
+    Key& key = keys.emplace_back();
+    key.name_len = static_cast<uint32_t>(name.size());
+    std::memcpy(key.name_prefix, name.data(),
+                std::min(name.size(), Key::kPrefix));
     key_names.emplace_back(name);
     key_retry.emplace_back();
-    key_ids.emplace(std::string(name), id);
+    key_ids.InsertAt(cell, hash, id);
     return id;
   }
 
@@ -761,7 +841,7 @@ struct EvictionQueue::State {
   std::vector<Item> items;
   std::vector<std::unique_ptr<PodText[]>> texts;
   std::vector<uint32_t> free_slots;
-  UidTable uids;
+  IdTable uids;
   // Freed slots whose UID cells are still to be erased (see Free), a ring.
   struct PendingFree {
     uint64_t hash;
@@ -776,7 +856,7 @@ struct EvictionQueue::State {
   std::vector<uint32_t> free_multi;
 
   // Per key id; parallel vectors (the hot Key records stay small).
-  absl::flat_hash_map<std::string, uint32_t> key_ids;
+  IdTable key_ids;
   std::vector<Key> keys;
   std::vector<std::string> key_names;
   std::vector<TimedHeap> key_retry;
