@@ -586,6 +586,36 @@ TEST_CASE("eviction queue: Inspect explains each state", "[eviction-queue]") {
   CHECK(q.Inspect("zzz", t0).status().code() == absl::StatusCode::kNotFound);
 }
 
+TEST_CASE("eviction queue: popped pod views stay valid while the queue grows",
+          "[eviction-queue]") {
+  EvictionQueue q = MakeQueue();
+  const PodRef first{"team-a", "a-pod-name-long-enough-to-leave-sso",
+                     "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"};
+  AddOk(q, first, {"k"});
+  std::optional<EvictionWork> w = q.Pop(t0);
+  REQUIRE(w.has_value());
+  // Thousands of later pods (more slots than one storage chunk), some with
+  // strings too long to store inline.
+  for (int i = 0; i < 10000; ++i) {
+    const std::string name = i % 7 == 0
+                                 ? std::string(200, 'x') + std::to_string(i)
+                                 : "p" + std::to_string(i);
+    AddOk(q, Pod(name), {"k"});
+  }
+  EvictionQueue moved = std::move(q);
+  const PodRef copy = w->pod;
+  CHECK(copy == first);
+  CHECK(w->pod == PodRefView(first));
+  CHECK(moved.Complete(*w, EvictionResult::kEvicted, t0).value().done);
+  // Long strings round-trip too.
+  REQUIRE(moved.Remove("uid-p1").ok());
+  std::optional<EvictionWork> next = moved.Pop(t0);
+  REQUIRE(next.has_value());
+  CHECK(next->pod.name == std::string(200, 'x') + "0");
+  CHECK(next->pod.uid == "uid-" + std::string(200, 'x') + "0");
+  CHECK(next->pod.namespace_name == "ns");
+}
+
 // A brute-force model of the queue's contract: every Pop scans all pods.
 class Model {
  public:
