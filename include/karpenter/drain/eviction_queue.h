@@ -55,7 +55,7 @@
 // skipped lazily and compacted when more than half are stale. The UID index
 // is an open-addressing table of (hash, slot) cells: one hash per call, no
 // allocation per pod after warm-up (a pod's strings are stored inline in its
-// slot when together at most 96 bytes), none at all for Complete(work).
+// slot when together at most 96 bytes); Complete(work) does no UID lookup.
 // NextReadyTime and size are O(1). Memory: about 220 bytes per queued pod
 // plus one record per distinct PDB key ever added (keys are interned and
 // never forgotten).
