@@ -3,19 +3,20 @@
 #include "karpenter/drain/eviction_queue.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -25,23 +26,29 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace karpenter::drain {
 namespace {
 
 // Key id 0 is the pseudo-key of pods without a PDB (and of every pod in
 // kPerPod mode): it has no in-flight limit.
 constexpr uint32_t kUnkeyed = 0;
+// "No slot / no link / no entry" in uint32 fields.
+constexpr uint32_t kNone = 0xFFFFFFFF;
 // Scheduling key of a pod under several PDBs in kKeyedByPdb mode: it is in
-// no key heap, so only its deadline can release it.
-constexpr uint32_t kHeld = 0xFFFFFFFF;
+// no key's queue, so only its deadline can release it.
+constexpr uint32_t kHeld = kNone;
 // No key (no PDB; no slot held).
-constexpr uint32_t kNoKey = 0xFFFFFFFF;
+constexpr uint32_t kNoKey = kNone;
 
 constexpr double kMaxQps = 1e9;
 
-// A heap entry: ordered by (t, seq). `id` is a slot (item heaps) or a key id
-// (the key heap); `stamp` is the item generation or key version the entry
-// was pushed under, so stale entries are recognised and skipped.
+// A heap entry ordered by (t, seq). `id` is a slot (item heaps) or a key id
+// (key heaps); `stamp` is the item generation or key version the entry was
+// pushed under, so stale entries are recognised and skipped.
 struct Entry {
   absl::Time t;
   uint64_t seq;
@@ -56,18 +63,34 @@ struct Later {
   }
 };
 
-// A binary min-heap of entries with filtering (for compaction).
+// A key heap entry whose first pod has never failed: its time is
+// InfinitePast, so only seq orders it. Half the size of an Entry, so the
+// heap of up to one entry per key stays in L2.
+struct FreshEntry {
+  uint64_t seq;
+  uint32_t id;
+  uint32_t stamp;
+};
+
+struct FreshLater {
+  bool operator()(const FreshEntry& a, const FreshEntry& b) const {
+    return a.seq > b.seq;
+  }
+};
+
+// A binary min-heap with filtering (for compaction).
+template <typename E, typename Cmp>
 class MinHeap {
  public:
   bool empty() const { return v_.empty(); }
   size_t size() const { return v_.size(); }
-  const Entry& top() const { return v_.front(); }
-  void push(const Entry& e) {
+  const E& top() const { return v_.front(); }
+  void push(const E& e) {
     v_.push_back(e);
-    std::push_heap(v_.begin(), v_.end(), Later());
+    std::push_heap(v_.begin(), v_.end(), Cmp());
   }
   void pop() {
-    std::pop_heap(v_.begin(), v_.end(), Later());
+    std::pop_heap(v_.begin(), v_.end(), Cmp());
     v_.pop_back();
   }
   void clear() { v_.clear(); }
@@ -75,14 +98,77 @@ class MinHeap {
   template <typename Pred>
   void Filter(Pred keep) {
     v_.erase(std::remove_if(v_.begin(), v_.end(),
-                            [&](const Entry& e) { return !keep(e); }),
+                            [&](const E& e) { return !keep(e); }),
              v_.end());
-    std::make_heap(v_.begin(), v_.end(), Later());
+    std::make_heap(v_.begin(), v_.end(), Cmp());
   }
 
  private:
-  std::vector<Entry> v_;
+  std::vector<E> v_;
 };
+
+// A 4-ary min-heap: half the levels of a binary heap, and a node's four
+// children are adjacent (for 16-byte entries, one or two cache lines), so a
+// pop walks about half as many cache lines. Used for the key heap, which is
+// popped on every eviction hand-out.
+template <typename E, typename Cmp>
+class QuadHeap {
+ public:
+  bool empty() const { return v_.empty(); }
+  size_t size() const { return v_.size(); }
+  const E& top() const { return v_.front(); }
+  void push(const E& e) {
+    size_t i = v_.size();
+    v_.push_back(e);
+    while (i > 0) {
+      const size_t parent = (i - 1) / 4;
+      if (!Cmp()(v_[parent], e)) break;
+      v_[i] = v_[parent];
+      i = parent;
+    }
+    v_[i] = e;
+  }
+  void pop() {
+    const E last = v_.back();
+    v_.pop_back();
+    if (!v_.empty()) SiftDown(0, last);
+  }
+  void clear() { v_.clear(); }
+  // Keeps the entries for which `keep` is true.
+  template <typename Pred>
+  void Filter(Pred keep) {
+    v_.erase(std::remove_if(v_.begin(), v_.end(),
+                            [&](const E& e) { return !keep(e); }),
+             v_.end());
+    for (size_t i = v_.size() / 4 + 1; i-- > 0;) {
+      if (i < v_.size()) SiftDown(i, v_[i]);
+    }
+  }
+
+ private:
+  // Places `e` at hole `i` or below.
+  void SiftDown(size_t i, const E& e) {
+    const size_t n = v_.size();
+    for (;;) {
+      const size_t first = 4 * i + 1;
+      if (first >= n) break;
+      size_t best = first;
+      const size_t end = std::min(first + 4, n);
+      for (size_t c = first + 1; c < end; ++c) {
+        if (Cmp()(v_[best], v_[c])) best = c;
+      }
+      if (!Cmp()(e, v_[best])) break;
+      v_[i] = v_[best];
+      i = best;
+    }
+    v_[i] = e;
+  }
+
+  std::vector<E> v_;
+};
+
+using TimedHeap = MinHeap<Entry, Later>;
+using FreshHeap = QuadHeap<FreshEntry, FreshLater>;
 
 // True if a heap holding `size` entries of which `live` are valid should be
 // compacted: more than half stale, so compaction is amortised O(1).
@@ -90,55 +176,224 @@ bool NeedsCompaction(size_t size, size_t live) { return size > 2 * live + 64; }
 
 enum class Status : uint8_t { kFree, kWaiting, kInFlight };
 
-// Scheduling state of a queued pod (its PodRef lives in a parallel vector,
-// so heap maintenance touches only these few cache lines).
+// Scheduling state of a slot. The pod's strings live in a PodText, so the
+// hot paths touch one 80-byte record per pod.
 struct Item {
+  absl::Time deadline = absl::InfiniteFuture();
+  absl::Time ready_at = absl::InfinitePast();
+  uint64_t seq = 0;
+  // Links of the key FIFO (kNone at the ends), while in_fifo.
+  uint32_t prev = kNone;
+  uint32_t next = kNone;
   // The one PDB key (kNoKey if none or several).
   uint32_t pdb_key = kNoKey;
-  // All PDB keys when there are several, sorted by name.
-  std::vector<uint32_t> multi_keys;
+  // Index into State::multi_sets when the pod has several keys, else kNone.
+  uint32_t multi = kNone;
   // The key the pod is scheduled under: kUnkeyed, a key id, or kHeld.
   uint32_t sched_key = kUnkeyed;
   // The key whose slot the pod holds while in flight, or kNoKey.
   uint32_t slot_key = kNoKey;
   uint32_t gen = 0;
   int failures = 0;
-  absl::Time deadline = absl::InfiniteFuture();
-  absl::Time ready_at = absl::InfinitePast();
-  uint64_t seq = 0;
-  Status status = Status::kFree;
   EvictionWorkKind kind = EvictionWorkKind::kEvict;
+  Status status = Status::kFree;
+  // Waiting in its key's FIFO (else in the key's retry heap, or held).
+  bool in_fifo = false;
 };
 
-struct FifoEntry {
-  uint64_t seq;
-  uint32_t slot;
-  uint32_t gen;
+// A pod's namespace, name and UID, stored back to back: inline when they
+// fit (no allocation, one cache line with the lengths), else in `big`,
+// which keeps its capacity for the slot's next pod.
+struct PodText {
+  static constexpr size_t kInline = 96;
+  uint64_t hash = 0;  // of the UID, for the UID table
+  uint32_t ns_len = 0;
+  uint32_t name_len = 0;
+  uint32_t uid_len = 0;
+  uint32_t big_cap = 0;
+  std::unique_ptr<char[]> big;
+  char small[kInline];
+
+  const char* data() const {
+    return ns_len + name_len + uid_len <= kInline ? small : big.get();
+  }
+  absl::string_view ns() const { return {data(), ns_len}; }
+  absl::string_view name() const { return {data() + ns_len, name_len}; }
+  absl::string_view uid() const {
+    return {data() + ns_len + name_len, uid_len};
+  }
+  void Set(const PodRef& pod, uint64_t uid_hash) {
+    hash = uid_hash;
+    ns_len = static_cast<uint32_t>(pod.namespace_name.size());
+    name_len = static_cast<uint32_t>(pod.name.size());
+    uid_len = static_cast<uint32_t>(pod.uid.size());
+    const size_t total = size_t{ns_len} + name_len + uid_len;
+    char* out = small;
+    if (total > kInline) {
+      if (total > big_cap) {
+        big = std::make_unique<char[]>(total);
+        big_cap = static_cast<uint32_t>(total);
+      }
+      out = big.get();
+    }
+    std::memcpy(out, pod.namespace_name.data(), ns_len);
+    std::memcpy(out + ns_len, pod.name.data(), name_len);
+    std::memcpy(out + ns_len + name_len, pod.uid.data(), uid_len);
+  }
 };
 
-// The waiting pods of one key. Most pods are never retried, so they sit in a
-// FIFO (ready since forever, ascending seq: O(1) push and pop, sequential
-// memory); retried pods, and pods re-placed out of seq order, sit in a heap
-// by (ready_at, seq). The key's first pod is the smaller of the two heads.
-// Both heads are kept valid (stale entries are dropped when they surface).
-struct Key {
-  std::string name;
+uint64_t HashUid(absl::string_view uid) {
+  return absl::Hash<absl::string_view>()(uid);
+}
+
+// Memory for a large randomly probed array, 2 MiB aligned and marked for
+// transparent huge pages: with 4 KiB pages nearly every probe of a table of
+// many megabytes also misses the TLB (measured: about a third of the cost of
+// a probe). Smaller arrays use the ordinary allocator.
+class ProbeMemory {
+ public:
+  static constexpr size_t kHugePage = size_t{2} << 20;
+  ProbeMemory() = default;
+  explicit ProbeMemory(size_t bytes) : bytes_(bytes) {
+    if (bytes_ < kHugePage) {
+      p_ = ::operator new(bytes_);
+      return;
+    }
+    bytes_ = (bytes_ + kHugePage - 1) / kHugePage * kHugePage;
+    p_ = ::operator new (bytes_, std::align_val_t{kHugePage});
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    // Advisory only: on failure the table works with small pages.
+    madvise(p_, bytes_, MADV_HUGEPAGE);
+#endif
+  }
+  ProbeMemory(ProbeMemory&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), bytes_(o.bytes_) {}
+  ProbeMemory& operator=(ProbeMemory&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  ~ProbeMemory() {
+    if (p_ == nullptr) return;
+    if (bytes_ < kHugePage) {
+      ::operator delete(p_);
+    } else {
+      ::operator delete (p_, std::align_val_t{kHugePage});
+    }
+  }
+  void* get() const { return p_; }
+
+ private:
+  void* p_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// String -> id (UID -> slot, PDB key name -> key id): linear probing over
+// 8-byte cells holding the top 32 bits of the string's hash and the id. The
+// home cell is taken from the top bits of the tag, so growing needs no rehash
+// of the UIDs; a tag match is confirmed against the id's stored string. At most
+// half full; deletion shifts cells back (no tombstones). 1M pods: a 16 MiB
+// table, one cache miss per probe.
+class IdTable {
+ public:
+  IdTable() { Resize(16); }
+
+  size_t size() const { return size_; }
+  void Prefetch(uint64_t hash) const {
+    __builtin_prefetch(&cells_[Home(Tag(hash))], 1);
+  }
+  // Makes room for one more cell (call before Probe when inserting).
+  void Reserve() {
+    if (2 * (size_ + 1) > mask_ + 1) Resize(2 * (mask_ + 1));
+  }
+  // The index of the cell whose slot satisfies `eq`, or of the empty cell
+  // where such a slot would go.
+  template <typename Eq>
+  size_t Probe(uint64_t hash, Eq eq) const {
+    const uint32_t tag = Tag(hash);
+    for (size_t i = Home(tag);; i = (i + 1) & mask_) {
+      const Cell& c = cells_[i];
+      if (c.slot == kNone || (c.tag == tag && eq(c.slot))) return i;
+    }
+  }
+  // The slot in cell `i` (kNone if empty).
+  uint32_t At(size_t i) const { return cells_[i].slot; }
+  // Fills the empty cell `i` returned by Probe.
+  void InsertAt(size_t i, uint64_t hash, uint32_t slot) {
+    cells_[i] = {Tag(hash), slot};
+    ++size_;
+  }
+  void Erase(uint64_t hash, uint32_t slot) {
+    size_t i = Probe(hash, [slot](uint32_t s) { return s == slot; });
+    // Backward shift: move each later cell of the run into the hole unless
+    // its home lies after the hole.
+    for (size_t j = (i + 1) & mask_; cells_[j].slot != kNone;
+         j = (j + 1) & mask_) {
+      const size_t home = Home(cells_[j].tag);
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        cells_[i] = cells_[j];
+        i = j;
+      }
+    }
+    cells_[i].slot = kNone;
+    --size_;
+  }
+
+ private:
+  struct Cell {
+    uint32_t tag;
+    uint32_t slot;
+  };
+  static uint32_t Tag(uint64_t hash) {
+    return static_cast<uint32_t>(hash >> 32);
+  }
+  size_t Home(uint32_t tag) const { return tag >> shift_; }
+
+  void Resize(size_t capacity) {
+    ProbeMemory memory(capacity * sizeof(Cell));
+    Cell* cells = static_cast<Cell*>(memory.get());
+    std::fill(cells, cells + capacity, Cell{0, kNone});
+    const Cell* old = cells_;
+    const size_t old_capacity = cells_ == nullptr ? 0 : mask_ + 1;
+    cells_ = cells;
+    mask_ = capacity - 1;
+    shift_ = 32 - std::countr_zero(capacity);
+    for (size_t k = 0; k < old_capacity; ++k) {
+      const Cell& c = old[k];
+      if (c.slot == kNone) continue;
+      size_t i = Home(c.tag);
+      while (cells_[i].slot != kNone) i = (i + 1) & mask_;
+      cells_[i] = c;
+    }
+    memory_ = std::move(memory);  // frees the old cells
+  }
+
+  ProbeMemory memory_;
+  Cell* cells_ = nullptr;
+  size_t mask_ = 0;
+  int shift_ = 0;
+  size_t size_ = 0;
+};
+
+// The waiting pods of one key: never-failed pods in a FIFO threaded through
+// their Items (ascending seq, O(1) everything); retried pods, and pods
+// re-placed out of seq order, in the key's retry heap by (ready_at, seq).
+// The key's first pod is the smaller of the two heads. Invariant: when
+// retry_live > 0 the retry heap's top is valid; when 0 the heap is empty.
+// One cache line, holding the start of the key's name too, so that Add's
+// name lookup is confirmed from the line Place then updates.
+struct alignas(64) Key {
+  static constexpr size_t kPrefix = 32;
   int in_flight = 0;
-  // Waiting pods scheduled under this key.
-  size_t live = 0;
+  // Waiting pods scheduled under this key (FIFO and retry heap).
+  uint32_t live = 0;
+  uint32_t retry_live = 0;
   uint32_t version = 0;
-  std::vector<FifoEntry> fifo;
-  size_t fifo_head = 0;
-  MinHeap retry;
-
-  bool FifoEmpty() const { return fifo_head == fifo.size(); }
-  size_t Entries() const { return fifo.size() - fifo_head + retry.size(); }
-};
-
-// The pod's PDB keys, resolved: sorted, distinct, interned.
-struct KeySet {
-  uint32_t single = kNoKey;
-  std::vector<uint32_t> multi;
+  uint32_t head = kNone;
+  uint32_t tail = kNone;
+  uint32_t name_len = 0;
+  uint32_t unused = 0;
+  char name_prefix[kPrefix] = {};
 };
 
 absl::Time ForceTime(const Item& item) {
@@ -151,8 +406,8 @@ bool IsDone(EvictionResult result) {
          result == EvictionResult::kConflict;
 }
 
-std::string PodName(const PodRef& pod) {
-  return absl::StrCat(pod.namespace_name, "/", pod.name);
+std::string PodName(absl::string_view ns, absl::string_view name) {
+  return absl::StrCat(ns, "/", name);
 }
 
 std::string Quote(absl::string_view s) { return absl::StrCat("\"", s, "\""); }
@@ -229,52 +484,27 @@ absl::string_view EvictionItemStateName(EvictionItemState state) {
 }
 
 struct EvictionQueue::State {
-  // UID -> slot without a second copy of the UID: the set stores slots and
-  // hashes/compares the UID of the item in that slot. Transparent, so it is
-  // looked up by string_view. Holds a pointer to this State, which is
-  // therefore heap-allocated and never moved.
-  struct SlotHash {
-    using is_transparent = void;
-    const State* state;
-    size_t operator()(uint32_t slot) const {
-      return (*this)(absl::string_view(state->pods[slot].uid));
-    }
-    size_t operator()(absl::string_view uid) const {
-      return absl::Hash<absl::string_view>()(uid);
-    }
-  };
-  struct SlotEq {
-    using is_transparent = void;
-    const State* state;
-    absl::string_view Uid(uint32_t slot) const { return state->pods[slot].uid; }
-    bool operator()(uint32_t a, uint32_t b) const {
-      return a == b || Uid(a) == Uid(b);
-    }
-    bool operator()(uint32_t a, absl::string_view b) const {
-      return Uid(a) == b;
-    }
-    bool operator()(absl::string_view a, uint32_t b) const {
-      return a == Uid(b);
-    }
-  };
-
   explicit State(const EvictionQueueOptions& o)
       : options(o),
         interval(absl::Seconds(1) / o.qps),
-        burst_window(interval * (o.burst - 1)),
-        uids(0, SlotHash{this}, SlotEq{this}) {
+        burst_window(interval * (o.burst - 1)) {
     keys.emplace_back();  // kUnkeyed
+    key_names.emplace_back();
+    key_retry.emplace_back();
   }
   State(const State&) = delete;
   State& operator=(const State&) = delete;
 
   // ---- Token bucket (GCRA form of a continuously refilled bucket) ----
   // `tat` is the instant the bucket is full again; a token is available at
-  // t iff t >= tat - (burst - 1) * interval. Exact Duration arithmetic, so
-  // NextReadyTime and Pop agree to the tick.
-  absl::Time NextToken() const { return tat - burst_window; }
-  bool TokenAt(absl::Time now) const { return now >= NextToken(); }
-  void TakeToken(absl::Time now) { tat = std::max(tat, now) + interval; }
+  // t iff t >= tat - (burst - 1) * interval (kept in `next_token`). Exact
+  // Duration arithmetic, so NextReadyTime and Pop agree to the tick.
+  absl::Time NextToken() const { return next_token; }
+  bool TokenAt(absl::Time now) const { return now >= next_token; }
+  void TakeToken(absl::Time now) {
+    tat = std::max(tat, now) + interval;
+    next_token = tat - burst_window;
+  }
 
   bool Open(uint32_t k) const {
     return k == kUnkeyed || keys[k].in_flight < options.max_in_flight_per_key;
@@ -286,6 +516,45 @@ struct EvictionQueue::State {
     return std::min(d, options.backoff_cap);
   }
 
+  // ---- Per-slot storage ----
+  // PodTexts live in fixed chunks so that the views Pop hands out stay put
+  // while the queue grows.
+  static constexpr int kChunkBits = 12;
+  static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
+  PodText& Text(uint32_t slot) {
+    return texts[slot >> kChunkBits][slot & kChunkMask];
+  }
+  const PodText& Text(uint32_t slot) const {
+    return texts[slot >> kChunkBits][slot & kChunkMask];
+  }
+
+  uint32_t AllocSlot() {
+    if (!free_slots.empty()) {
+      const uint32_t slot = free_slots.back();
+      free_slots.pop_back();
+      return slot;
+    }
+    const uint32_t slot = static_cast<uint32_t>(items.size());
+    if ((slot & kChunkMask) == 0) {
+      texts.emplace_back(new PodText[size_t{1} << kChunkBits]);
+    }
+    items.emplace_back();
+    return slot;
+  }
+
+  // The cell of `uid` (hash `h`) in the UID table: its slot, or kNone.
+  size_t ProbeUid(uint64_t h, absl::string_view uid) const {
+    return uids.Probe(h, [&](uint32_t s) {
+      return items[s].status != Status::kFree && Text(s).uid() == uid;
+    });
+  }
+  // The slot of `uid`, or nullopt.
+  std::optional<uint32_t> Find(absl::string_view uid) const {
+    const uint32_t slot = uids.At(ProbeUid(HashUid(uid), uid));
+    if (slot == kNone) return std::nullopt;
+    return slot;
+  }
+
   // ---- Entry validity ----
   bool ItemEntryValid(const Entry& e) const {
     const Item& it = items[e.id];
@@ -294,73 +563,57 @@ struct EvictionQueue::State {
   bool ForceEntryValid(const Entry& e) const {
     return ItemEntryValid(e) && e.t == ForceTime(items[e.id]);
   }
-  bool KeyEntryValid(const Entry& e) const {
+  template <typename E>
+  bool KeyEntryValid(const E& e) const {
     return keys[e.id].version == e.stamp;
   }
 
-  bool FifoValid(const FifoEntry& e) const {
-    const Item& it = items[e.slot];
-    return it.status == Status::kWaiting && it.gen == e.gen;
-  }
-
-  // Drops stale entries from the heads of `key`'s FIFO and heap, and
-  // compacts them when mostly stale.
-  void CleanKey(Key& key) {
-    while (!key.FifoEmpty() && !FifoValid(key.fifo[key.fifo_head])) {
-      ++key.fifo_head;
+  // ---- Per-key queues ----
+  // Drops stale entries from the top of key `k`'s retry heap (compacting it
+  // when mostly stale); empties it when no retried pod waits.
+  void CleanRetry(uint32_t k) {
+    TimedHeap& heap = key_retry[k];
+    const Key& key = keys[k];
+    if (key.retry_live == 0) {
+      heap.clear();
+      return;
     }
-    if (key.FifoEmpty()) {
-      key.fifo.clear();
-      key.fifo_head = 0;
-    } else if (key.fifo_head > 64 && 2 * key.fifo_head > key.fifo.size()) {
-      key.fifo.erase(key.fifo.begin(),
-                     key.fifo.begin() + static_cast<ptrdiff_t>(key.fifo_head));
-      key.fifo_head = 0;
-    }
-    while (!key.retry.empty() && !ItemEntryValid(key.retry.top())) {
-      key.retry.pop();
+    while (!ItemEntryValid(heap.top())) heap.pop();
+    if (NeedsCompaction(heap.size(), key.retry_live)) {
+      heap.Filter([&](const Entry& e) { return ItemEntryValid(e); });
     }
   }
 
-  // Removes stale entries throughout `key` (heads already valid, so the
-  // first pod does not change).
-  void CompactKey(Key& key) {
-    key.fifo.erase(
-        std::remove_if(key.fifo.begin() + static_cast<ptrdiff_t>(key.fifo_head),
-                       key.fifo.end(),
-                       [&](const FifoEntry& e) { return !FifoValid(e); }),
-        key.fifo.end());
-    key.fifo.erase(key.fifo.begin(),
-                   key.fifo.begin() + static_cast<ptrdiff_t>(key.fifo_head));
-    key.fifo_head = 0;
-    key.retry.Filter([&](const Entry& e) { return ItemEntryValid(e); });
-  }
-
-  // The first waiting pod of a clean key with live > 0.
-  Entry KeyHead(const Key& key) const {
-    if (!key.FifoEmpty()) {
-      const FifoEntry& f = key.fifo[key.fifo_head];
-      const Entry head{absl::InfinitePast(), f.seq, f.slot, f.gen};
-      if (key.retry.empty() || Later()(key.retry.top(), head)) return head;
+  // The first waiting pod of key `k` (live > 0).
+  Entry KeyHead(uint32_t k) const {
+    const Key& key = keys[k];
+    if (key.head != kNone) {
+      const Item& it = items[key.head];
+      const Entry head{absl::InfinitePast(), it.seq, key.head, it.gen};
+      if (key.retry_live == 0 || Later()(key_retry[k].top(), head)) {
+        return head;
+      }
     }
-    return key.retry.top();
+    return key_retry[k].top();
   }
 
-  // Re-publishes key `k` in the key heap after its first waiting pod or its
-  // openness changed: the old entry goes stale, a new one is pushed if the
+  // Re-publishes key `k` after its first waiting pod or its openness
+  // changed: its old key-heap entry goes stale, a new one is pushed if the
   // key can hand something out.
   void RefreshKey(uint32_t k) {
     Key& key = keys[k];
-    CleanKey(key);
     ++key.version;
-    if (key.live > 0 && Open(k)) {
-      const Entry head = KeyHead(key);
-      key_heap.push({head.t, head.seq, k, key.version});
+    if (key.live == 0 || !Open(k)) return;
+    const Entry head = KeyHead(k);
+    if (head.t == absl::InfinitePast()) {
+      fresh_keys.push({head.seq, k, key.version});
+    } else {
+      timed_keys.push({head.t, head.seq, k, key.version});
     }
   }
 
   // Puts a waiting pod into the force heap (if it has a deadline) and its
-  // key's FIFO or heap (unless held).
+  // key's FIFO or retry heap (unless held).
   void Place(uint32_t slot) {
     Item& it = items[slot];
     it.status = Status::kWaiting;
@@ -368,25 +621,35 @@ struct EvictionQueue::State {
       force.push({ForceTime(it), it.seq, slot, it.gen});
       ++force_live;
     }
-    if (it.sched_key == kHeld) return;
-    Key& key = keys[it.sched_key];
-    const Entry e{it.ready_at, it.seq, slot, it.gen};
+    it.in_fifo = false;
+    const uint32_t k = it.sched_key;
+    if (k == kHeld) return;
+    Key& key = keys[k];
     bool first;
     if (it.ready_at == absl::InfinitePast() &&
-        (key.fifo.empty() || key.fifo.back().seq < it.seq)) {
-      // Behind a non-empty FIFO it cannot be first; checking without
-      // reading the FIFO's head saves a cache miss per Add.
-      first = key.live == 0 || (key.FifoEmpty() && Later()(key.retry.top(), e));
-      key.fifo.push_back({it.seq, slot, it.gen});
+        (key.tail == kNone || items[key.tail].seq < it.seq)) {
+      // Behind a non-empty FIFO it cannot be first.
+      first =
+          key.live == 0 || (key.head == kNone &&
+                            Later()(key_retry[k].top(),
+                                    Entry{it.ready_at, it.seq, slot, it.gen}));
+      it.in_fifo = true;
+      it.prev = key.tail;
+      it.next = kNone;
+      (key.tail == kNone ? key.head : items[key.tail].next) = slot;
+      key.tail = slot;
     } else {
-      first = key.live == 0 || Later()(KeyHead(key), e);
-      key.retry.push(e);
+      const Entry e{it.ready_at, it.seq, slot, it.gen};
+      first = key.live == 0 || Later()(KeyHead(k), e);
+      key_retry[k].push(e);
+      ++key.retry_live;
     }
     ++key.live;
-    if (first) RefreshKey(it.sched_key);
+    if (first) RefreshKey(k);
   }
 
-  // Takes a waiting pod out of every heap (lazily: its entries go stale).
+  // Takes a waiting pod out of its queues (the force heap and retry heaps
+  // lazily: their entries go stale with the generation).
   void Unplace(uint32_t slot) {
     Item& it = items[slot];
     if (it.deadline != absl::InfiniteFuture()) --force_live;
@@ -396,14 +659,18 @@ struct EvictionQueue::State {
       return;
     }
     Key& key = keys[k];
-    const bool was_first = KeyHead(key).id == slot;
+    const bool was_first = KeyHead(k).id == slot;
     --key.live;
     ++it.gen;
-    if (was_first) {
-      RefreshKey(k);
-    } else if (NeedsCompaction(key.Entries(), key.live)) {
-      CompactKey(key);
+    if (it.in_fifo) {
+      (it.prev == kNone ? key.head : items[it.prev].next) = it.next;
+      (it.next == kNone ? key.tail : items[it.next].prev) = it.prev;
+      it.in_fifo = false;
+    } else {
+      --key.retry_live;
+      CleanRetry(k);
     }
+    if (was_first) RefreshKey(k);
   }
 
   // Releases the key slot an in-flight pod holds.
@@ -420,98 +687,143 @@ struct EvictionQueue::State {
     }
   }
 
+  // Frees `slot`. Its UID cell is erased kPendingFrees frees later, its
+  // line prefetched now: erasing at once would stall on a cache miss per
+  // pod (a fifth of the queue's time with 1M pods). Until then the cell
+  // stays, but lookups skip free slots, and the slot is not reused.
   void Free(uint32_t slot) {
-    uids.erase(slot);
     Item& it = items[slot];
     it.status = Status::kFree;
     ++it.gen;
-    // The strings keep their capacity for the next pod in this slot.
-    free_slots.push_back(slot);
+    SetMulti(it, {});
+    const uint64_t hash = Text(slot).hash;
+    uids.Prefetch(hash);
+    if (pending_count == kPendingFrees) FinishFree();
+    pending[(pending_head + pending_count++) % kPendingFrees] = {hash, slot};
+  }
+  void FinishFree() {
+    const PendingFree& p = pending[pending_head];
+    pending_head = (pending_head + 1) % kPendingFrees;
+    --pending_count;
+    uids.Erase(p.hash, p.slot);
+    free_slots.push_back(p.slot);
   }
 
-  // Restores the invariant that the tops of `force` and `key_heap` are
+  // Restores the invariant that the tops of the force and key heaps are
   // valid (so const readers can trust them) and compacts them.
   void CleanTops() {
     while (!force.empty() && !ForceEntryValid(force.top())) force.pop();
     if (NeedsCompaction(force.size(), force_live)) {
       force.Filter([&](const Entry& e) { return ForceEntryValid(e); });
     }
-    while (!key_heap.empty() && !KeyEntryValid(key_heap.top())) {
-      key_heap.pop();
-    }
-    if (NeedsCompaction(key_heap.size(), keys.size())) {
-      key_heap.Filter([&](const Entry& e) { return KeyEntryValid(e); });
+    CleanKeyHeap(fresh_keys);
+    CleanKeyHeap(timed_keys);
+  }
+  template <typename Heap>
+  void CleanKeyHeap(Heap& heap) {
+    while (!heap.empty() && !KeyEntryValid(heap.top())) heap.pop();
+    if (NeedsCompaction(heap.size(), keys.size())) {
+      heap.Filter([&](const auto& e) { return KeyEntryValid(e); });
     }
   }
 
-  absl::StatusOr<KeySet> ResolveKeys(absl::Span<const std::string> names) {
-    KeySet out;
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (names[i].empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("pdb_keys[", i, "]: must not be empty"));
-      }
-    }
-    if (names.empty()) return out;
+  // ---- Keys ----
+  // Resolves `names` (validated non-empty) into `single` or, for several
+  // distinct names, `multi` (sorted by name).
+  void ResolveKeys(absl::Span<const std::string> names, uint32_t& single,
+                   std::vector<uint32_t>& multi) {
+    single = kNoKey;
+    multi.clear();
+    if (names.empty()) return;
     if (names.size() == 1) {  // The common case: no sorting, no allocation.
-      out.single = Intern(names[0]);
-      return out;
+      single = Intern(names[0]);
+      return;
     }
     std::vector<absl::string_view> sorted(names.begin(), names.end());
     std::sort(sorted.begin(), sorted.end());
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     if (sorted.size() == 1) {
-      out.single = Intern(sorted[0]);
-      return out;
+      single = Intern(sorted[0]);
+      return;
     }
-    for (absl::string_view name : sorted) out.multi.push_back(Intern(name));
-    return out;
+    for (absl::string_view name : sorted) multi.push_back(Intern(name));
+  }
+
+  bool KeyNameIs(uint32_t id, absl::string_view name) const {
+    const Key& key = keys[id];
+    if (key.name_len != name.size()) return false;
+    const size_t n = std::min(name.size(), Key::kPrefix);
+    return std::memcmp(key.name_prefix, name.data(), n) == 0 &&
+           (name.size() <= Key::kPrefix || key_names[id] == name);
   }
 
   uint32_t Intern(absl::string_view name) {
-    auto it = key_ids.find(name);
-    if (it != key_ids.end()) return it->second;
+    const uint64_t hash = absl::Hash<absl::string_view>()(name);
+    key_ids.Reserve();
+    const size_t cell =
+        key_ids.Probe(hash, [&](uint32_t id) { return KeyNameIs(id, name); });
+    if (key_ids.At(cell) != kNone) return key_ids.At(cell);
     const uint32_t id = static_cast<uint32_t>(keys.size());
-    keys.emplace_back().name = std::string(name);
-    key_ids.emplace(std::string(name), id);
+    Key& key = keys.emplace_back();
+    key.name_len = static_cast<uint32_t>(name.size());
+    std::memcpy(key.name_prefix, name.data(),
+                std::min(name.size(), Key::kPrefix));
+    key_names.emplace_back(name);
+    key_retry.emplace_back();
+    key_ids.InsertAt(cell, hash, id);
     return id;
   }
 
-  uint32_t SchedKey(const KeySet& ks) const {
-    if (options.mode == EvictionQueueMode::kPerPod) return kUnkeyed;
-    if (!ks.multi.empty()) return kHeld;
-    return ks.single == kNoKey ? kUnkeyed : ks.single;
+  absl::Span<const uint32_t> Multi(const Item& it) const {
+    if (it.multi == kNone) return {};
+    return multi_sets[it.multi];
+  }
+  void SetMulti(Item& it, std::vector<uint32_t> multi) {
+    if (multi.empty()) {
+      if (it.multi != kNone) free_multi.push_back(it.multi);
+      it.multi = kNone;
+      return;
+    }
+    if (it.multi == kNone) {
+      if (free_multi.empty()) {
+        it.multi = static_cast<uint32_t>(multi_sets.size());
+        multi_sets.emplace_back();
+      } else {
+        it.multi = free_multi.back();
+        free_multi.pop_back();
+      }
+    }
+    multi_sets[it.multi] = std::move(multi);
+  }
+
+  void SetKeys(Item& it, uint32_t single, std::vector<uint32_t> multi) {
+    it.pdb_key = single;
+    if (options.mode == EvictionQueueMode::kPerPod) {
+      it.sched_key = kUnkeyed;
+    } else if (!multi.empty()) {
+      it.sched_key = kHeld;
+    } else {
+      it.sched_key = single == kNoKey ? kUnkeyed : single;
+    }
+    SetMulti(it, std::move(multi));
   }
 
   std::vector<std::string> KeyNames(const Item& it) const {
     std::vector<std::string> out;
-    if (it.pdb_key != kNoKey) out.push_back(keys[it.pdb_key].name);
-    for (uint32_t k : it.multi_keys) out.push_back(keys[k].name);
+    if (it.pdb_key != kNoKey) out.push_back(key_names[it.pdb_key]);
+    for (uint32_t k : Multi(it)) out.push_back(key_names[k]);
     return out;
   }
 
-  // The slot of `uid`, or nullopt.
-  std::optional<uint32_t> Find(absl::string_view uid) const {
-    auto it = uids.find(uid);
-    if (it == uids.end()) return std::nullopt;
-    return *it;
-  }
-
-  uint32_t AllocSlot() {
-    if (free_slots.empty()) {
-      items.emplace_back();
-      pods.emplace_back();
-      return static_cast<uint32_t>(items.size() - 1);
-    }
-    const uint32_t slot = free_slots.back();
-    free_slots.pop_back();
-    return slot;
+  std::string QuotedPodName(uint32_t slot) const {
+    const PodText& t = Text(slot);
+    return Quote(PodName(t.ns(), t.name()));
   }
 
   absl::Status Add(const PodRef& pod, absl::Span<const std::string> names,
                    absl::Time deadline);
-  absl::Status Update(uint32_t slot, const PodRef& pod, KeySet ks,
-                      absl::Time deadline);
+  absl::Status Update(uint32_t slot, const PodRef& pod, uint32_t single,
+                      std::vector<uint32_t> multi, absl::Time deadline);
   std::optional<EvictionWork> Pop(absl::Time now);
   absl::StatusOr<EvictionCompletion> Complete(uint32_t slot,
                                               EvictionResult result,
@@ -523,20 +835,41 @@ struct EvictionQueue::State {
   absl::Duration interval;
   absl::Duration burst_window;
   absl::Time tat = absl::InfinitePast();
+  absl::Time next_token = absl::InfinitePast();
 
-  // Per slot; parallel vectors.
+  // Per slot.
   std::vector<Item> items;
-  std::vector<PodRef> pods;
+  std::vector<std::unique_ptr<PodText[]>> texts;
   std::vector<uint32_t> free_slots;
-  absl::flat_hash_set<uint32_t, SlotHash, SlotEq> uids;
-  absl::flat_hash_map<std::string, uint32_t> key_ids;
+  IdTable uids;
+  // Freed slots whose UID cells are still to be erased (see Free), a ring.
+  struct PendingFree {
+    uint64_t hash;
+    uint32_t slot;
+  };
+  static constexpr size_t kPendingFrees = 16;
+  std::array<PendingFree, kPendingFrees> pending{};
+  size_t pending_head = 0;
+  size_t pending_count = 0;
+  // Key sets of pods under several PDBs, indexed by Item::multi.
+  std::vector<std::vector<uint32_t>> multi_sets;
+  std::vector<uint32_t> free_multi;
+
+  // Per key id; parallel vectors (the hot Key records stay small).
+  IdTable key_ids;
   std::vector<Key> keys;
+  std::vector<std::string> key_names;
+  std::vector<TimedHeap> key_retry;
 
   // Waiting pods with a deadline, by (max(deadline, ready_at), seq).
-  MinHeap force;
+  TimedHeap force;
   size_t force_live = 0;
-  // Open keys with waiting pods, by their first pod's (ready_at, seq).
-  MinHeap key_heap;
+  // Open keys with waiting pods, by their first pod's (ready_at, seq): those
+  // whose first pod is ready since InfinitePast (never failed) in
+  // `fresh_keys`, the others in `timed_keys`. At most one valid entry per
+  // key across both.
+  FreshHeap fresh_keys;
+  TimedHeap timed_keys;
 
   uint64_t next_seq = 0;
   size_t in_flight = 0;
@@ -547,29 +880,40 @@ absl::Status EvictionQueue::State::Add(const PodRef& pod,
                                        absl::Span<const std::string> names,
                                        absl::Time deadline) {
   if (pod.uid.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "pod.uid: must not be empty (pod ", Quote(PodName(pod)), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("pod.uid: must not be empty (pod ",
+                     Quote(PodName(pod.namespace_name, pod.name)), ")"));
   }
   if (pod.name.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("pod.name: must not be empty (uid ", Quote(pod.uid), ")"));
   }
-  absl::StatusOr<KeySet> ks = ResolveKeys(names);
-  if (!ks.ok()) return ks.status();
-
-  // One hash lookup: copy the pod into a fresh slot (copy-assignment reuses
-  // the slot's string capacity) and insert; give the slot back on a repeat.
-  const uint32_t slot = AllocSlot();
-  pods[slot] = pod;
-  const auto [pos, inserted] = uids.insert(slot);
-  if (!inserted) {
-    free_slots.push_back(slot);
-    return Update(*pos, pod, *std::move(ks), deadline);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pdb_keys[", i, "]: must not be empty"));
+    }
   }
+  // Start fetching the UID's table cell while the keys are resolved.
+  const uint64_t hash = HashUid(pod.uid);
+  uids.Prefetch(hash);
+  uint32_t single;
+  std::vector<uint32_t> multi;
+  ResolveKeys(names, single, multi);
+
+  // Reuse a pending slot rather than grow; erasing moves cells, so before
+  // the probe.
+  if (free_slots.empty() && pending_count > 0) FinishFree();
+  uids.Reserve();
+  const size_t cell = ProbeUid(hash, pod.uid);
+  if (uids.At(cell) != kNone) {
+    return Update(uids.At(cell), pod, single, std::move(multi), deadline);
+  }
+  const uint32_t slot = AllocSlot();
+  uids.InsertAt(cell, hash, slot);
+  Text(slot).Set(pod, hash);
   Item& it = items[slot];
-  it.sched_key = SchedKey(*ks);
-  it.pdb_key = ks->single;
-  it.multi_keys = std::move(ks->multi);
+  SetKeys(it, single, std::move(multi));
   it.slot_key = kNoKey;
   it.failures = 0;
   it.deadline = deadline;
@@ -583,25 +927,27 @@ absl::Status EvictionQueue::State::Add(const PodRef& pod,
 }
 
 absl::Status EvictionQueue::State::Update(uint32_t slot, const PodRef& pod,
-                                          KeySet ks, absl::Time deadline) {
+                                          uint32_t single,
+                                          std::vector<uint32_t> multi,
+                                          absl::Time deadline) {
   Item& it = items[slot];
-  const PodRef& queued = pods[slot];
-  if (queued.namespace_name != pod.namespace_name || queued.name != pod.name) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("pod.uid ", Quote(pod.uid), ": already queued as ",
-                     Quote(PodName(queued)), ", not ", Quote(PodName(pod))));
+  const PodText& queued = Text(slot);
+  if (queued.ns() != pod.namespace_name || queued.name() != pod.name) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pod.uid ", Quote(pod.uid), ": already queued as ", QuotedPodName(slot),
+        ", not ", Quote(PodName(pod.namespace_name, pod.name))));
   }
   ++counters.deduplicated;
   const absl::Time new_deadline = std::min(it.deadline, deadline);
+  const absl::Span<const uint32_t> old_multi = Multi(it);
   const bool keys_changed =
-      it.pdb_key != ks.single || it.multi_keys != ks.multi;
+      it.pdb_key != single || !std::equal(old_multi.begin(), old_multi.end(),
+                                          multi.begin(), multi.end());
   if (!keys_changed && new_deadline == it.deadline) return absl::OkStatus();
   const bool waiting = it.status == Status::kWaiting;
   if (waiting) Unplace(slot);
   it.deadline = new_deadline;
-  it.sched_key = SchedKey(ks);
-  it.pdb_key = ks.single;
-  it.multi_keys = std::move(ks.multi);
+  SetKeys(it, single, std::move(multi));
   if (waiting) Place(slot);
   CleanTops();
   return absl::OkStatus();
@@ -618,18 +964,25 @@ std::optional<EvictionWork> EvictionQueue::State::Pop(absl::Time now) {
     kind = EvictionWorkKind::kForceDelete;
     Unplace(slot);
     ++counters.popped_force_deletes;
-  } else if (!key_heap.empty() && key_heap.top().t <= now) {
-    slot_key = key_heap.top().id;
-    key_heap.pop();
-    slot = KeyHead(keys[slot_key]).id;
+  } else {
+    // A fresh key's first pod (ready since InfinitePast) precedes any timed
+    // one.
+    if (!fresh_keys.empty()) {
+      slot_key = fresh_keys.top().id;
+      fresh_keys.pop();
+    } else if (!timed_keys.empty() && timed_keys.top().t <= now) {
+      slot_key = timed_keys.top().id;
+      timed_keys.pop();
+    } else {
+      return std::nullopt;
+    }
+    slot = KeyHead(slot_key).id;
     // Count the slot first so the refresh in Unplace sees the key's new
     // openness.
     ++keys[slot_key].in_flight;
     kind = EvictionWorkKind::kEvict;
     Unplace(slot);
     ++counters.popped_evictions;
-  } else {
-    return std::nullopt;
   }
   Item& it = items[slot];
   it.status = Status::kInFlight;
@@ -641,7 +994,9 @@ std::optional<EvictionWork> EvictionQueue::State::Pop(absl::Time now) {
   // The generation does not change while in flight, so (slot, gen) names
   // this hand-out until it is completed or removed.
   const uint64_t ticket = (uint64_t{slot} << 32) | it.gen;
-  return EvictionWork{pods[slot], kind, it.deadline, it.failures, ticket};
+  const PodText& text = Text(slot);
+  return EvictionWork{PodRefView(text.ns(), text.name(), text.uid()), kind,
+                      it.deadline, it.failures, ticket};
 }
 
 absl::StatusOr<EvictionCompletion> EvictionQueue::State::Complete(
@@ -649,8 +1004,8 @@ absl::StatusOr<EvictionCompletion> EvictionQueue::State::Complete(
   Item& it = items[slot];
   if (it.status != Status::kInFlight) {
     return absl::FailedPreconditionError(
-        absl::StrCat("uid ", Quote(pods[slot].uid), " (pod ",
-                     Quote(PodName(pods[slot])), "): not in flight"));
+        absl::StrCat("uid ", Quote(Text(slot).uid()), " (pod ",
+                     QuotedPodName(slot), "): not in flight"));
   }
   const size_t result_index = static_cast<size_t>(result);
   if (result_index >= counters.eviction_results.size()) {
@@ -674,9 +1029,10 @@ absl::StatusOr<EvictionCompletion> EvictionQueue::State::Complete(
     absl::string_view why = result == EvictionResult::kBlockedByPdb
                                 ? "evicting pod violates a PDB"
                                 : "eviction does not support multiple PDBs";
+    const PodText& text = Text(slot);
     out.event = DrainEvent{"FailedDraining",
-                           absl::StrCat("Failed to drain node, ", why,
-                                        " (Pod=", PodName(pods[slot]), ")")};
+                           absl::StrCat("Failed to drain node, ", why, " (Pod=",
+                                        PodName(text.ns(), text.name()), ")")};
     ++counters.events;
   }
   if (it.failures < INT_MAX) ++it.failures;
@@ -712,7 +1068,7 @@ EvictionItemStatus EvictionQueue::State::Inspect(uint32_t slot,
   s.deadline = it.deadline;
   s.failures = it.failures;
   s.pdb_keys = KeyNames(it);
-  const std::string pod = Quote(PodName(pods[slot]));
+  const std::string pod = QuotedPodName(slot);
   auto token = [&](EvictionWorkKind kind) {
     s.kind = kind;
     const std::string what =
@@ -758,9 +1114,10 @@ EvictionItemStatus EvictionQueue::State::Inspect(uint32_t slot,
   if (!Open(it.sched_key)) {
     const Key& key = keys[it.sched_key];
     s.state = EvictionItemState::kWaitingForKey;
-    s.message = absl::StrCat(pod, ": waiting for PDB ", Quote(key.name), ": ",
-                             key.in_flight, " eviction(s) in flight (max ",
-                             options.max_in_flight_per_key, ")");
+    s.message =
+        absl::StrCat(pod, ": waiting for PDB ", Quote(key_names[it.sched_key]),
+                     ": ", key.in_flight, " eviction(s) in flight (max ",
+                     options.max_in_flight_per_key, ")");
     return s;
   }
   token(EvictionWorkKind::kEvict);
@@ -794,7 +1151,11 @@ absl::Time EvictionQueue::NextReadyTime() const {
   const State& s = *state_;
   absl::Time t = absl::InfiniteFuture();
   if (!s.force.empty()) t = s.force.top().t;
-  if (!s.key_heap.empty()) t = std::min(t, s.key_heap.top().t);
+  if (!s.fresh_keys.empty()) {
+    t = absl::InfinitePast();
+  } else if (!s.timed_keys.empty()) {
+    t = std::min(t, s.timed_keys.top().t);
+  }
   if (t == absl::InfiniteFuture()) return t;
   return std::max(t, s.NextToken());
 }
@@ -815,7 +1176,7 @@ absl::StatusOr<EvictionCompletion> EvictionQueue::Complete(
   // ticket) takes the UID path and its errors.
   if (slot < s.items.size() && s.items[slot].gen == gen &&
       s.items[slot].status == Status::kInFlight &&
-      s.pods[slot].uid == work.pod.uid) {
+      s.Text(static_cast<uint32_t>(slot)).uid() == work.pod.uid) {
     return state_->Complete(static_cast<uint32_t>(slot), result, now);
   }
   return Complete(work.pod.uid, result, now);
@@ -832,7 +1193,9 @@ absl::StatusOr<EvictionItemStatus> EvictionQueue::Inspect(
   return state_->Inspect(*slot, now);
 }
 
-size_t EvictionQueue::size() const { return state_->uids.size(); }
+size_t EvictionQueue::size() const {
+  return state_->uids.size() - state_->pending_count;
+}
 size_t EvictionQueue::in_flight() const { return state_->in_flight; }
 const EvictionQueueCounters& EvictionQueue::counters() const {
   return state_->counters;

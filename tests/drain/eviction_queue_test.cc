@@ -40,8 +40,8 @@ EvictionQueue MakeQueue(const EvictionQueueOptions& options = {}) {
 std::string PopName(EvictionQueue& q, absl::Time now) {
   std::optional<EvictionWork> w = q.Pop(now);
   if (!w.has_value()) return "-";
-  return w->kind == EvictionWorkKind::kForceDelete ? "!" + w->pod.name
-                                                   : w->pod.name;
+  const std::string name(w->pod.name);
+  return w->kind == EvictionWorkKind::kForceDelete ? "!" + name : name;
 }
 
 void AddOk(EvictionQueue& q, const PodRef& pod, const K& keys,
@@ -533,8 +533,9 @@ TEST_CASE("eviction queue: Complete by work item skips the UID lookup",
   CHECK(q.Complete(*again, EvictionResult::kEvicted, t0).status().code() ==
         absl::StatusCode::kNotFound);
   // A forged ticket falls back to the UID.
-  EvictionWork forged{Pod("zz"), EvictionWorkKind::kEvict,
-                      absl::InfiniteFuture(), 0, ~uint64_t{0}};
+  const PodRef zz = Pod("zz");
+  EvictionWork forged{zz, EvictionWorkKind::kEvict, absl::InfiniteFuture(), 0,
+                      ~uint64_t{0}};
   CHECK(q.Complete(forged, EvictionResult::kEvicted, t0).status().code() ==
         absl::StatusCode::kNotFound);
 }
@@ -583,6 +584,36 @@ TEST_CASE("eviction queue: Inspect explains each state", "[eviction-queue]") {
   CHECK(s->failures == 1);
   CHECK(EvictionItemStateName(s->state) == "BackingOff");
   CHECK(q.Inspect("zzz", t0).status().code() == absl::StatusCode::kNotFound);
+}
+
+TEST_CASE("eviction queue: popped pod views stay valid while the queue grows",
+          "[eviction-queue]") {
+  EvictionQueue q = MakeQueue();
+  const PodRef first{"team-a", "a-pod-name-long-enough-to-leave-sso",
+                     "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"};
+  AddOk(q, first, {"k"});
+  std::optional<EvictionWork> w = q.Pop(t0);
+  REQUIRE(w.has_value());
+  // Thousands of later pods (more slots than one storage chunk), some with
+  // strings too long to store inline.
+  for (int i = 0; i < 10000; ++i) {
+    const std::string name = i % 7 == 0
+                                 ? std::string(200, 'x') + std::to_string(i)
+                                 : "p" + std::to_string(i);
+    AddOk(q, Pod(name), {"k"});
+  }
+  EvictionQueue moved = std::move(q);
+  const PodRef copy = w->pod;
+  CHECK(copy == first);
+  CHECK(w->pod == PodRefView(first));
+  CHECK(moved.Complete(*w, EvictionResult::kEvicted, t0).value().done);
+  // Long strings round-trip too.
+  REQUIRE(moved.Remove("uid-p1").ok());
+  std::optional<EvictionWork> next = moved.Pop(t0);
+  REQUIRE(next.has_value());
+  CHECK(next->pod.name == std::string(200, 'x') + "0");
+  CHECK(next->pod.uid == "uid-" + std::string(200, 'x') + "0");
+  CHECK(next->pod.namespace_name == "ns");
 }
 
 // A brute-force model of the queue's contract: every Pop scans all pods.
@@ -724,13 +755,13 @@ TEST_CASE("eviction queue: random operations match a brute-force model",
           !w.has_value()
               ? "-"
               : (w->kind == EvictionWorkKind::kForceDelete ? "!" : "") +
-                    w->pod.uid;
+                    std::string(w->pod.uid);
       REQUIRE(got == want);
       if (w.has_value()) flying.push_back(*w);
     } else if (op < 8 && !flying.empty()) {
       const size_t i = next(flying.size());
       const EvictionWork work = flying[i];
-      const std::string& uid = work.pod.uid;
+      const std::string uid(work.pod.uid);
       flying.erase(flying.begin() + static_cast<ptrdiff_t>(i));
       const bool done = next(3) == 0;
       const EvictionResult result =

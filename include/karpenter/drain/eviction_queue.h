@@ -47,12 +47,18 @@
 // the end of their backoff; ties by the order pods were first added. The
 // same calls with the same arguments give the same results.
 //
-// Complexity: Add, Remove, Pop and Complete are O(log n) amortised (binary
-// heaps and per-key FIFOs with lazy invalidation, compacted when more than
-// half stale; one UID hash lookup per Add and per Complete(uid), none for
-// Complete(work));
-// NextReadyTime and size are O(1). Memory: one record per queued pod plus one
-// per distinct PDB key ever added (keys are interned and never forgotten).
+// Complexity: Add, Remove, Pop and Complete are O(log n) amortised, and
+// O(log k) for the common pod that never failed and has no deadline (k: PDB
+// keys with waiting pods). Pods of a key wait in an intrusive FIFO (never
+// failed) or a heap (retried); open keys sit in a heap by their first pod;
+// pods with a deadline in a heap by force-delete time; stale heap entries are
+// skipped lazily and compacted when more than half are stale. The UID index
+// is an open-addressing table of (hash, slot) cells: one hash per call, no
+// allocation per pod after warm-up (a pod's strings are stored inline in its
+// slot when together at most 96 bytes); Complete(work) does no UID lookup.
+// NextReadyTime and size are O(1). Memory: about 220 bytes per queued pod
+// plus one record per distinct PDB key ever added (keys are interned and
+// never forgotten).
 //
 // Thread-safety: not thread-safe. A single-threaded data structure driven by
 // explicit `now` arguments (it never reads a clock); callers sharing one
@@ -108,10 +114,41 @@ enum class EvictionWorkKind {
 // The stable name of a kind: "Evict" or "ForceDelete".
 absl::string_view EvictionWorkKindName(EvictionWorkKind kind);
 
+// A non-owning view of a queued pod's namespace, name and UID. Converts
+// implicitly to PodRef (copying the strings) wherever a `const PodRef&` is
+// expected.
+struct PodRefView {
+  absl::string_view namespace_name;
+  absl::string_view name;
+  absl::string_view uid;
+
+  PodRefView() = default;
+  PodRefView(absl::string_view ns, absl::string_view n, absl::string_view u)
+      : namespace_name(ns), name(n), uid(u) {}
+  // Views `pod`, which must outlive the view.
+  PodRefView(const PodRef& pod)  // NOLINT(google-explicit-constructor)
+      : namespace_name(pod.namespace_name), name(pod.name), uid(pod.uid) {}
+
+  operator PodRef() const {  // NOLINT(google-explicit-constructor)
+    return PodRef{std::string(namespace_name), std::string(name),
+                  std::string(uid)};
+  }
+
+  friend bool operator==(const PodRefView& a, const PodRefView& b) {
+    return a.namespace_name == b.namespace_name && a.name == b.name &&
+           a.uid == b.uid;
+  }
+};
+
 // One request handed out by Pop. The pod stays in the queue, in flight,
 // until Complete or Remove.
 struct EvictionWork {
-  PodRef pod;
+  // Views the strings the queue stores for the pod (Pop allocates nothing).
+  // Valid until the pod leaves the queue (a Complete that returns done, or
+  // Remove) or the queue is destroyed; moving the queue keeps it valid, and
+  // so does a failed Complete (the pod stays queued). Copy it into a PodRef
+  // to keep it longer.
+  PodRefView pod;
   EvictionWorkKind kind = EvictionWorkKind::kEvict;
   // The force-delete deadline (InfiniteFuture if none); a force-delete's
   // grace period is computed from it.
