@@ -165,7 +165,20 @@ const EvictionQueue& Drainer::queue() const { return queue_; }
 
 absl::StatusOr<StepReport> Drainer::Step() {
   StepContext ctx;
+  KARPENTER_RETURN_IF_ERROR(Begin(ctx));
+  for (const auto& [node, external] : nodes_) {
+    ctx.report.nodes.push_back(PlanNode(ctx, node, external));
+  }
+  while (std::optional<EvictionWork> work = queue_.Pop(ctx.now)) {
+    KARPENTER_RETURN_IF_ERROR(Execute(ctx, *work));
+  }
+  Finish(ctx);
+  return std::move(ctx.report);
+}
+
+absl::Status Drainer::Begin(StepContext& ctx) {
   ctx.now = clock_.Now();
+  ctx.report.now = ctx.now;
   absl::StatusOr<snapshot::Snapshot> snap = view_.Read();
   if (!snap.ok()) {
     return absl::Status(
@@ -177,13 +190,12 @@ absl::StatusOr<StepReport> Drainer::Step() {
   for (const budget::PdbInfo& info : ctx.pdbs.pdbs()) {
     ctx.allowed.push_back(info.disruptions_allowed);
   }
-  ctx.report.now = ctx.now;
-  for (const auto& [node, external] : nodes_) {
-    ctx.report.nodes.push_back(PlanNode(ctx, node, external));
-  }
-  while (std::optional<EvictionWork> work = queue_.Pop(ctx.now)) {
-    KARPENTER_RETURN_IF_ERROR(Execute(ctx, *work));
-  }
+  return absl::OkStatus();
+}
+
+// Explains the pods left, unregisters the nodes found done and settles
+// `next_wake` and the totals.
+void Drainer::Finish(StepContext& ctx) {
   for (size_t i = 0; i < ctx.report.nodes.size(); ++i) {
     NodeReport& report = ctx.report.nodes[i];
     if (ctx.passes[i]) Annotate(ctx, *ctx.passes[i], report);
@@ -194,7 +206,6 @@ absl::StatusOr<StepReport> Drainer::Step() {
     ctx.report.next_wake = std::min(ctx.report.next_wake, ready);
   }
   totals_.Add(ctx.report.counts);
-  return std::move(ctx.report);
 }
 
 NodeReport Drainer::PlanNode(StepContext& ctx, const std::string& node,

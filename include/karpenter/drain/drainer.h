@@ -209,6 +209,8 @@ class Drainer {
   Drainer(ClusterView& view, EvictionClient& client, const Clock& clock,
           DrainerOptions options, EvictionQueue queue);
 
+  absl::Status Begin(StepContext& ctx);
+  void Finish(StepContext& ctx);
   NodeReport PlanNode(StepContext& ctx, const std::string& node,
                       std::optional<absl::Time> external);
   absl::Status Enqueue(StepContext& ctx, const DrainPass& pass);
