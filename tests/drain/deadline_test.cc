@@ -16,19 +16,11 @@ namespace karpenter::drain {
 namespace {
 
 using test::ClaimOpts;
+using test::DecisionOf;
 using test::kT0;
 using test::MakeClaim;
 using test::MakePod;
 using test::MakeSnapshot;
-
-const PodDecision& DecisionOf(const snapshot::Snapshot& s, const DrainPass& p,
-                              const std::string& name) {
-  for (const PodDecision& d : p.pods) {
-    if (s.pods()[d.pod].metadata().name() == name) return d;
-  }
-  FAIL("no decision for pod " << name);
-  return p.pods.front();
-}
 
 TEST_CASE("drain: node deadline from the termination-timestamp annotation",
           "[drain]") {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "karpenter/drain/tiers.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
@@ -138,6 +139,18 @@ inline snapshot::Snapshot MakeSnapshot(std::vector<v1::Pod> pods,
       snapshot::Snapshot::Build(std::move(objects));
   REQUIRE(s.ok());
   return *std::move(s);
+}
+
+// The decision a pass made for the pod called `name` (fails the test if
+// there is none).
+inline const PodDecision& DecisionOf(const snapshot::Snapshot& s,
+                                     const DrainPass& p,
+                                     const std::string& name) {
+  for (const PodDecision& d : p.pods) {
+    if (s.pods()[d.pod].metadata().name() == name) return d;
+  }
+  FAIL("no decision for pod " << name);
+  return p.pods.front();
 }
 
 }  // namespace karpenter::drain::test

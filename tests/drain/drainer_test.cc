@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "drain_test_util.h"
 #include "karpenter/testing/drain_simulation.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
@@ -24,10 +25,10 @@
 namespace karpenter::drain {
 namespace {
 
+using test::kT0;
+using test::SetTime;
 using testing::FakeClock;
 using testing::FakeCluster;
-
-const absl::Time kT0 = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
 
 // --- Cluster builders. -------------------------------------------------------
 
@@ -90,10 +91,6 @@ v1::PodDisruptionBudget Pdb(const std::string& name, const std::string& app,
                   : pdb.mutable_spec()->mutable_max_unavailable())
       ->set_number_value(amount);
   return pdb;
-}
-
-void SetTime(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
 }
 
 // A deleting NodeClaim of node `node` with terminationGracePeriod `tgp`

@@ -14,6 +14,7 @@
 namespace karpenter::drain {
 namespace {
 
+using test::DecisionOf;
 using test::kT0;
 using test::MakePod;
 using test::MakeSnapshot;
@@ -26,15 +27,6 @@ std::vector<std::string> Names(const snapshot::Snapshot& s,
   for (snapshot::PodIndex p : idx)
     names.push_back(s.pods()[p].metadata().name());
   return names;
-}
-
-const PodDecision& DecisionOf(const snapshot::Snapshot& s, const DrainPass& p,
-                              const std::string& name) {
-  for (const PodDecision& d : p.pods) {
-    if (s.pods()[d.pod].metadata().name() == name) return d;
-  }
-  FAIL("no decision for pod " << name);
-  return p.pods.front();
 }
 
 DrainPass Plan(const snapshot::Snapshot& s,
