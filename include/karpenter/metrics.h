@@ -1,0 +1,97 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Metrics: the host interface through which the SDK reports Prometheus-style
+// measurements under Karpenter's metric names and labels
+// (pkg/metrics/metrics.go, pkg/controllers/node/termination/metrics.go,
+// pkg/controllers/disruption/metrics.go; karpenter-semantics.md §7.1), so a
+// host can register them in its Prometheus registry unchanged and existing
+// Karpenter dashboards work.
+//
+// The names are constants here. A host maps each name to its own collector
+// type (counter, gauge, histogram or summary, as the comment next to each
+// name says); the SDK only calls the three verbs below.
+//
+// Thread-safety: implementations must be safe to call from several threads
+// at once. `testing::InMemoryMetrics` (karpenter/testing/recorders.h) keeps
+// the values in memory.
+
+#ifndef KARPENTER_METRICS_H_
+#define KARPENTER_METRICS_H_
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace karpenter {
+
+namespace metrics {
+// Counter {nodepool, zone}: Node finalizers removed by termination.
+inline constexpr absl::string_view kNodesTerminatedTotal =
+    "karpenter_nodes_terminated_total";
+// Summary {nodepool}: Node deletionTimestamp to finalizer removal, seconds.
+inline constexpr absl::string_view kNodesTerminationDurationSeconds =
+    "karpenter_nodes_termination_duration_seconds";
+// Histogram {nodepool}: Node creationTimestamp to finalizer removal.
+inline constexpr absl::string_view kNodesLifetimeDurationSeconds =
+    "karpenter_nodes_lifetime_duration_seconds";
+// Counter {nodepool}: Nodes whose Drained condition turned True.
+inline constexpr absl::string_view kNodesDrainedTotal =
+    "karpenter_nodes_drained_total";
+// Counter {code}: eviction requests by HTTP status.
+inline constexpr absl::string_view kPodsEvictionRequestsTotal =
+    "karpenter_pods_eviction_requests_total";
+// Counter {reason}: pods drained (evicted or force-deleted).
+inline constexpr absl::string_view kPodsDrainedTotal =
+    "karpenter_pods_drained_total";
+// Counter {nodepool, capacity_type, zone}: NodeClaim finalizers removed.
+inline constexpr absl::string_view kNodeClaimsTerminatedTotal =
+    "karpenter_nodeclaims_terminated_total";
+// Histogram {nodepool}: NodeClaim deletionTimestamp to finalizer removal.
+inline constexpr absl::string_view kNodeClaimsTerminationDurationSeconds =
+    "karpenter_nodeclaims_termination_duration_seconds";
+// Histogram {nodepool}: first cloud delete to the provider's NotFound.
+inline constexpr absl::string_view
+    kNodeClaimsInstanceTerminationDurationSeconds =
+        "karpenter_nodeclaims_instance_termination_duration_seconds";
+// Counter {reason, nodepool, capacity_type, consolidation_policy,
+// termination_mode}: NodeClaims disrupted; reasons include
+// `registration_timeout`, `launch_timeout`, `garbage_collected`.
+inline constexpr absl::string_view kNodeClaimsDisruptedTotal =
+    "karpenter_nodeclaims_disrupted_total";
+// Labels.
+inline constexpr absl::string_view kNodePoolLabel = "nodepool";
+inline constexpr absl::string_view kZoneLabel = "zone";
+inline constexpr absl::string_view kCapacityTypeLabel = "capacity_type";
+inline constexpr absl::string_view kReasonLabel = "reason";
+inline constexpr absl::string_view kCodeLabel = "code";
+}  // namespace metrics
+
+// Label name -> value. Ordered, so a label set prints and compares
+// deterministically.
+using MetricLabels = std::map<std::string, std::string, std::less<>>;
+
+// Host interface: no data, virtual destructor, contract per method. None of
+// the methods may fail the caller; a host that cannot record drops the
+// sample.
+class Metrics {
+ public:
+  virtual ~Metrics() = default;
+
+  // Adds `delta` (>= 0) to counter `name` with `labels`.
+  virtual void Add(absl::string_view name, const MetricLabels& labels,
+                   double delta) = 0;
+
+  // Sets gauge `name` with `labels` to `value`.
+  virtual void Set(absl::string_view name, const MetricLabels& labels,
+                   double value) = 0;
+
+  // Records one observation in histogram or summary `name` with `labels`.
+  virtual void Observe(absl::string_view name, const MetricLabels& labels,
+                       double value) = 0;
+};
+
+}  // namespace karpenter
+
+#endif  // KARPENTER_METRICS_H_
