@@ -32,6 +32,20 @@ bool IsTerminatingStep(Step step) {
   }
 }
 
+// What side_effect_limit counts: ClusterView mutations. Cloud calls are
+// idempotent polls and drainer registration is soft state.
+bool IsSideEffect(ActionKind kind) {
+  switch (kind) {
+    case ActionKind::kRecordEvent:
+    case ActionKind::kDrain:
+    case ActionKind::kGetInstance:
+    case ActionKind::kDeleteInstance:
+      return false;
+    default:
+      return true;
+  }
+}
+
 absl::Status Prefix(const Action& action, const absl::Status& status) {
   return absl::Status(status.code(),
                       absl::StrCat(action.Describe(), ": ", status.message()));
@@ -148,7 +162,6 @@ absl::Status Executor::ApplyCloud(Reconcile& r, const Action& a) {
   if (a.kind == ActionKind::kGetInstance) {
     status = cloud_.Get(a.provider_id).status();
   } else {
-    ++side_effects_;
     status = cloud_.Delete(a.provider_id);
   }
   if (status.ok()) {
@@ -214,8 +227,7 @@ ReconcileReport Executor::ReconcileObject(const snapshot::Snapshot& snapshot,
     for (const Action& a : r.report.decision.actions) {
       const std::string line = a.Describe();
       if (a.kind != ActionKind::kRecordEvent && r.done.contains(line)) continue;
-      if (LimitReached() && a.kind != ActionKind::kRecordEvent &&
-          a.kind != ActionKind::kGetInstance) {
+      if (LimitReached() && IsSideEffect(a.kind)) {
         r.report.error = absl::AbortedError("side_effect_limit reached");
         return std::move(r.report);
       }

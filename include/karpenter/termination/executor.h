@@ -73,9 +73,11 @@ struct ExecutorOptions {
   absl::Duration backoff_base = absl::Milliseconds(100);
   absl::Duration backoff_max = absl::Seconds(10);
   // For restart tests: the executor performs at most this many side effects
-  // (ClusterView mutations, cloud Deletes, drainer steps that made a call)
-  // over its life, then stops mid-pass as a crashed host would. -1: no
-  // limit.
+  // (ClusterView mutations, and drainer steps that made a call) over its
+  // life, then stops mid-pass as a crashed host would. Cloud calls are not
+  // counted: Delete is idempotent, and a host that dies between a Delete and
+  // the InstanceTerminating condition write sends the Delete again after
+  // the restart, as Karpenter does. -1: no limit.
   int64_t side_effect_limit = -1;
 };
 
