@@ -280,12 +280,18 @@ TEST_CASE("fake cloud: Delete is idempotent until gone, then NotFound",
   // A second Delete does not restart the termination clock.
   CHECK(env.cloud->Delete(id).ok());
   CHECK(env.StateOf(id) == InstanceState::kTerminating);
+  CHECK(env.cloud->NextEventTime() == kT0 + absl::Seconds(40));
+  CHECK(env.cloud->CallLog().back() == absl::StrCat("2024-01-01T00:00:39Z Get ",
+                                                    id, " -> OK ", id,
+                                                    " Terminating"));
   env.Advance(absl::Seconds(1));
   const absl::Status s = env.cloud->Delete(id);
   CHECK(s.code() == absl::StatusCode::kNotFound);
   CHECK(std::string(s.message()) ==
         absl::StrCat("instance \"", id, "\" not found"));
   CHECK_FALSE(env.cloud->Exists(id));
+  // The repeated Delete scheduled nothing of its own.
+  CHECK_FALSE(env.cloud->NextEventTime().has_value());
 }
 
 TEST_CASE("fake cloud: Delete of a Pending instance never runs it",
