@@ -9,6 +9,8 @@
 #include "absl/time/time.h"
 #include "karpenter/karpenter.h"
 #include "karpenter/testing/fake_clock.h"
+#include "karpenter/testing/fake_cloud_provider.h"
+#include "karpenter/testing/recorders.h"
 
 namespace {
 
@@ -42,6 +44,17 @@ int main() {
                       .ok() &&
                   objects.nodes.size() == 1,
               "snapshot::LoadYaml");
+  // The testing doubles of the host interfaces.
+  auto cloud = karpenter::testing::FakeCloudProvider::Create(clock);
+  karpenter::v1::NodeClaim claim;
+  claim.mutable_metadata()->set_name("nc-1");
+  ok &= Check(cloud.ok() && (*cloud)->Create(claim).ok() &&
+                  (*cloud)->Instances().size() == 1,
+              "testing::FakeCloudProvider");
+  karpenter::testing::InMemoryMetrics metrics;
+  metrics.Add(karpenter::metrics::kNodesTerminatedTotal, {}, 1);
+  ok &= Check(metrics.Total(karpenter::metrics::kNodesTerminatedTotal) == 1,
+              "testing::InMemoryMetrics");
   if (!ok) return 1;
   std::printf("karpenter SDK install OK\n");
   return 0;
