@@ -69,10 +69,10 @@ void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
   if (repair) {
     const JanitorAction& annotate = Record(
         result, JanitorActionKind::kAnnotateNodeClaim, v.node_claim, v.reason,
-        cluster.SetAnnotation(
-            ObjectKind::kNodeClaim, v.node_claim,
-            kTerminationTimestampAnnotation,
-            absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone())));
+        cluster.SetAnnotation(ObjectKind::kNodeClaim, v.node_claim,
+                              kTerminationTimestampAnnotation,
+                              absl::FormatTime("%Y-%m-%d%ET%H:%M:%SZ", now,
+                                               absl::UTCTimeZone())));
     if (annotate.already_gone) return;
     if (!annotate.status.ok()) {
       Skip(result, JanitorActionKind::kDeleteNodeClaim, v.node_claim, v.reason,

@@ -14,9 +14,10 @@
 //   * ApplyLiveness: per kDeleteNodeClaim verdict, deletes the NodeClaim.
 //     For "unhealthy" it first sets the annotation
 //     `karpenter.sh/nodeclaim-termination-timestamp` to the report's `now`
-//     (RFC 3339, seconds), so the drain is forceful at once; if that fails
-//     the delete is not attempted. Per kBlocked verdict it records a
-//     NodeRepairBlocked event on the Node, the NodeClaim and the NodePool.
+//     (RFC 3339 in UTC with a Z, as Go's time.RFC3339), so the drain is
+//     forceful at once; if that fails the delete is not attempted. Per
+//     kBlocked verdict it records a NodeRepairBlocked event on the Node, the
+//     NodeClaim and the NodePool.
 //   * ApplyGarbageCollection: per leaked instance, CloudProvider::Delete,
 //     then deletes the instance's Nodes (not attempted if Delete failed);
 //     per collected NodeClaim, deletes it. Orphaned finalizers are never
