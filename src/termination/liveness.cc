@@ -83,7 +83,7 @@ class HealthIndex {
 };
 
 // ceil(fraction x nodes), with the fraction taken in millionths so that
-// binary rounding (0.2 x 15 = 3.0000000000000004) cannot add one.
+// binary rounding (0.56 x 25 = 14.000000000000002) cannot add one.
 int64_t UnhealthyThreshold(double fraction, int64_t nodes) {
   const int64_t ppm = std::llround(fraction * 1e6);
   return (ppm * nodes + 999999) / 1000000;

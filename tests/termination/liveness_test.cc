@@ -175,8 +175,7 @@ TEST_CASE("liveness: not ready for 15 minutes is repaired, 14m59s is kept",
 }
 
 // `total` nodes of pool "p" of which the first `bad` are NotReady since kT0,
-// each with its NodeClaim; plus NodeClaim "solo" without a pool label on a
-// NotReady node when `solo` is set.
+// each with its NodeClaim.
 snapshot::Snapshot Pool(int total, int bad) {
   std::vector<v1::Node> nodes;
   std::vector<v1::NodeClaim> claims;
@@ -202,9 +201,11 @@ TEST_CASE("liveness: repair blocked above 20 percent unhealthy",
     int total;
     int bad;
     LivenessAction action;
+    double fraction = 0.2;
   };
-  // ceil(20% of 10) = 2; ceil(20% of 15) = 3 (not 4: 0.2 * 15 in binary is
-  // 3.0000000000000004); ceil(20% of 3) = 1.
+  // ceil(20% of 10) = 2; ceil(20% of 15) = 3; ceil(20% of 3) = 1;
+  // ceil(56% of 25) = 14 (not 15: 0.56 * 25 in binary is
+  // 14.000000000000002); 0% blocks any second unhealthy node.
   const std::vector<Case> cases = {
       {10, 2, LivenessAction::kDeleteNodeClaim},
       {10, 3, LivenessAction::kBlocked},
@@ -213,11 +214,17 @@ TEST_CASE("liveness: repair blocked above 20 percent unhealthy",
       {3, 1, LivenessAction::kDeleteNodeClaim},
       {3, 2, LivenessAction::kBlocked},
       {1, 1, LivenessAction::kDeleteNodeClaim},
+      {25, 14, LivenessAction::kDeleteNodeClaim, 0.56},
+      {25, 15, LivenessAction::kBlocked, 0.56},
+      {4, 1, LivenessAction::kBlocked, 0.0},
+      {4, 4, LivenessAction::kDeleteNodeClaim, 1.0},
   };
   const absl::Time now = kT0 + absl::Minutes(20);
   for (const Case& c : cases) {
-    INFO(c.bad << " of " << c.total << " unhealthy");
-    const LivenessReport r = Evaluate(Pool(c.total, c.bad), now);
+    INFO(c.bad << " of " << c.total << " unhealthy, fraction " << c.fraction);
+    LivenessOptions o;
+    o.max_unhealthy_fraction = c.fraction;
+    const LivenessReport r = Evaluate(Pool(c.total, c.bad), now, o);
     for (int i = 0; i < c.total; ++i) {
       const LivenessVerdict& v = r.verdicts[i];
       if (i >= c.bad) {

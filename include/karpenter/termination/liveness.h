@@ -78,7 +78,8 @@ struct LivenessOptions {
   bool not_ready_enabled = true;
   // Repair is blocked while more than ceil(fraction x pool nodes) Nodes of
   // the pool are unhealthy. In [0, 1]; applied with a resolution of 1e-6,
-  // so 0.2 x 15 is exactly 3 despite binary floating point.
+  // so 0.56 x 25 is exactly 14 (in binary floating point it is
+  // 14.000000000000002, whose ceiling would be 15).
   double max_unhealthy_fraction = 0.2;
 
   // OK, or InvalidArgument naming the field and its value, e.g.
