@@ -185,11 +185,10 @@ std::optional<FinalizerVerdict> JudgeFinalizer(
   }
   v.reason = "orphaned_finalizer";
   v.why = absl::StrCat(
-      head, " after ", absl::FormatDuration(now - v.deleting_since), " (limit ",
+      head, ": termination controller absent for ",
+      absl::FormatDuration(now - v.deleting_since), " (limit ",
       absl::FormatDuration(o.orphaned_finalizer_after),
-      "): the termination controller has been absent for at least ",
-      absl::FormatDuration(now - due),
-      " past the limit; run the command only if it is gone for good");
+      "); run the command only if the controller is gone for good");
   v.command =
       RemoveFinalizerCommand(kind, v.name, static_cast<int>(it - list.begin()),
                              internal::kTerminationFinalizer);
