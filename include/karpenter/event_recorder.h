@@ -40,6 +40,9 @@ inline constexpr absl::string_view kDisruptionWaitingReadiness =
 inline constexpr absl::string_view kDisruptionTerminating =
     "DisruptionTerminating";
 inline constexpr absl::string_view kUnconsolidatable = "Unconsolidatable";
+// Node repair (pkg/controllers/node/health/events.go): a repair is held
+// back because too many Nodes of the NodePool are unhealthy.
+inline constexpr absl::string_view kNodeRepairBlocked = "NodeRepairBlocked";
 // Pod annotations.
 inline constexpr absl::string_view kInvalidDoNotDisruptAnnotation =
     "InvalidDoNotDisruptAnnotation";

@@ -32,5 +32,9 @@
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/termination/garbage_collection.h"
+#include "karpenter/termination/janitor.h"
+#include "karpenter/termination/liveness.h"
+#include "karpenter/termination/validate.h"
 
 #endif  // KARPENTER_KARPENTER_H_

@@ -60,12 +60,18 @@ inline constexpr absl::string_view
 // `registration_timeout`, `launch_timeout`, `garbage_collected`.
 inline constexpr absl::string_view kNodeClaimsDisruptedTotal =
     "karpenter_nodeclaims_disrupted_total";
+// Counter {condition, nodepool, capacity_type, image_id}: NodeClaims
+// deleted by node repair (pkg/controllers/node/health/controller.go).
+inline constexpr absl::string_view kNodeClaimsUnhealthyDisruptedTotal =
+    "karpenter_nodeclaims_unhealthy_disrupted_total";
 // Labels.
 inline constexpr absl::string_view kNodePoolLabel = "nodepool";
 inline constexpr absl::string_view kZoneLabel = "zone";
 inline constexpr absl::string_view kCapacityTypeLabel = "capacity_type";
 inline constexpr absl::string_view kReasonLabel = "reason";
 inline constexpr absl::string_view kCodeLabel = "code";
+inline constexpr absl::string_view kConditionLabel = "condition";
+inline constexpr absl::string_view kImageIdLabel = "image_id";
 }  // namespace metrics
 
 // Label name -> value. Ordered, so a label set prints and compares

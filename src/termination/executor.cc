@@ -26,6 +26,8 @@ bool IsTerminatingStep(Step step) {
     case Step::kAddFinalizer:
     case Step::kActive:
     case Step::kReleased:
+    case Step::kInstanceGone:     // Finished: the finalizer is removed.
+    case Step::kRemoveFinalizer:  // Likewise.
       return false;
     default:
       return true;
@@ -321,7 +323,9 @@ absl::StatusOr<PassReport> Executor::RunOnce() {
       continue;
     }
     if (report.interrupted) continue;
+    const int64_t before = side_effects_;
     ReconcileReport r = ReconcileObject(*snapshot, object, name, report.now);
+    report.mutations += side_effects_ - before;
     if (absl::IsAborted(r.error) && LimitReached()) report.interrupted = true;
     if (!IsTerminatingStep(r.decision.step) && r.applied.empty() &&
         r.error.ok()) {

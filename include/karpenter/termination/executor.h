@@ -108,6 +108,11 @@ struct PassReport {
   // The earliest instant a later pass has work: an object due, or the
   // drainer's next wake. InfiniteFuture if none.
   absl::Time next_wake = absl::InfiniteFuture();
+  // ClusterView mutations applied by the reconciles of this pass (not
+  // counting the drainer's evictions and deletes). A host that saw
+  // mutations runs the next pass at once, as its watches would trigger it:
+  // the pass decided each object from a snapshot taken before them.
+  int64_t mutations = 0;
   // side_effect_limit was reached; the pass stopped early.
   bool interrupted = false;
 };

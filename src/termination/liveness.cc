@@ -1,0 +1,285 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/termination/liveness.h"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "termination/common.h"
+
+namespace karpenter::termination {
+namespace {
+
+using internal::FindCondition;
+using internal::FromProto;
+using internal::TimeString;
+
+absl::Status CheckTimeout(absl::string_view field, absl::Duration d) {
+  if (d >= absl::ZeroDuration()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(field, ": \"", absl::FormatDuration(d), "\": must be >= 0"));
+}
+
+// When a condition's current status began: its lastTransitionTime, or the
+// object's creation when the condition (or its time) is absent.
+absl::Time Since(const v1::Condition* c, const v1::ObjectMeta& meta) {
+  if (c != nullptr && c->has_last_transition_time()) {
+    return FromProto(c->last_transition_time());
+  }
+  return FromProto(meta.creation_timestamp());
+}
+
+bool IsTrue(const v1::Condition* c) {
+  return c != nullptr && c->status() == "True";
+}
+
+std::string StatusText(const v1::Condition* c) {
+  return c == nullptr ? std::string("absent") : absl::StrCat(c->status());
+}
+
+bool NodeUnhealthy(const v1::Node& node) {
+  return !IsTrue(FindCondition(node.status().conditions(), "Ready"));
+}
+
+// Nodes and unhealthy Nodes of one NodePool (or of the cluster).
+struct PoolHealth {
+  int64_t nodes = 0;
+  int64_t unhealthy = 0;
+};
+
+// Pool health for every pool label value, plus the whole cluster under the
+// key std::nullopt.
+class HealthIndex {
+ public:
+  explicit HealthIndex(const snapshot::Snapshot& snapshot) {
+    for (const v1::Node& node : snapshot.nodes()) {
+      const bool bad = NodeUnhealthy(node);
+      Count(cluster_, bad);
+      std::string pool =
+          internal::LabelOf(node.metadata(), internal::kNodePoolLabel);
+      if (!pool.empty()) Count(pools_[pool], bad);
+    }
+  }
+  PoolHealth Of(const std::string& pool) const {
+    if (pool.empty()) return cluster_;
+    auto it = pools_.find(pool);
+    return it == pools_.end() ? PoolHealth{} : it->second;
+  }
+
+ private:
+  static void Count(PoolHealth& h, bool bad) {
+    ++h.nodes;
+    if (bad) ++h.unhealthy;
+  }
+  PoolHealth cluster_;
+  std::map<std::string, PoolHealth> pools_;
+};
+
+// ceil(fraction x nodes), with the fraction taken in millionths so that
+// binary rounding (0.56 x 25 = 14.000000000000002) cannot add one.
+int64_t UnhealthyThreshold(double fraction, int64_t nodes) {
+  const int64_t ppm = std::llround(fraction * 1e6);
+  return (ppm * nodes + 999999) / 1000000;
+}
+
+// The rule "`condition` not True for `timeout` -> delete with `fired`";
+// `waiting` is the kNone reason. An infinite timeout never fires.
+LivenessVerdict TimeoutRule(const v1::Condition* condition,
+                            absl::string_view type, const v1::ObjectMeta& meta,
+                            absl::Duration timeout, absl::string_view fired,
+                            absl::string_view waiting, absl::Time now) {
+  LivenessVerdict v;
+  const absl::Time start = Since(condition, meta);
+  v.why = absl::StrCat(type, " is ", StatusText(condition), " since ",
+                       TimeString(start), "; timeout ",
+                       absl::FormatDuration(timeout));
+  if (timeout == absl::InfiniteDuration()) {
+    v.reason = std::string(waiting);
+    absl::StrAppend(&v.why, " (never fires)");
+    return v;
+  }
+  v.due = start + timeout;
+  const bool fire = now >= *v.due;
+  v.action = fire ? LivenessAction::kDeleteNodeClaim : LivenessAction::kNone;
+  v.reason = std::string(fire ? fired : waiting);
+  absl::StrAppend(&v.why, fire ? " elapsed at " : " elapses at ",
+                  TimeString(*v.due));
+  return v;
+}
+
+// Rules 1 and 2; nullopt once the NodeClaim is registered. While Launched is
+// not True only the launch rule runs, as liveness.go returns early.
+std::optional<LivenessVerdict> CheckLifecycle(const v1::NodeClaim& claim,
+                                              absl::Time now,
+                                              const LivenessOptions& o) {
+  const auto& conditions = claim.status().conditions();
+  const v1::Condition* launched = FindCondition(conditions, "Launched");
+  if (!IsTrue(launched)) {
+    return TimeoutRule(launched, "Launched", claim.metadata(), o.launch_timeout,
+                       kReasonLaunchTimeout, "launching", now);
+  }
+  const v1::Condition* registered = FindCondition(conditions, "Registered");
+  if (IsTrue(registered)) return std::nullopt;
+  return TimeoutRule(registered, "Registered", claim.metadata(),
+                     o.registration_timeout, kReasonRegistrationTimeout,
+                     "registering", now);
+}
+
+// Rule 3 for a registered NodeClaim whose Node is `node`.
+void CheckRepair(const v1::Node& node, const HealthIndex& health,
+                 absl::Time now, const LivenessOptions& o, LivenessVerdict& v) {
+  if (node.metadata().has_deletion_timestamp()) {
+    v.reason = "node_deleting";
+    v.why = absl::StrCat("Node \"", v.node, "\" is being deleted");
+    return;
+  }
+  const v1::Condition* ready =
+      FindCondition(node.status().conditions(), "Ready");
+  if (IsTrue(ready)) {
+    v.reason = "node_ready";
+    v.why = absl::StrCat("Node \"", v.node, "\" is Ready");
+    return;
+  }
+  const absl::Time start = Since(ready, node.metadata());
+  const std::string since =
+      absl::StrCat("Node \"", v.node, "\" Ready is ", StatusText(ready),
+                   " since ", TimeString(start));
+  if (!o.not_ready_enabled) {
+    v.reason = "repair_disabled";
+    v.why = absl::StrCat(since, "; node repair is disabled");
+    return;
+  }
+  if (o.not_ready_timeout == absl::InfiniteDuration()) {
+    v.reason = "not_ready";
+    v.why = absl::StrCat(since, "; not_ready_timeout is infinite");
+    return;
+  }
+  const absl::Time due = start + o.not_ready_timeout;
+  if (now < due) {
+    v.reason = "not_ready";
+    v.due = due;
+    v.why = absl::StrCat(since, "; repaired at ", TimeString(due), " (after ",
+                         absl::FormatDuration(o.not_ready_timeout), ")");
+    return;
+  }
+  const PoolHealth h = health.Of(v.node_pool);
+  const int64_t threshold =
+      UnhealthyThreshold(o.max_unhealthy_fraction, h.nodes);
+  const std::string scope =
+      v.node_pool.empty() ? std::string("the cluster")
+                          : absl::StrCat("NodePool \"", v.node_pool, "\"");
+  const std::string counts =
+      absl::StrCat(h.unhealthy, " of ", h.nodes, " nodes of ", scope,
+                   " are unhealthy; at most ", threshold, " (",
+                   o.max_unhealthy_fraction * 100, "% rounded up) may be");
+  if (h.unhealthy > threshold) {
+    v.action = LivenessAction::kBlocked;
+    v.reason = "repair_blocked";
+    v.due = now + kRepairBlockedRecheck;
+    v.why = absl::StrCat(since, "; repair blocked: ", counts);
+    return;
+  }
+  v.action = LivenessAction::kDeleteNodeClaim;
+  v.reason = std::string(kReasonUnhealthy);
+  v.due = due;
+  v.why = absl::StrCat(since, ", past ",
+                       absl::FormatDuration(o.not_ready_timeout), "; ", counts);
+}
+
+LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
+                         const internal::NodesByProviderId& by_id,
+                         const HealthIndex& health, const v1::NodeClaim& claim,
+                         absl::Time now, const LivenessOptions& o) {
+  LivenessVerdict base;
+  base.node_claim = claim.metadata().name();
+  base.node_pool =
+      internal::LabelOf(claim.metadata(), internal::kNodePoolLabel);
+  base.capacity_type =
+      internal::LabelOf(claim.metadata(), internal::kCapacityTypeLabel);
+  base.image_id = claim.status().image_id();
+  const std::optional<snapshot::NodeIndex> node =
+      internal::NodeOfClaim(snapshot, by_id, claim);
+  if (node.has_value()) base.node = snapshot.nodes()[*node].metadata().name();
+  if (claim.metadata().has_deletion_timestamp()) {
+    base.reason = "deleting";
+    base.why = absl::StrCat(
+        "NodeClaim is being deleted since ",
+        TimeString(FromProto(claim.metadata().deletion_timestamp())));
+    return base;
+  }
+  if (std::optional<LivenessVerdict> v = CheckLifecycle(claim, now, o)) {
+    v->node_claim = std::move(base.node_claim);
+    v->node = std::move(base.node);
+    v->node_pool = std::move(base.node_pool);
+    v->capacity_type = std::move(base.capacity_type);
+    v->image_id = std::move(base.image_id);
+    return *std::move(v);
+  }
+  if (!node.has_value()) {
+    base.reason = "node_missing";
+    base.why =
+        "registered, but its Node is not in the snapshot (left to garbage "
+        "collection)";
+    return base;
+  }
+  CheckRepair(snapshot.nodes()[*node], health, now, o, base);
+  return base;
+}
+
+}  // namespace
+
+absl::Status LivenessOptions::Validate() const {
+  for (const auto& [field, d] : {std::pair<absl::string_view, absl::Duration>{
+                                     "launch_timeout", launch_timeout},
+                                 {"registration_timeout", registration_timeout},
+                                 {"not_ready_timeout", not_ready_timeout}}) {
+    if (absl::Status s = CheckTimeout(field, d); !s.ok()) return s;
+  }
+  if (!(max_unhealthy_fraction >= 0 && max_unhealthy_fraction <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_unhealthy_fraction: \"", max_unhealthy_fraction,
+                     "\": must be between 0 and 1"));
+  }
+  return absl::OkStatus();
+}
+
+absl::string_view LivenessActionName(LivenessAction action) {
+  switch (action) {
+    case LivenessAction::kNone:
+      return "None";
+    case LivenessAction::kDeleteNodeClaim:
+      return "DeleteNodeClaim";
+    case LivenessAction::kBlocked:
+      return "Blocked";
+  }
+  return "Unknown";
+}
+
+absl::StatusOr<LivenessReport> EvaluateLiveness(
+    const snapshot::Snapshot& snapshot, absl::Time now,
+    const LivenessOptions& options) {
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  const internal::NodesByProviderId by_id(snapshot);
+  const HealthIndex health(snapshot);
+  LivenessReport report;
+  report.now = now;
+  report.verdicts.reserve(snapshot.node_claims().size());
+  for (const v1::NodeClaim& claim : snapshot.node_claims()) {
+    LivenessVerdict v = Evaluate(snapshot, by_id, health, claim, now, options);
+    if (v.due.has_value() && *v.due > now && *v.due != absl::InfiniteFuture() &&
+        (!report.next_wake.has_value() || *v.due < *report.next_wake)) {
+      report.next_wake = v.due;
+    }
+    report.verdicts.push_back(std::move(v));
+  }
+  return report;
+}
+
+}  // namespace karpenter::termination
