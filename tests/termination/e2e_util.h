@@ -20,6 +20,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "karpenter/termination/executor.h"
+#include "karpenter/termination/garbage_collection.h"
+#include "karpenter/termination/janitor.h"
+#include "karpenter/termination/liveness.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cloud_provider.h"
 #include "karpenter/testing/fake_cluster.h"
@@ -185,6 +188,8 @@ struct Harness {
         options.side_effect_limit = 1;
         Restart();
       }
+      std::optional<absl::Time> janitor_wake;
+      if (janitor) janitor_wake = RunJanitor();
       absl::StatusOr<PassReport> r = executor->RunOnce();
       REQUIRE(r.ok());
       ++passes;
@@ -193,8 +198,13 @@ struct Harness {
         continue;  // Crashed mid-pass: restart at the same instant.
       }
       if (r->mutations > 0) continue;  // Decide again on the new state.
-      if (r->terminating == 0 && !r->drain.has_value()) return;
+      if (r->terminating == 0 && !r->drain.has_value() &&
+          !janitor_wake.has_value() && !cluster->NextEventTime() &&
+          !cloud->NextEventTime()) {
+        return;
+      }
       absl::Time next = r->next_wake;
+      if (janitor_wake.has_value()) next = std::min(next, *janitor_wake);
       if (std::optional<absl::Time> t = cluster->NextEventTime()) {
         next = std::min(next, *t);
       }
@@ -211,6 +221,30 @@ struct Harness {
       cloud->Settle();
     }
     FAIL("the termination did not settle");
+  }
+
+  // One liveness and one garbage-collection round, applied; returns the
+  // earliest instant either has pending work.
+  std::optional<absl::Time> RunJanitor() {
+    absl::StatusOr<snapshot::Snapshot> s = cluster->Read();
+    REQUIRE(s.ok());
+    absl::StatusOr<LivenessReport> live =
+        EvaluateLiveness(*s, clock.Now(), liveness);
+    REQUIRE(live.ok());
+    janitor_log.push_back(ApplyLiveness(*live, *cluster, events, metrics));
+    absl::StatusOr<std::vector<Instance>> instances = cloud->List();
+    REQUIRE(instances.ok());
+    absl::StatusOr<GarbageCollectionReport> gc =
+        CollectGarbage(*s, *instances, clock.Now(), gc_options);
+    REQUIRE(gc.ok());
+    janitor_log.push_back(
+        ApplyGarbageCollection(*gc, *cluster, *cloud, events, metrics));
+    std::optional<absl::Time> wake = live->next_wake;
+    if (gc->next_wake.has_value() &&
+        (!wake.has_value() || *gc->next_wake < *wake)) {
+      wake = gc->next_wake;
+    }
+    return wake;
   }
 
   bool NodeExists(const std::string& name) {
@@ -231,6 +265,11 @@ struct Harness {
   testing::RecordingEventRecorder events;
   testing::InMemoryMetrics metrics;
   std::unique_ptr<Executor> executor;
+  // Run liveness and garbage collection before every pass.
+  bool janitor = false;
+  LivenessOptions liveness;
+  GarbageCollectionOptions gc_options;
+  std::vector<JanitorResult> janitor_log;
   int passes = 0;
   int restarts = 0;
 };

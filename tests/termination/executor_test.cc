@@ -401,6 +401,77 @@ TEST_CASE(
   CHECK(h.cloud->CallCount(testing::CloudMethod::kDelete) == 2);
 }
 
+TEST_CASE("termination e2e: a node NotReady for 15 minutes is terminated",
+          "[termination][e2e][liveness]") {
+  snapshot::ObjectSet o;
+  AddManagedNode(o, "sick", std::nullopt, /*ready=*/false);
+  AddManagedNode(o, "healthy");
+  AddManagedNode(o, "healthy-2");
+  AddManagedNode(o, "healthy-3");
+  AddManagedNode(o, "healthy-4");
+  AddManagedNode(o, "healthy-5");
+  // NotReady since kStart - 1h in the builder; move it to kStart.
+  for (v1::Node& n : o.nodes) {
+    if (n.metadata().name() == "sick") {
+      e2e::Stamp(kStart, n.mutable_status()
+                             ->mutable_conditions(0)
+                             ->mutable_last_transition_time());
+    }
+  }
+  o.pods.push_back(MakePod("web-0", {.app = "web", .node = "sick"}));
+  Harness h(std::move(o));
+  h.janitor = true;
+  h.Run(kStart + absl::Minutes(15) - absl::Seconds(1));
+  CHECK(h.NodeExists("sick"));
+  CHECK(h.ClaimExists("sick-claim"));
+  h.Run(kStart + absl::Hours(1));
+  CHECK_FALSE(h.NodeExists("sick"));
+  CHECK_FALSE(h.ClaimExists("sick-claim"));
+  CHECK_FALSE(h.cloud->Exists(ProviderId("sick")));
+  CHECK(h.NodeExists("healthy"));
+  const std::vector<e2e::LogLine> log = ParseLog(h.cluster->CallLog());
+  // Repair deletes the NodeClaim at exactly 15 minutes with the
+  // termination deadline set to that instant (Karpenter's node repair is
+  // forceful), so the termination drains the NotReady node (its instance
+  // still exists) by deleting its pods rather than evicting them.
+  CHECK(FirstAt(log, "DeleteNodeClaim sick-claim") ==
+        kStart + absl::Minutes(15));
+  CHECK(CountPrefix(log, "Evict default/web-0") == 0);
+  CHECK(FirstAt(log, "DeletePod default/web-0") ==
+        kStart + absl::Minutes(15));
+  CHECK(h.metrics.Total(metrics::kNodeClaimsDisruptedTotal) == 1);
+}
+
+TEST_CASE("termination e2e: a leaked instance is collected after 30 s",
+          "[termination][e2e][gc]") {
+  snapshot::ObjectSet o;
+  AddManagedNode(o, "owned");
+  Harness h(std::move(o));
+  Instance leaked;
+  leaked.provider_id = "fake:///test-zone-a/i-leaked";
+  leaked.created = kStart - absl::Seconds(10);
+  REQUIRE(h.cloud->AddInstance(leaked).ok());
+  h.janitor = true;
+  h.Run(kStart + absl::Seconds(19));
+  CHECK(h.cloud->Exists(leaked.provider_id));
+  h.Run(kStart + absl::Minutes(5));
+  CHECK_FALSE(h.cloud->Exists(leaked.provider_id));
+  CHECK(h.cloud->Exists(ProviderId("owned")));
+  CHECK(h.NodeExists("owned"));
+  std::optional<absl::Time> deleted;
+  for (const std::string& line : h.cloud->CallLog()) {
+    if (absl::StrContains(line, "Delete " + leaked.provider_id)) {
+      absl::Time t;
+      std::string err;
+      REQUIRE(absl::ParseTime(absl::RFC3339_full,
+                              line.substr(0, line.find(' ')), &t, &err));
+      if (!deleted.has_value()) deleted = t;
+    }
+  }
+  REQUIRE(deleted.has_value());
+  CHECK(*deleted == kStart + absl::Seconds(20));
+}
+
 TEST_CASE("termination e2e: executor rejects bad options", "[termination]") {
   snapshot::ObjectSet o;
   Harness h(std::move(o));
