@@ -32,6 +32,8 @@
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/termination/decide.h"
+#include "karpenter/termination/executor.h"
 #include "karpenter/termination/garbage_collection.h"
 #include "karpenter/termination/janitor.h"
 #include "karpenter/termination/liveness.h"
