@@ -32,5 +32,6 @@
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/termination/volumes.h"
 
 #endif  // KARPENTER_KARPENTER_H_
