@@ -180,6 +180,41 @@ items:
   CHECK(json.volume_attachments[1].api_version().empty());
 }
 
+TEST_CASE("snapshot volumes: pod volumes keep claim and ephemeral sources",
+          "[snapshot][volumes]") {
+  const ObjectSet json = MustLoad(R"({"kind": "Pod", "metadata": {"name": "p"},
+    "spec": {"volumes": [
+      {"name": "data", "persistentVolumeClaim": {"claimName": "data-0"}},
+      {"name": "scratch", "ephemeral": {"volumeClaimTemplate":
+        {"spec": {"accessModes": ["ReadWriteOnce"]}}}},
+      {"name": "cfg", "configMap": {"name": "cfg"}}]}})");
+  const ObjectSet yaml = MustLoad(R"(
+kind: Pod
+metadata: {name: p}
+spec:
+  volumes:
+  - name: data
+    persistentVolumeClaim: {claimName: data-0}
+  - name: scratch
+    ephemeral:
+      volumeClaimTemplate:
+        spec: {accessModes: [ReadWriteOnce]}
+  - name: cfg
+    configMap: {name: cfg}
+)");
+  for (const ObjectSet* set : {&json, &yaml}) {
+    REQUIRE(set->pods.size() == 1);
+    const auto& volumes = set->pods[0].spec().volumes();
+    REQUIRE(volumes.size() == 3);
+    CHECK(volumes[0].persistent_volume_claim().claim_name() == "data-0");
+    CHECK_FALSE(volumes[0].has_ephemeral());
+    CHECK(volumes[1].has_ephemeral());
+    CHECK_FALSE(volumes[1].has_persistent_volume_claim());
+    CHECK_FALSE(volumes[2].has_ephemeral());
+    CHECK_FALSE(volumes[2].has_persistent_volume_claim());
+  }
+}
+
 TEST_CASE("snapshot volumes: typed lists, versions and skipped kinds",
           "[snapshot][volumes]") {
   const ObjectSet set = MustLoad(R"([
