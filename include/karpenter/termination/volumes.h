@@ -17,6 +17,7 @@
 #ifndef KARPENTER_TERMINATION_VOLUMES_H_
 #define KARPENTER_TERMINATION_VOLUMES_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
