@@ -38,5 +38,6 @@
 #include "karpenter/termination/janitor.h"
 #include "karpenter/termination/liveness.h"
 #include "karpenter/termination/validate.h"
+#include "karpenter/termination/volumes.h"
 
 #endif  // KARPENTER_KARPENTER_H_

@@ -79,6 +79,8 @@ void ObjectSet::Append(ObjectSet&& other) {
   MoveAppend(other.pdbs, pdbs);
   MoveAppend(other.node_pools, node_pools);
   MoveAppend(other.node_claims, node_claims);
+  MoveAppend(other.volume_attachments, volume_attachments);
+  MoveAppend(other.persistent_volume_claims, persistent_volume_claims);
   for (const auto& [kind, count] : other.skipped_kinds) {
     skipped_kinds[kind] += count;
   }

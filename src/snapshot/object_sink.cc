@@ -28,7 +28,8 @@ constexpr absl::string_view kTimestampType = "google.protobuf.Timestamp";
 
 bool IsRecognisedKindName(absl::string_view kind) {
   return kind == "Node" || kind == "Pod" || kind == "PodDisruptionBudget" ||
-         kind == "NodePool" || kind == "NodeClaim";
+         kind == "NodePool" || kind == "NodeClaim" ||
+         kind == "VolumeAttachment" || kind == "PersistentVolumeClaim";
 }
 
 // Describes what a protobuf scalar type expects, for "expected X, got Y".
@@ -259,6 +260,13 @@ ObjectKind Classify(absl::string_view kind, absl::string_view api_version) {
   const bool any = api_version.empty();
   if (kind == "Node" && (any || api_version == "v1")) return ObjectKind::kNode;
   if (kind == "Pod" && (any || api_version == "v1")) return ObjectKind::kPod;
+  if (kind == "PersistentVolumeClaim" && (any || api_version == "v1")) {
+    return ObjectKind::kPersistentVolumeClaim;
+  }
+  if (kind == "VolumeAttachment" &&
+      (any || api_version == "storage.k8s.io/v1")) {
+    return ObjectKind::kVolumeAttachment;
+  }
   if (kind == "PodDisruptionBudget" &&
       (any || api_version == "policy/v1" || api_version == "policy/v1beta1")) {
     return ObjectKind::kPdb;
@@ -282,6 +290,10 @@ const pb::Descriptor* DescriptorFor(ObjectKind kind) {
       return v1::NodePool::descriptor();
     case ObjectKind::kNodeClaim:
       return v1::NodeClaim::descriptor();
+    case ObjectKind::kVolumeAttachment:
+      return v1::VolumeAttachment::descriptor();
+    case ObjectKind::kPersistentVolumeClaim:
+      return v1::PersistentVolumeClaim::descriptor();
     case ObjectKind::kSkipped:
       break;
   }
@@ -343,6 +355,12 @@ absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
       return Decode(decoder_, json, kind_name, api_version, out_.node_pools);
     case ObjectKind::kNodeClaim:
       return Decode(decoder_, json, kind_name, api_version, out_.node_claims);
+    case ObjectKind::kVolumeAttachment:
+      return Decode(decoder_, json, kind_name, api_version,
+                    out_.volume_attachments);
+    case ObjectKind::kPersistentVolumeClaim:
+      return Decode(decoder_, json, kind_name, api_version,
+                    out_.persistent_volume_claims);
     case ObjectKind::kSkipped:
       break;
   }

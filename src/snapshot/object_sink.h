@@ -22,7 +22,16 @@
 
 namespace karpenter::snapshot::internal {
 
-enum class ObjectKind { kNode, kPod, kPdb, kNodePool, kNodeClaim, kSkipped };
+enum class ObjectKind {
+  kNode,
+  kPod,
+  kPdb,
+  kNodePool,
+  kNodeClaim,
+  kVolumeAttachment,
+  kPersistentVolumeClaim,
+  kSkipped
+};
 
 // Classifies an object by kind and apiVersion (an empty apiVersion matches
 // any recognised kind).

@@ -71,17 +71,25 @@ absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
   s.pdbs_ = std::move(objects.pdbs);
   s.node_pools_ = std::move(objects.node_pools);
   s.node_claims_ = std::move(objects.node_claims);
+  s.volume_attachments_ = std::move(objects.volume_attachments);
+  s.persistent_volume_claims_ = std::move(objects.persistent_volume_claims);
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.nodes_, "nodes"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pods_, "pods"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pdbs_, "pdbs"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_pools_, "node_pools"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_claims_, "node_claims"));
+  KARPENTER_RETURN_IF_ERROR(
+      CheckCount(s.volume_attachments_, "volume_attachments"));
+  KARPENTER_RETURN_IF_ERROR(
+      CheckCount(s.persistent_volume_claims_, "persistent_volume_claims"));
   DefaultNamespace(s.pods_);
   DefaultNamespace(s.pdbs_);
+  DefaultNamespace(s.persistent_volume_claims_);
   KARPENTER_RETURN_IF_ERROR(s.IndexNames());
   KARPENTER_RETURN_IF_ERROR(s.IndexPods());
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs());
+  KARPENTER_RETURN_IF_ERROR(s.IndexVolumes());
   s.IndexNodeClaims();
   return s;
 }
@@ -166,6 +174,43 @@ absl::Status Snapshot::IndexPdbs() {
   return absl::OkStatus();
 }
 
+absl::Status Snapshot::IndexVolumes() {
+  KARPENTER_RETURN_IF_ERROR(IndexByName(volume_attachments_, "VolumeAttachment",
+                                        "volume_attachments",
+                                        volume_attachment_by_name_));
+  pvc_by_key_.reserve(persistent_volume_claims_.size());
+  for (uint32_t i = 0; i < persistent_volume_claims_.size(); ++i) {
+    const v1::ObjectMeta& meta = persistent_volume_claims_[i].metadata();
+    if (meta.name().empty()) return EmptyName("persistent_volume_claims", i);
+    const auto [it, inserted] =
+        pvc_by_key_.try_emplace(std::pair{absl::string_view(meta.namespace_()),
+                                          absl::string_view(meta.name())},
+                                i);
+    if (!inserted) {
+      return Duplicate("PersistentVolumeClaim",
+                       absl::StrCat(meta.namespace_(), "/", meta.name()),
+                       "persistent_volume_claims", it->second, i);
+    }
+  }
+  // Counting sort by node, as IndexPods does.
+  std::vector<NodeIndex> va_node(volume_attachments_.size(), kNone);
+  std::vector<uint32_t> count(nodes_.size() + 1, 0);
+  for (uint32_t i = 0; i < volume_attachments_.size(); ++i) {
+    const auto node =
+        Lookup(node_by_name_, volume_attachments_[i].spec().node_name());
+    if (!node) continue;
+    va_node[i] = *node;
+    ++count[*node + 1];
+  }
+  for (size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+  node_va_offsets_ = count;
+  node_vas_.resize(count.back());
+  for (uint32_t i = 0; i < va_node.size(); ++i) {
+    if (va_node[i] != kNone) node_vas_[count[va_node[i]]++] = i;
+  }
+  return absl::OkStatus();
+}
+
 void Snapshot::IndexNodeClaims() {
   auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
     if (key.empty()) return;
@@ -219,6 +264,18 @@ std::optional<PdbIndex> Snapshot::FindPdb(absl::string_view ns,
   if (!id) return std::nullopt;
   const auto it = pdb_by_key_.find(NamespacedKey{*id, name});
   if (it == pdb_by_key_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<VolumeAttachmentIndex> Snapshot::FindVolumeAttachment(
+    absl::string_view name) const {
+  return Lookup(volume_attachment_by_name_, name);
+}
+
+std::optional<PersistentVolumeClaimIndex> Snapshot::FindPersistentVolumeClaim(
+    absl::string_view ns, absl::string_view name) const {
+  const auto it = pvc_by_key_.find(std::pair{ns, name});
+  if (it == pvc_by_key_.end()) return std::nullopt;
   return it->second;
 }
 

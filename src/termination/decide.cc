@@ -363,16 +363,11 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
     return b.Finish(Step::kMarkVolumesDetached, "no volume attachment left",
                     kShortRequeue);
   }
-  std::vector<std::string> names;
-  for (snapshot::VolumeAttachmentIndex v : pending) {
-    names.push_back(std::to_string(v));  // STUB
-  }
-  const std::string list = absl::StrJoin(names, ", ");
+  const std::string list = DescribeVolumeAttachments(s, pending);
   if (!deadline.has_value() || now < deadline->at) {
     b.Event(ObjectKind::kNode, s.nodes()[n].metadata().name(),
             EventType::kNormal, events::kAwaitingVolumeDetachment,
-            absl::StrCat("Awaiting deletion of bound volumeattachments (", list,
-                         ")"));
+            AwaitingVolumeDetachmentMessage(pending));
     b.Condition(claim, kVolumesDetached, "Unknown", "AwaitingVolumeDetachment");
     return b.Finish(
         Step::kAwaitVolumeDetachment,

@@ -57,7 +57,14 @@ struct ControllerRecord {
   std::set<PodId> pods;
 };
 
-enum class EventKind { kCreateReplacement, kBecomeReady, kRemove };
+struct VolumeRecord {
+  v1::VolumeAttachment object;
+  // Since when no non-terminal pod on its node uses its PV; nullopt while
+  // one does.
+  std::optional<absl::Time> unused_since;
+};
+
+enum class EventKind { kCreateReplacement, kBecomeReady, kRemove, kDetach };
 
 struct Event {
   EventKind kind = EventKind::kRemove;
@@ -65,6 +72,7 @@ struct Event {
   v1::Pod replaced;  // kCreateReplacement: the pod being replaced.
   std::string controller;
   std::string name_base;
+  std::string volume;  // kDetach: the VolumeAttachment.
 };
 
 struct Fault {
@@ -218,7 +226,7 @@ class FakeClusterState {
  public:
   explicit FakeClusterState(FakeClusterOptions options) : options_(options) {}
 
-  absl::Status Load(snapshot::ObjectSet objects);
+  absl::Status Load(snapshot::ObjectSet objects, absl::Time now);
   void Advance(absl::Time now);
   std::optional<absl::Time> NextEventTime() const;
   snapshot::ObjectSet Export() const;
@@ -230,6 +238,7 @@ class FakeClusterState {
   absl::Status DeletePod(const PodRef& ref, int64_t grace_seconds,
                          absl::Time now);
   absl::Status AddPod(v1::Pod pod, absl::Time now);
+  absl::Status AddVolumeAttachment(v1::VolumeAttachment va, absl::Time now);
 
   absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
                             absl::string_view finalizer);
@@ -272,6 +281,10 @@ class FakeClusterState {
   v1::ObjectMeta* Meta(ObjectKind kind, absl::string_view name);
   void RemoveObject(ObjectKind kind, absl::string_view name, absl::Time now);
   void RemoveNode(absl::string_view name, absl::Time now);
+  bool VolumeInUse(const v1::VolumeAttachment& va) const;
+  void RefreshVolume(VolumeRecord& v, absl::Time at);
+  void RefreshVolumesOn(absl::string_view node, absl::Time at);
+  void Detach(absl::Time at, const std::string& name);
 
   const FakeClusterOptions options_;
   std::map<std::string, v1::Node, std::less<>> nodes_;
@@ -282,6 +295,10 @@ class FakeClusterState {
   std::map<PodId, PodRecord> pods_;
   absl::flat_hash_map<std::string, PodId> pod_by_key_;
   std::map<std::string, ControllerRecord> controllers_;
+  std::map<std::string, VolumeRecord, std::less<>> volumes_;
+  std::vector<v1::PersistentVolumeClaim> claims_;
+  // "namespace/name" of a claim -> its spec.volumeName.
+  absl::flat_hash_map<std::string, std::string> pv_of_claim_;
   // By (instant, sequence): time order, then scheduling order.
   std::map<std::pair<absl::Time, uint64_t>, Event> events_;
   uint64_t next_event_ = 0;
@@ -292,7 +309,8 @@ class FakeClusterState {
 
 // --- Loading and pods. -----------------------------------------------------
 
-absl::Status FakeClusterState::Load(snapshot::ObjectSet objects) {
+absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
+                                    absl::Time now) {
   for (v1::PodDisruptionBudget& pdb : objects.pdbs) {
     KARPENTER_ASSIGN_OR_RETURN(PdbRecord r, ParsePdb(pdb));
     pdbs_by_namespace_[pdb.metadata().namespace_()].push_back(
@@ -317,6 +335,20 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects) {
     if (terminating && options_.remove_terminated_pods) {
       PushEvent(at, PodEvent(EventKind::kRemove, id));
     }
+  }
+  claims_ = std::move(objects.persistent_volume_claims);
+  for (v1::PersistentVolumeClaim& c : claims_) {
+    if (c.metadata().namespace_().empty()) {
+      c.mutable_metadata()->set_namespace_("default");
+    }
+    pv_of_claim_[Key(c.metadata().namespace_(), c.metadata().name())] =
+        c.spec().volume_name();
+  }
+  for (v1::VolumeAttachment& va : objects.volume_attachments) {
+    std::string name = va.metadata().name();
+    VolumeRecord& v = volumes_[std::move(name)];
+    v.object = std::move(va);
+    RefreshVolume(v, now);
   }
   return absl::OkStatus();
 }
@@ -362,8 +394,10 @@ void FakeClusterState::RemovePod(PodId id, absl::Time at) {
     if (c->second.pods.empty() && c->second.pending == 0) controllers_.erase(c);
   }
   Log(at, absl::StrCat("removed ", r.key));
+  const std::string node = r.pod.spec().node_name();
   pod_by_key_.erase(r.key);
   pods_.erase(it);
+  RefreshVolumesOn(node, at);
 }
 
 absl::Status FakeClusterState::AddPod(v1::Pod pod, absl::Time now) {
@@ -382,10 +416,12 @@ absl::Status FakeClusterState::AddPod(v1::Pod pod, absl::Time now) {
   const bool terminating = IsTerminating(pod);
   const absl::Time at =
       terminating ? FromProto(pod.metadata().deletion_timestamp()) : now;
+  const std::string node = pod.spec().node_name();
   const PodId id = InsertPod(std::move(pod), "");
   if (terminating && options_.remove_terminated_pods) {
     PushEvent(std::max(at, now), PodEvent(EventKind::kRemove, id));
   }
+  RefreshVolumesOn(node, now);
   return absl::OkStatus();
 }
 
@@ -448,6 +484,7 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   }
   const std::string new_key = Key(ns, meta.name());
   const PodId id = InsertPod(std::move(pod), e.name_base);
+  if (node) RefreshVolumesOn(*node, at);
   Log(at,
       absl::StrCat("recreate ", Key(ns, e.replaced.metadata().name()), " -> ",
                    new_key, " on ", node ? *node : "<unscheduled>"));
@@ -507,6 +544,9 @@ void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {
     case EventKind::kBecomeReady:
       BecomeReady(at, e.pod);
       return;
+    case EventKind::kDetach:
+      Detach(at, e.volume);
+      return;
     case EventKind::kRemove: {
       // Stale if the pod is gone or its deletion moved (it has its own event).
       auto it = pods_.find(e.pod);
@@ -523,6 +563,88 @@ void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {
 std::optional<absl::Time> FakeClusterState::NextEventTime() const {
   if (events_.empty()) return std::nullopt;
   return events_.begin()->first.first;
+}
+
+// --- Volumes (the attach/detach controller). --------------------------------
+
+// Whether a non-terminal pod on the attachment's node mounts its PV through a
+// claim (Karpenter's GetPersistentVolumeClaim naming, ephemeral included).
+bool FakeClusterState::VolumeInUse(const v1::VolumeAttachment& va) const {
+  const v1::VolumeAttachmentSource& source = va.spec().source();
+  if (!source.has_persistent_volume_name()) return false;
+  for (const auto& [id, r] : pods_) {
+    const v1::Pod& pod = r.pod;
+    if (pod.spec().node_name() != va.spec().node_name() || IsTerminal(pod)) {
+      continue;
+    }
+    for (const v1::Volume& volume : pod.spec().volumes()) {
+      std::string claim;
+      if (volume.has_persistent_volume_claim()) {
+        claim = volume.persistent_volume_claim().claim_name();
+      } else if (volume.has_ephemeral()) {
+        claim = absl::StrCat(pod.metadata().name(), "-", volume.name());
+      } else {
+        continue;
+      }
+      const auto pv =
+          pv_of_claim_.find(Key(pod.metadata().namespace_(), claim));
+      if (pv != pv_of_claim_.end() &&
+          pv->second == source.persistent_volume_name()) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Starts the detach clock of an attachment that lost its last user, or stops
+// it for one that gained a user.
+void FakeClusterState::RefreshVolume(VolumeRecord& v, absl::Time at) {
+  if (VolumeInUse(v.object)) {
+    v.unused_since.reset();
+    return;
+  }
+  if (v.unused_since) return;
+  v.unused_since = at;
+  Event e;
+  e.kind = EventKind::kDetach;
+  e.volume = v.object.metadata().name();
+  PushEvent(at + options_.volume_detach_delay, std::move(e));
+}
+
+void FakeClusterState::RefreshVolumesOn(absl::string_view node, absl::Time at) {
+  if (node.empty()) return;
+  for (auto& [name, v] : volumes_) {
+    if (v.object.spec().node_name() == node) RefreshVolume(v, at);
+  }
+}
+
+void FakeClusterState::Detach(absl::Time at, const std::string& name) {
+  auto it = volumes_.find(name);
+  // Stale if gone, in use again, or unused since later (its own event).
+  if (it == volumes_.end() || !it->second.unused_since ||
+      *it->second.unused_since + options_.volume_detach_delay > at) {
+    return;
+  }
+  Log(at, absl::StrCat("detach ", name, " from ",
+                       it->second.object.spec().node_name()));
+  volumes_.erase(it);
+}
+
+absl::Status FakeClusterState::AddVolumeAttachment(v1::VolumeAttachment va,
+                                                   absl::Time now) {
+  const std::string name = va.metadata().name();
+  if (name.empty()) {
+    return absl::InvalidArgumentError("metadata.name: must not be empty");
+  }
+  if (volumes_.contains(name)) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "volumeattachments.storage.k8s.io \"", name, "\" already exists"));
+  }
+  VolumeRecord& v = volumes_[name];
+  v.object = std::move(va);
+  RefreshVolume(v, now);
+  return absl::OkStatus();
 }
 
 // --- PDB arithmetic (disruption.go). ---------------------------------------
@@ -835,6 +957,10 @@ snapshot::ObjectSet FakeClusterState::Export() const {
   }
   out.node_pools = node_pools_;
   for (const auto& [name, c] : node_claims_) out.node_claims.push_back(c);
+  for (const auto& [name, v] : volumes_) {
+    out.volume_attachments.push_back(v.object);
+  }
+  out.persistent_volume_claims = claims_;
   return out;
 }
 
@@ -855,8 +981,10 @@ using internal::LogTime;
 namespace host_checks = ::karpenter::internal;
 
 absl::Status CheckOptions(const FakeClusterOptions& o) {
-  for (const auto& [field, d] : {std::pair{"recreate_delay", o.recreate_delay},
-                                 std::pair{"ready_delay", o.ready_delay}}) {
+  for (const auto& [field, d] :
+       {std::pair{"recreate_delay", o.recreate_delay},
+        std::pair{"ready_delay", o.ready_delay},
+        std::pair{"volume_detach_delay", o.volume_detach_delay}}) {
     if (d < absl::ZeroDuration() || d == absl::InfiniteDuration()) {
       return absl::InvalidArgumentError(
           absl::StrCat("FakeClusterOptions.", field, ": \"",
@@ -911,7 +1039,7 @@ absl::StatusOr<std::unique_ptr<FakeCluster>> FakeCluster::Create(
   KARPENTER_RETURN_IF_ERROR(CheckOptions(options));
   KARPENTER_RETURN_IF_ERROR(Validate(objects));
   auto state = std::make_unique<FakeClusterState>(options);
-  KARPENTER_RETURN_IF_ERROR(state->Load(std::move(objects)));
+  KARPENTER_RETURN_IF_ERROR(state->Load(std::move(objects), clock.Now()));
   return std::unique_ptr<FakeCluster>(new FakeCluster(clock, std::move(state)));
 }
 
@@ -1112,6 +1240,18 @@ absl::Status FakeCluster::AddPod(v1::Pod pod) {
   const absl::Status status = state_->AddPod(std::move(pod), now);
   state_->Log(
       now, absl::StrCat("AddPod ", args, " -> ", internal::StatusText(status)));
+  return status;
+}
+
+absl::Status FakeCluster::AddVolumeAttachment(v1::VolumeAttachment va) {
+  const std::string args =
+      absl::StrCat(va.metadata().name(), " on ", va.spec().node_name());
+  absl::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  const absl::Status status = state_->AddVolumeAttachment(std::move(va), now);
+  state_->Log(now, absl::StrCat("AddVolumeAttachment ", args, " -> ",
+                                internal::StatusText(status)));
   return status;
 }
 

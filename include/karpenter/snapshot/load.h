@@ -2,22 +2,26 @@
 //
 // Snapshot ingestion: reads cluster dumps (`kubectl get ... -o json|yaml`,
 // manifests, multi-document YAML) into the SDK's typed data model
-// (karpenter/v1/core.pb.h, karpenter/v1/karpenter.pb.h).
+// (karpenter/v1/core.pb.h, karpenter/v1/karpenter.pb.h,
+// karpenter/v1/storage.pb.h).
 //
 // Accepted shapes, in JSON and YAML alike:
 //   - a single object;
-//   - `kind: List`, as `kubectl get nodes,pods,pdb,nodepools,nodeclaims -A`
-//     prints it (items carry their own kind and apiVersion);
+//   - `kind: List`, as `kubectl get nodes,pods,pdb,nodepools,nodeclaims,
+//     pvc,volumeattachments -A` prints it (items carry their own kind and
+//     apiVersion);
 //   - typed lists as the API server returns them (`NodeList`, `PodList`,
-//     `PodDisruptionBudgetList`, `NodePoolList`, `NodeClaimList`, and any
-//     other `<Kind>List` with `items`): an item without `kind` takes the
-//     list's kind minus "List" and the list's apiVersion;
+//     `PodDisruptionBudgetList`, `NodePoolList`, `NodeClaimList`,
+//     `PersistentVolumeClaimList`, `VolumeAttachmentList`, and any other
+//     `<Kind>List` with `items`): an item without `kind` takes the list's
+//     kind minus "List" and the list's apiVersion;
 //   - a JSON top-level array of objects (lenient; kubectl never prints one);
 //   - multi-document YAML (`---`); empty documents are skipped.
 //
-// Recognised kinds: Node and Pod (apiVersion v1), PodDisruptionBudget
-// (policy/v1, policy/v1beta1), NodePool and NodeClaim (karpenter.sh/v1,
-// karpenter.sh/v1beta1). An object without apiVersion is read by its kind
+// Recognised kinds: Node, Pod and PersistentVolumeClaim (apiVersion v1),
+// PodDisruptionBudget (policy/v1, policy/v1beta1), NodePool and NodeClaim
+// (karpenter.sh/v1, karpenter.sh/v1beta1), VolumeAttachment
+// (storage.k8s.io/v1). An object without apiVersion is read by its kind
 // alone. Any other kind, or a recognised kind under another apiVersion, is
 // skipped and counted in `ObjectSet::skipped_kinds` under "<kind>" or
 // "<kind> (<apiVersion>)" respectively.
@@ -63,6 +67,7 @@
 #include "absl/strings/string_view.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/v1/storage.pb.h"
 
 namespace karpenter::snapshot {
 
@@ -74,6 +79,8 @@ struct ObjectSet {
   std::vector<v1::PodDisruptionBudget> pdbs;
   std::vector<v1::NodePool> node_pools;
   std::vector<v1::NodeClaim> node_claims;
+  std::vector<v1::VolumeAttachment> volume_attachments;
+  std::vector<v1::PersistentVolumeClaim> persistent_volume_claims;
   // Kind (or "<kind> (<apiVersion>)") -> number of objects skipped.
   std::map<std::string, int64_t> skipped_kinds;
 

@@ -9,16 +9,20 @@
 // `nodeutils.GetPods`), PDBs by namespace (karpenter/pkg/utils/pdb/pdb.go),
 // NodeClaims by `status.providerID` and `status.nodeName`
 // (karpenter/pkg/utils/nodeclaim/nodeclaim.go, `NodeClaimForNode`), NodePools
-// by name. Objects keep their input order everywhere (pods on a node, PDBs in
-// a namespace, the unbound lists), so a given input always yields the same
+// by name, VolumeAttachments by `spec.nodeName` (karpenter/pkg/utils/node
+// `GetVolumeAttachments`) and PersistentVolumeClaims by namespace/name
+// (karpenter/pkg/utils/volume `GetPersistentVolumeClaim`). Objects keep their
+// input order everywhere (pods and VolumeAttachments on a node, PDBs in a
+// namespace, the unbound lists), so a given input always yields the same
 // snapshot; hash maps serve lookups only and are never iterated.
 //
 // Indexes are plain dense `uint32_t` positions into the object spans
 // (`nodes()[n]`), valid for the snapshot that returned them.
 //
-// Normalisation applied by Build: a Pod or PodDisruptionBudget with an empty
-// `metadata.namespace` (manifests, `kubectl ... --dry-run=client`) is placed
-// in "default", as kubectl would create it.
+// Normalisation applied by Build: a Pod, PodDisruptionBudget or
+// PersistentVolumeClaim with an empty `metadata.namespace` (manifests,
+// `kubectl ... --dry-run=client`) is placed in "default", as kubectl would
+// create it. VolumeAttachments are cluster-scoped; their namespace is ignored.
 //
 // Thread-safety: immutable after Build; any number of threads may read one
 // snapshot concurrently. Movable (indexes and views survive the move), not
@@ -41,6 +45,7 @@
 #include "karpenter/snapshot/load.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/v1/storage.pb.h"
 
 namespace karpenter::snapshot {
 
@@ -50,16 +55,19 @@ using PodIndex = uint32_t;
 using PdbIndex = uint32_t;
 using NodePoolIndex = uint32_t;
 using NodeClaimIndex = uint32_t;
+using VolumeAttachmentIndex = uint32_t;
+using PersistentVolumeClaimIndex = uint32_t;
 // Dense id of a namespace holding at least one Pod or PDB.
 using NamespaceId = uint32_t;
 
 class Snapshot {
  public:
   // Indexes `objects`, taking ownership (the protos are moved, not copied).
-  // Returns InvalidArgument naming the object if a Node, NodePool or
-  // NodeClaim name, or a Pod or PDB namespace/name, is empty or occurs twice
-  // (e.g. `duplicate Pod "default/web-1": pods[3] and pods[10]`), or if a
-  // kind has more than 2^32 - 2 objects.
+  // Returns InvalidArgument naming the object if a Node, NodePool, NodeClaim
+  // or VolumeAttachment name, or a Pod, PDB or PersistentVolumeClaim
+  // namespace/name, is empty or occurs twice (e.g. `duplicate Pod
+  // "default/web-1": pods[3] and pods[10]`), or if a kind has more than
+  // 2^32 - 2 objects.
   static absl::StatusOr<Snapshot> Build(ObjectSet objects);
 
   // An empty snapshot.
@@ -75,6 +83,12 @@ class Snapshot {
   absl::Span<const v1::PodDisruptionBudget> pdbs() const { return pdbs_; }
   absl::Span<const v1::NodePool> node_pools() const { return node_pools_; }
   absl::Span<const v1::NodeClaim> node_claims() const { return node_claims_; }
+  absl::Span<const v1::VolumeAttachment> volume_attachments() const {
+    return volume_attachments_;
+  }
+  absl::Span<const v1::PersistentVolumeClaim> persistent_volume_claims() const {
+    return persistent_volume_claims_;
+  }
 
   // Lookups by name; nullopt if absent.
   std::optional<NodeIndex> FindNode(absl::string_view name) const;
@@ -84,6 +98,12 @@ class Snapshot {
                                   absl::string_view name) const;
   std::optional<PdbIndex> FindPdb(absl::string_view ns,
                                   absl::string_view name) const;
+  std::optional<VolumeAttachmentIndex> FindVolumeAttachment(
+      absl::string_view name) const;
+  // The claim `ns`/`name` (`ns` as stored: "default" for a claim loaded
+  // without namespace).
+  std::optional<PersistentVolumeClaimIndex> FindPersistentVolumeClaim(
+      absl::string_view ns, absl::string_view name) const;
 
   // Pods whose `spec.nodeName` is node `n`, in input order (any phase,
   // terminal pods included). `n` must be < nodes().size().
@@ -96,6 +116,14 @@ class Snapshot {
   std::optional<NodeIndex> NodeOfPod(PodIndex p) const {
     if (pod_node_[p] == kNone) return std::nullopt;
     return pod_node_[p];
+  }
+  // VolumeAttachments whose `spec.nodeName` is node `n`, in input order.
+  // Attachments naming no Node of the snapshot are in no node's list.
+  // `n` must be < nodes().size().
+  absl::Span<const VolumeAttachmentIndex> VolumeAttachmentsOnNode(
+      NodeIndex n) const {
+    return absl::MakeConstSpan(node_vas_.data() + node_va_offsets_[n],
+                               node_vas_.data() + node_va_offsets_[n + 1]);
   }
   // Pods with an empty `spec.nodeName` (not scheduled yet), in input order.
   absl::Span<const PodIndex> UnboundPods() const { return unbound_pods_; }
@@ -162,6 +190,7 @@ class Snapshot {
   absl::Status IndexNames();
   absl::Status IndexPods();
   absl::Status IndexPdbs();
+  absl::Status IndexVolumes();
   void IndexNodeClaims();
 
   std::vector<v1::Node> nodes_;
@@ -169,6 +198,8 @@ class Snapshot {
   std::vector<v1::PodDisruptionBudget> pdbs_;
   std::vector<v1::NodePool> node_pools_;
   std::vector<v1::NodeClaim> node_claims_;
+  std::vector<v1::VolumeAttachment> volume_attachments_;
+  std::vector<v1::PersistentVolumeClaim> persistent_volume_claims_;
   std::map<std::string, int64_t> skipped_kinds_;
 
   // Keys are views into the protos above; the vectors' heap buffers do not
@@ -182,6 +213,12 @@ class Snapshot {
   std::vector<absl::string_view> namespace_names_;
   absl::flat_hash_map<NamespacedKey, PodIndex> pod_by_key_;
   absl::flat_hash_map<NamespacedKey, PdbIndex> pdb_by_key_;
+  NameIndex volume_attachment_by_name_;
+  // By (namespace, name). Claim namespaces are not interned: NamespaceId
+  // covers Pods and PDBs only.
+  absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>,
+                      PersistentVolumeClaimIndex>
+      pvc_by_key_;
 
   std::vector<NamespaceId> pod_namespace_;
   std::vector<NodeIndex> pod_node_;  // Or kNone.
@@ -194,6 +231,9 @@ class Snapshot {
   // CSR by namespace id.
   std::vector<uint32_t> pdb_offsets_ = {0};
   std::vector<PdbIndex> pdbs_by_namespace_;
+  // CSR by node, as for pods.
+  std::vector<uint32_t> node_va_offsets_ = {0};
+  std::vector<VolumeAttachmentIndex> node_vas_;
 };
 
 }  // namespace karpenter::snapshot

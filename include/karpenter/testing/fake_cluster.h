@@ -56,13 +56,26 @@
 //   - Nodes and NodeClaims: finalizers block removal as in Kubernetes; when
 //     a Node object goes, its pods go at once (the pod GC's orphan cleanup,
 //     without its delay), and controller-owned ones are replaced.
+//   - Volumes: the attach/detach controller with the kubelet's unmount. A
+//     VolumeAttachment is "used" while a pod that is not terminal (Succeeded
+//     or Failed), on the attachment's `spec.nodeName`, mounts a claim (in the
+//     pod's namespace: `persistentVolumeClaim.claimName`, or "<pod>-<volume>"
+//     for a generic ephemeral volume) whose `spec.volumeName` is the
+//     attachment's `source.persistentVolumeName`. A terminating pod still
+//     uses its volumes until it is removed. An attachment is deleted
+//     `volume_detach_delay` after it stops being used; one never used (no
+//     PV name, or no such pod) is deleted that long after Create() or
+//     AddVolumeAttachment(). A pod using the volume again stops the clock.
+//     Deleting a Node does not delete its attachments: its pods go, and the
+//     rule above then detaches them. Claims and PVs are not modelled beyond
+//     the initial claims' volumeName (no binding, no provisioning).
 //
 // Time: every call first applies, in time order, all pending transitions
-// (replacement created, replacement Ready, terminating pod removed) whose
-// instant is <= clock.Now(); each takes effect with its own instant as its
-// timestamp, so the result does not depend on how often the fake is called.
-// Settle(), NextEventTime() and RunUntil() let tests step a FakeClock from
-// transition to transition.
+// (replacement created, replacement Ready, terminating pod removed, volume
+// detached) whose instant is <= clock.Now(); each takes effect with its own
+// instant as its timestamp, so the result does not depend on how often the fake
+// is called. Settle(), NextEventTime() and RunUntil() let tests step a
+// FakeClock from transition to transition.
 //
 // Faults and observation: InjectEvictionFailures() and FailNext() script
 // errors; the counters, CallLog() (one line per call and per transition)
@@ -107,6 +120,9 @@ struct FakeClusterOptions {
   // When false, terminating pods are never removed, as with a kubelet that
   // never confirms termination (Karpenter's "stuck terminating" pods).
   bool remove_terminated_pods = true;
+  // From a VolumeAttachment losing its last user (see the file comment) to
+  // the attach/detach controller deleting it. Must be >= 0.
+  absl::Duration volume_detach_delay = absl::Seconds(10);
   // When false, CallLog() stays empty (for large simulations).
   bool record_call_log = true;
 };
@@ -164,15 +180,16 @@ class FakeClusterState;
 
 class FakeCluster final : public ClusterView, public EvictionClient {
  public:
-  // Takes `objects` as the initial cluster. A Pod or PDB without a namespace
-  // goes to "default" and a Pod without a UID gets "fake-uid-<N>", as the
-  // API server would. Pods already terminating stay until their
-  // deletionTimestamp (or at once if it is past) and are not replaced (their
-  // replacement is assumed to be in `objects`); the other controller-owned
-  // pods define their controllers' scales. `clock` must outlive the fake.
-  // Errors: InvalidArgument from snapshot::Snapshot::Build (empty or
-  // duplicate names), for a PDB the API server would reject (the message of
-  // budget::PdbIndex), or for a negative delay in `options`.
+  // Takes `objects` as the initial cluster. A Pod, PDB or PersistentVolumeClaim
+  // without a namespace goes to "default" and a Pod without a UID gets
+  // "fake-uid-<N>", as the API server would. The detach clock of unused
+  // VolumeAttachments starts at clock.Now(). Pods already terminating stay
+  // until their deletionTimestamp (or at once if it is past) and are not
+  // replaced (their replacement is assumed to be in `objects`); the other
+  // controller-owned pods define their controllers' scales. `clock` must
+  // outlive the fake. Errors: InvalidArgument from snapshot::Snapshot::Build
+  // (empty or duplicate names), for a PDB the API server would reject (the
+  // message of budget::PdbIndex), or for a negative delay in `options`.
   static absl::StatusOr<std::unique_ptr<FakeCluster>> Create(
       snapshot::ObjectSet objects, Clock& clock,
       FakeClusterOptions options = {});
@@ -183,8 +200,9 @@ class FakeCluster final : public ClusterView, public EvictionClient {
 
   // ClusterView (karpenter/cluster_view.h); contracts there. In a Read(),
   // Nodes and NodeClaims are sorted by name, pods are in creation order (the
-  // initial pods in input order, then replacements and added pods), PDBs
-  // and NodePools in input order; PDBs carry the live status.
+  // initial pods in input order, then replacements and added pods), PDBs,
+  // NodePools and PersistentVolumeClaims in input order, VolumeAttachments
+  // sorted by name; PDBs carry the live status.
   absl::StatusOr<snapshot::Snapshot> Read() override;
   absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
                             absl::string_view finalizer) override;
@@ -219,6 +237,12 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // controller's scale. Errors: InvalidArgument if the name is empty;
   // AlreadyExists if a pod has the namespace/name.
   absl::Status AddPod(v1::Pod pod);
+
+  // Adds a VolumeAttachment, as the attach/detach controller does when a
+  // pod using a PV is scheduled; it is detached by the rule in the file
+  // comment. Errors: InvalidArgument if the name is empty; AlreadyExists if
+  // an attachment has the name.
+  absl::Status AddVolumeAttachment(v1::VolumeAttachment va);
 
   // Applies every transition due at clock.Now(). Every other call does so
   // first too; Settle() is for a test that only moved the clock.
@@ -258,6 +282,7 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // One line per call and per applied transition, in order, e.g.
   //   2024-01-01T00:00:00Z Evict default/web-1 uid=u1 -> 200
   //   2024-01-01T00:00:05Z recreate default/web-1 -> default/web-r1 on n2
+  //   2024-01-01T00:00:40Z detach csi-1 from n1
   // Deterministic for a deterministic sequence of calls.
   std::vector<std::string> CallLog() const;
 
