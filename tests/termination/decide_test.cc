@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "termination_test_util.h"
@@ -575,6 +576,78 @@ TEST_CASE("decide: volumes detached is marked once", "[termination]") {
       DecideN(Snap({MakeNode(TaintedNode())}, {DrainedClaim()}),
               kT0 + absl::Seconds(7));
   CHECK(next.step == Step::kTerminateInstance);
+}
+
+// A snapshot of the deleting, drained node-a with VolumeAttachment `va-1`
+// (PV `pv-1`, or no PV name) and a claim deadline at kT0 + 10m.
+snapshot::Snapshot VolumeSnapshot(bool with_pv_name,
+                                  std::optional<std::string> volumes = {}) {
+  snapshot::ObjectSet o;
+  o.nodes.push_back(MakeNode(TaintedNode()));
+  ClaimOpts claim_opts = DeletingClaim();
+  claim_opts.termination_timestamp = "2024-01-01T00:10:00Z";
+  v1::NodeClaim claim = MakeClaim(claim_opts);
+  SetCondition(claim.mutable_status()->mutable_conditions(), "Drained", "True",
+               "Drained", kT0 + absl::Seconds(5));
+  if (volumes.has_value()) {
+    SetCondition(claim.mutable_status()->mutable_conditions(),
+                 "VolumesDetached", *volumes, "TerminationGracePeriodElapsed",
+                 kT0 + absl::Minutes(10));
+  }
+  o.node_claims.push_back(claim);
+  v1::VolumeAttachment va;
+  va.mutable_metadata()->set_name("va-1");
+  va.mutable_spec()->set_node_name("node-a");
+  va.mutable_spec()->set_attacher("ebs.csi.aws.com");
+  if (with_pv_name) {
+    va.mutable_spec()->mutable_source()->set_persistent_volume_name("pv-1");
+  }
+  o.volume_attachments.push_back(va);
+  absl::StatusOr<snapshot::Snapshot> s =
+      snapshot::Snapshot::Build(std::move(o));
+  REQUIRE(s.ok());
+  return *std::move(s);
+}
+
+TEST_CASE("decide: volume attachments hold the termination until the deadline",
+          "[termination]") {
+  // Before the deadline: wait, with the event and VolumesDetached=Unknown.
+  const Decision waiting =
+      DecideN(VolumeSnapshot(true), kT0 + absl::Seconds(6));
+  CHECK(waiting.step == Step::kAwaitVolumeDetachment);
+  CHECK(waiting.reason == "1 volume attachments remain: va-1");
+  REQUIRE(waiting.requeue_after.has_value());
+  CHECK(*waiting.requeue_after == absl::Seconds(1));
+  const std::vector<std::string> lines = Lines(waiting);
+  REQUIRE(lines.size() == 3);
+  CHECK(absl::StrContains(lines[0], "TerminationGracePeriodExpiring"));
+  CHECK(lines[1] ==
+        "RecordEvent node/node-a Normal AwaitingVolumeDetachment Node/node-a: "
+        "Awaiting deletion of 1 VolumeAttachments bound to node");
+  CHECK(lines[2] ==
+        "SetCondition nodeclaim/claim-a VolumesDetached=Unknown "
+        "(AwaitingVolumeDetachment)");
+
+  // At the deadline (now >= T): stop waiting, VolumesDetached=False.
+  const Decision elapsed =
+      DecideN(VolumeSnapshot(true), kT0 + absl::Minutes(10));
+  CHECK(elapsed.step == Step::kMarkVolumesDetached);
+  CHECK(Lines(elapsed).back() ==
+        "SetCondition nodeclaim/claim-a VolumesDetached=False "
+        "(TerminationGracePeriodElapsed)");
+  CHECK(absl::StrContains(elapsed.reason, "passed with volume attachments"));
+
+  // Once False is recorded, the instance is next.
+  const Decision next = DecideN(VolumeSnapshot(true, "False"),
+                                kT0 + absl::Minutes(10) + absl::Seconds(1));
+  CHECK(next.step == Step::kTerminateInstance);
+
+  // An attachment without a PV name never holds the node.
+  const Decision no_pv = DecideN(VolumeSnapshot(false), kT0 + absl::Seconds(6));
+  CHECK(no_pv.step == Step::kMarkVolumesDetached);
+  CHECK(
+      Lines(no_pv).back() ==
+      "SetCondition nodeclaim/claim-a VolumesDetached=True (VolumesDetached)");
 }
 
 TEST_CASE("decide: node instance termination", "[termination]") {

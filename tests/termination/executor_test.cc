@@ -437,8 +437,7 @@ TEST_CASE("termination e2e: a node NotReady for 15 minutes is terminated",
   CHECK(FirstAt(log, "DeleteNodeClaim sick-claim") ==
         kStart + absl::Minutes(15));
   CHECK(CountPrefix(log, "Evict default/web-0") == 0);
-  CHECK(FirstAt(log, "DeletePod default/web-0") ==
-        kStart + absl::Minutes(15));
+  CHECK(FirstAt(log, "DeletePod default/web-0") == kStart + absl::Minutes(15));
   CHECK(h.metrics.Total(metrics::kNodeClaimsDisruptedTotal) == 1);
 }
 
@@ -470,6 +469,68 @@ TEST_CASE("termination e2e: a leaked instance is collected after 30 s",
   }
   REQUIRE(deleted.has_value());
   CHECK(*deleted == kStart + absl::Seconds(20));
+}
+
+TEST_CASE("termination e2e: the instance waits for volumes to detach",
+          "[termination][e2e][volumes]") {
+  snapshot::ObjectSet o;
+  AddManagedNode(o, "victim");
+  AddManagedNode(o, "spare");
+  v1::Pod db = MakePod("db-0", {.app = "db"});
+  v1::Volume* volume = db.mutable_spec()->add_volumes();
+  volume->set_name("data");
+  volume->mutable_persistent_volume_claim()->set_claim_name("data-db-0");
+  o.pods.push_back(db);
+  v1::PersistentVolumeClaim pvc;
+  pvc.mutable_metadata()->set_namespace_("default");
+  pvc.mutable_metadata()->set_name("data-db-0");
+  pvc.mutable_spec()->set_volume_name("pv-db-0");
+  o.persistent_volume_claims.push_back(pvc);
+  v1::VolumeAttachment va;
+  va.mutable_metadata()->set_name("csi-db-0");
+  va.mutable_spec()->set_attacher("ebs.csi.aws.com");
+  va.mutable_spec()->set_node_name("victim");
+  va.mutable_spec()->mutable_source()->set_persistent_volume_name("pv-db-0");
+  va.mutable_status()->set_attached(true);
+  o.volume_attachments.push_back(va);
+  Harness h(std::move(o));
+  REQUIRE(h.cluster->DeleteNode("victim").ok());
+  h.Run(kStart + absl::Hours(1));
+  CHECK_FALSE(h.NodeExists("victim"));
+  CHECK_FALSE(h.cloud->Exists(ProviderId("victim")));
+  const std::vector<e2e::LogLine> log = ParseLog(h.cluster->CallLog());
+  std::optional<absl::Time> removed = FirstAt(log, "removed default/db-0");
+  std::optional<absl::Time> detached = FirstAt(log, "detach csi-db-0");
+  std::optional<absl::Time> waiting =
+      FirstAt(log,
+              "SetNodeClaimCondition victim-claim VolumesDetached=Unknown "
+              "AwaitingVolumeDetachment");
+  std::optional<absl::Time> volumes_done =
+      FirstAt(log, "SetNodeClaimCondition victim-claim VolumesDetached=True");
+  REQUIRE(removed.has_value());
+  REQUIRE(detached.has_value());
+  REQUIRE(waiting.has_value());
+  REQUIRE(volumes_done.has_value());
+  // The pod leaves 30 s after its eviction, the attach/detach controller
+  // detaches 10 s later, and only then is the condition set.
+  CHECK(*detached == *removed + absl::Seconds(10));
+  CHECK(*waiting < *detached);
+  CHECK(*volumes_done >= *detached);
+  CHECK(*volumes_done <= *detached + absl::Seconds(1));
+  CHECK(h.events.Count("AwaitingVolumeDetachment") > 0);
+  std::optional<absl::Time> deleted;
+  for (const std::string& line : h.cloud->CallLog()) {
+    if (absl::StrContains(line, "Delete " + ProviderId("victim"))) {
+      absl::Time t;
+      std::string err;
+      REQUIRE(absl::ParseTime(absl::RFC3339_full,
+                              line.substr(0, line.find(' ')), &t, &err));
+      deleted = t;
+      break;
+    }
+  }
+  REQUIRE(deleted.has_value());
+  CHECK(*deleted > *volumes_done);
 }
 
 TEST_CASE("termination e2e: executor rejects bad options", "[termination]") {
