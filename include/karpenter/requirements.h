@@ -28,7 +28,9 @@
 #ifndef KARPENTER_REQUIREMENTS_H_
 #define KARPENTER_REQUIREMENTS_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
