@@ -110,6 +110,19 @@ TEST_CASE("static drift: template hashes equal Karpenter's hashstructure",
        R"("timeAdded":"2024-01-02T03:04:05Z"}],"nodeClassRef":{"group":"g",)"
        R"("kind":"K","name":"n"},"expireAfter":"720h"}})",
        "15827742925971124842"},
+      // Before 1970, with a fraction: seconds and nanoseconds as Go keeps
+      // them.
+      {"startup taint timeAdded before 1970",
+       R"({"spec":{"startupTaints":[{"key":"t","effect":"NoSchedule",)"
+       R"("timeAdded":"1969-12-31T23:59:58.25Z"}],"nodeClassRef":{"group":)"
+       R"("g","kind":"K","name":"n"},"expireAfter":"720h"}})",
+       "17074293231549384732"},
+      {"duplicated taint",
+       R"({"spec":{"taints":[{"key":"b","effect":"NoSchedule"},)"
+       R"({"key":"a","effect":"NoSchedule"},{"key":"b","effect":"NoSchedule"}],)"
+       R"("nodeClassRef":{"group":"g","kind":"K","name":"n"},)"
+       R"("expireAfter":"720h"}})",
+       "17989656463054482447"},
       {"non-ASCII annotation",
        "{\"metadata\":{\"annotations\":{\"note\":\"h\xC3\xA9llo "
        "w\xC3\xB6rld \xE2\x9C\x93\"}},\"spec\":{\"nodeClassRef\":{\"group\":"
