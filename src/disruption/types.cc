@@ -1,6 +1,11 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 #include "karpenter/disruption/types.h"
 
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+
 namespace karpenter::disruption {
 
 absl::string_view MethodName(Method method) {
@@ -66,6 +71,63 @@ absl::string_view DecisionName(Decision decision) {
       return "Replace";
   }
   return "Unknown";
+}
+
+void SortForConsolidation(std::vector<Candidate>& candidates) {
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& a, const Candidate& b) {
+              const double ra = a.SavingsRatio();
+              const double rb = b.SavingsRatio();
+              if (ra != rb) return ra > rb;
+              return std::tie(a.disruption_cost, a.created, a.node_name) <
+                     std::tie(b.disruption_cost, b.created, b.node_name);
+            });
+}
+
+void SortForDrift(std::vector<Candidate>& candidates) {
+  std::sort(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& a, const Candidate& b) {
+        const absl::Time ta = a.drifted_since.value_or(absl::InfiniteFuture());
+        const absl::Time tb = b.drifted_since.value_or(absl::InfiniteFuture());
+        return std::tie(ta, a.node_name) < std::tie(tb, b.node_name);
+      });
+  std::stable_partition(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& c) { return c.reschedulable_pods.empty(); });
+}
+
+BudgetLedger BudgetLedger::FromMapping(const budget::BudgetMapping& mapping,
+                                       budget::DisruptionReason reason) {
+  BudgetLedger ledger;
+  for (const budget::NodePoolBudget& pool : mapping.node_pools) {
+    ledger.Set(pool.node_pool, pool.remaining[static_cast<size_t>(reason)]);
+  }
+  return ledger;
+}
+
+void BudgetLedger::Set(absl::string_view node_pool, int64_t remaining) {
+  remaining_[std::string(node_pool)] = std::max<int64_t>(remaining, 0);
+}
+
+int64_t BudgetLedger::Remaining(absl::string_view node_pool) const {
+  auto it = remaining_.find(node_pool);
+  return it == remaining_.end() ? 0 : it->second;
+}
+
+bool BudgetLedger::TryTake(absl::string_view node_pool) {
+  auto it = remaining_.find(node_pool);
+  if (it == remaining_.end() || it->second <= 0) return false;
+  --it->second;
+  return true;
+}
+
+std::string BudgetLedger::Describe(absl::string_view node_pool) const {
+  if (remaining_.find(node_pool) == remaining_.end()) {
+    return absl::StrCat("NodePool \"", node_pool, "\" has no budget entry");
+  }
+  return absl::StrCat(Remaining(node_pool), " left in NodePool \"", node_pool,
+                      "\"");
 }
 
 }  // namespace karpenter::disruption

@@ -17,6 +17,7 @@
 #ifndef KARPENTER_DISRUPTION_TYPES_H_
 #define KARPENTER_DISRUPTION_TYPES_H_
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "karpenter/budget/allowed.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -158,11 +160,60 @@ struct Candidate {
   bool has_termination_grace_period = false;
   // The NodePool has spec.replicas (a static NodePool).
   bool static_node_pool = false;
+  // Drift (§2.6, §3.6): set when the NodeClaim is drifted; `drifted_since`
+  // is the Drifted condition's lastTransitionTime (or the pass time when the
+  // drift was found in this pass).
+  std::optional<absl::Time> drifted_since = std::nullopt;
+  std::string drift_reason = "";
+  // NodePool consolidation settings (§2.5, §2.7, §2.12).
+  budget::ConsolidationPolicy consolidation_policy =
+      budget::ConsolidationPolicy::kWhenEmptyOrUnderutilized;
+  // consolidateAfter: Never.
+  bool consolidation_disabled = false;
+  // §2.12 Consolidatable at the pass time: initialised, and consolidateAfter
+  // has elapsed since lastPodEventTime (else the Initialized transition).
+  bool consolidatable = false;
+  // NodeClaim creationTimestamp + spec.expireAfter; nullopt for Never.
+  std::optional<absl::Time> expires_at = std::nullopt;
 
   // Karpenter HEAD's IsEmpty: no reschedulable pod has positive cost.
   bool IsEmpty() const { return reschedule_disruption_cost <= 1.0; }
   // Karpenter HEAD's consolidation sort key (descending).
   double SavingsRatio() const { return price / reschedule_disruption_cost; }
+};
+
+// Karpenter's consolidation order (HEAD `sortCandidates`): descending
+// SavingsRatio. Karpenter's sort.Slice leaves ties unspecified; ours are
+// broken by, in turn: lower disruption_cost, older NodeClaim (created), then
+// node name ascending, so the order is total and deterministic.
+void SortForConsolidation(std::vector<Candidate>& candidates);
+
+// Karpenter's drift order (§2.6): oldest `drifted_since` first (a candidate
+// without one sorts last), then empty candidates (no reschedulable pods)
+// before non-empty ones, keeping that order within each group. Ties in
+// drifted_since are broken by node name.
+void SortForDrift(std::vector<Candidate>& candidates);
+
+// Remaining disruptions per NodePool for one budget reason, consumed as a
+// method chooses candidates (§1.4 "Budget consumption within a pass"). A
+// NodePool that was never set reads 0: Karpenter blocks nodes of NodePools
+// missing from its mapping.
+class BudgetLedger {
+ public:
+  BudgetLedger() = default;
+  // `mapping.node_pools[i].remaining[reason]` for every NodePool.
+  static BudgetLedger FromMapping(const budget::BudgetMapping& mapping,
+                                  budget::DisruptionReason reason);
+  // Sets the remaining count of `node_pool`; a negative count reads as 0.
+  void Set(absl::string_view node_pool, int64_t remaining);
+  int64_t Remaining(absl::string_view node_pool) const;
+  // Takes one disruption from `node_pool`; false (nothing taken) at 0.
+  bool TryTake(absl::string_view node_pool);
+  // "Empty: 2 of 3 left" style text for explanations: the remaining count.
+  std::string Describe(absl::string_view node_pool) const;
+
+ private:
+  std::map<std::string, int64_t, std::less<>> remaining_;
 };
 
 // One NodeClaim to launch before the candidates are deleted.
@@ -191,7 +242,7 @@ struct Command {
   std::vector<Replacement> replacements = {};
   // Emptiness and consolidation are re-validated 15 s after they are
   // computed (§2.14); nullopt for the others.
-  std::optional<absl::Time> validate_at;
+  std::optional<absl::Time> validate_at = std::nullopt;
   // Why this command, e.g. `empty; budget Empty 2 of 3 left` or
   // `replace 3 nodes (price 1.20) with c5.large (0.34)`.
   std::string explanation = "";
@@ -208,7 +259,7 @@ struct NodeVerdict {
   std::string node_claim = "";  // Empty if unmanaged.
   std::string node_pool = "";
   // The method the verdict is about; nullopt for generic exclusions.
-  std::optional<Method> method;
+  std::optional<Method> method = std::nullopt;
   // One of the reasons:: constants.
   std::string code = "";
   // Human explanation, naming the pod/PDB/budget/label concerned.
@@ -230,7 +281,7 @@ struct SimulationResult {
   // required pod anti-affinity, topology spread): the candidates are then
   // ineligible (reasons::kUnsupportedConstraint) rather than answered
   // wrongly. Names the pod and the constraint.
-  std::optional<std::string> unsupported;
+  std::optional<std::string> unsupported = std::nullopt;
 };
 
 // Scheduling simulation, as the methods consume it.
