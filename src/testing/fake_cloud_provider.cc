@@ -131,6 +131,7 @@ class FakeCloudState {
   absl::Status SetDrifted(absl::string_view id,
                           std::optional<std::string> reason);
   void SetInstanceTypes(std::vector<InstanceType> types);
+  void SetImage(std::string image_id) { image_id_ = std::move(image_id); }
   bool Exists(absl::string_view id) const { return instances_.contains(id); }
 
   std::optional<CloudFault> TakeFault(CloudMethod method);
@@ -152,6 +153,8 @@ class FakeCloudState {
 
   const FakeCloudProviderOptions options_;
   std::vector<InstanceType> catalogue_;  // Sorted by name.
+  // The image new instances launch with; others report kImageDrift.
+  std::string image_id_ = options_.default_image_id;
   std::map<std::string, CloudRecord, std::less<>> instances_;
   // NodeClaim name -> provider ID of its live instance.
   std::map<std::string, std::string, std::less<>> by_claim_;
@@ -288,7 +291,7 @@ absl::StatusOr<Instance> FakeCloudState::Create(const v1::NodeClaim& claim,
   inst.provider_id = NextProviderId(inst.zone);
   inst.created = now;
   inst.state = InstanceState::kPending;
-  inst.image_id = options_.default_image_id;
+  inst.image_id = image_id_;
   inst.tags[std::string(kNodeClaimTag)] = name;
   const auto& labels = claim.metadata().labels();
   if (auto pool = labels.find(std::string(kNodePoolTag));
@@ -335,7 +338,12 @@ absl::StatusOr<std::optional<std::string>> FakeCloudState::IsDrifted(
   KARPENTER_RETURN_IF_ERROR(CheckProviderId("status.providerID", id));
   const CloudRecord* r = Find(id);
   if (r == nullptr) return NotFound(id);
-  return r->drift;
+  if (r->drift.has_value()) return r->drift;
+  // What AWS calls AMI drift: the NodeClass now resolves another image.
+  if (!r->instance.image_id.empty() && r->instance.image_id != image_id_) {
+    return std::optional<std::string>(std::string(kImageDrift));
+  }
+  return std::optional<std::string>();
 }
 
 // --- Test controls. --------------------------------------------------------
@@ -573,6 +581,14 @@ absl::Status FakeCloudProvider::SetDrifted(absl::string_view provider_id,
                  [&](FakeCloudState& s, absl::Time) {
                    return s.SetDrifted(provider_id, std::move(reason));
                  });
+}
+
+void FakeCloudProvider::SetImage(absl::string_view image_id) {
+  Control(absl::StrCat("SetImage ", image_id), [&](FakeCloudState& s,
+                                                   absl::Time) {
+    s.SetImage(std::string(image_id));
+    return absl::OkStatus();
+  }).IgnoreError();
 }
 
 void FakeCloudProvider::SetInstanceTypes(std::vector<InstanceType> types) {

@@ -466,6 +466,38 @@ TEST_CASE("fake cloud: IsDrifted reports SetDrifted", "[fakecloud]") {
         absl::StatusCode::kNotFound);
 }
 
+TEST_CASE("fake cloud: SetImage drifts instances on the old image only",
+          "[fakecloud]") {
+  Env env;
+  const std::string old_id = env.Launch("nc-old");
+  env.cloud->SetImage("image-2");
+  const std::string new_id = env.Launch("nc-new");
+  absl::StatusOr<Instance> fresh = env.cloud->Get(new_id);
+  REQUIRE(fresh.ok());
+  CHECK(fresh->image_id == "image-2");
+  absl::StatusOr<std::optional<std::string>> d =
+      env.cloud->IsDrifted(Claim("nc-old", old_id));
+  REQUIRE(d.ok());
+  CHECK(*d == std::optional<std::string>(std::string(kImageDrift)));
+  d = env.cloud->IsDrifted(Claim("nc-new", new_id));
+  REQUIRE(d.ok());
+  CHECK_FALSE(d->has_value());
+  // An explicit reason wins over image drift.
+  REQUIRE(env.cloud->SetDrifted(old_id, "SubnetDrift").ok());
+  d = env.cloud->IsDrifted(Claim("nc-old", old_id));
+  REQUIRE(d.ok());
+  CHECK(*d == std::optional<std::string>("SubnetDrift"));
+  // Back to the old image: only the new instance is drifted.
+  REQUIRE(env.cloud->SetDrifted(old_id, std::nullopt).ok());
+  env.cloud->SetImage("fake-image-1");
+  d = env.cloud->IsDrifted(Claim("nc-old", old_id));
+  REQUIRE(d.ok());
+  CHECK_FALSE(d->has_value());
+  d = env.cloud->IsDrifted(Claim("nc-new", new_id));
+  REQUIRE(d.ok());
+  CHECK(d->has_value());
+}
+
 TEST_CASE("fake cloud: GetInstanceTypes returns the catalogue by name",
           "[fakecloud]") {
   Env env;

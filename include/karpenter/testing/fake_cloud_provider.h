@@ -23,8 +23,8 @@
 //     FailedPrecondition with EC2's error code `OperationNotPermitted` and
 //     changes nothing until it is turned off.
 //   - Out-of-band termination (Vanish), leaked instances (AddInstance),
-//     cloud-provider drift (SetDrifted) and the instance-type catalogue
-//     (SetInstanceTypes) are scripted by the test.
+//     cloud-provider drift (SetDrifted, or SetImage for image drift) and the
+//     instance-type catalogue (SetInstanceTypes) are scripted by the test.
 //
 // Time: every call first applies, in time order, the transitions (Pending
 // -> Running, Terminating -> gone) whose instant is <= clock.Now(); each
@@ -68,6 +68,10 @@
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::testing {
+
+// The drift reason IsDrifted reports for an instance whose image is not the
+// current one (AWS's name for it).
+inline constexpr absl::string_view kImageDrift = "AMIDrift";
 
 struct FakeCloudProviderOptions {
   // From Create to the instance being Running. Must be >= 0;
@@ -172,6 +176,12 @@ class FakeCloudProvider final : public CloudProvider {
   // Errors: NotFound if unknown.
   absl::Status SetDrifted(absl::string_view provider_id,
                           std::optional<std::string> reason);
+
+  // Changes the image the NodeClass resolves to (initially
+  // `default_image_id`), as a new AMI release would: instances launched from
+  // now on run `image_id`, and IsDrifted reports kImageDrift for every
+  // instance running another image (unless SetDrifted gave it a reason).
+  void SetImage(absl::string_view image_id);
 
   // Replaces the catalogue GetInstanceTypes returns (it sorts by name).
   void SetInstanceTypes(std::vector<InstanceType> types);
