@@ -25,6 +25,7 @@
 #include "karpenter/drain/tiers.h"
 #include "karpenter/drift/requirements_drift.h"
 #include "karpenter/drift/static_drift.h"
+#include "karpenter/drift/verdict.h"
 #include "karpenter/duration.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/eviction_client.h"

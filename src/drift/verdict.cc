@@ -1,0 +1,387 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/drift/verdict.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "google/protobuf/timestamp.pb.h"
+#include "karpenter/cloud_provider.h"
+#include "karpenter/disruption/types.h"
+#include "karpenter/drift/requirements_drift.h"
+#include "karpenter/drift/static_drift.h"
+#include "karpenter/requirements.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/v1/meta.pb.h"
+
+namespace karpenter::drift {
+namespace {
+
+constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
+constexpr absl::string_view kInstanceTypeLabel =
+    "node.kubernetes.io/instance-type";
+constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
+constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
+constexpr absl::string_view kReserved = "reserved";
+constexpr absl::string_view kOnDemand = "on-demand";
+
+std::optional<std::string> Label(const v1::ObjectMeta& meta,
+                                 absl::string_view key) {
+  auto it = meta.labels().find(std::string(key));
+  if (it == meta.labels().end()) return std::nullopt;
+  return it->second;
+}
+
+const v1::Condition* FindCondition(const v1::NodeClaim& claim,
+                                   absl::string_view type) {
+  for (const v1::Condition& c : claim.status().conditions()) {
+    if (c.type() == type) return &c;
+  }
+  return nullptr;
+}
+
+absl::Time FromProto(const google::protobuf::Timestamp& ts) {
+  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+}
+
+bool Launched(const v1::NodeClaim& claim) {
+  const v1::Condition* c = FindCondition(claim, "Launched");
+  return c != nullptr && c->status() == "True";
+}
+
+// The claim's labels as requirements, with a reserved capacity type widened
+// to {reserved, on-demand}: a reservation may fall back to on-demand.
+Requirements OfferingQuery(const v1::NodeClaim& claim) {
+  const auto& labels = claim.metadata().labels();
+  auto ct = labels.find(std::string(kCapacityTypeLabel));
+  if (ct == labels.end() || ct->second != kReserved) {
+    return Requirements::FromLabels(labels);
+  }
+  google::protobuf::Map<std::string, std::string> rest = labels;
+  rest.erase(std::string(kCapacityTypeLabel));
+  Requirements reqs = Requirements::FromLabels(rest);
+  const std::vector<std::string> both = {std::string(kReserved),
+                                         std::string(kOnDemand)};
+  reqs.Add(Requirement::In(kCapacityTypeLabel, both));
+  return reqs;
+}
+
+// An offering as Karpenter's offering requirements; an empty field is no
+// requirement.
+Requirements OfferingRequirements(const Offering& o) {
+  Requirements reqs;
+  if (!o.zone.empty()) {
+    reqs.Add(Requirement::In(kZoneLabel, {o.zone}));
+  }
+  if (!o.capacity_type.empty()) {
+    reqs.Add(Requirement::In(kCapacityTypeLabel, {o.capacity_type}));
+  }
+  return reqs;
+}
+
+const CompatibilityOptions& WellKnownUndefined() {
+  static const CompatibilityOptions* const options = new CompatibilityOptions{
+      {WellKnownLabels().begin(), WellKnownLabels().end()}};
+  return *options;
+}
+
+// The values `query` admits for `key`, quoted and joined by " or ", or
+// "(any)" when it does not constrain the key.
+std::string Admitted(const Requirements& query, absl::string_view key) {
+  const Requirement* r = query.Get(key);
+  if (r == nullptr || r->complement()) return "(any)";
+  std::string out;
+  for (const std::string& v : r->values()) {
+    absl::StrAppend(&out, out.empty() ? "" : " or ", "\"", v, "\"");
+  }
+  return out;
+}
+
+std::optional<std::string> NotFound(std::string* why, std::string message) {
+  if (why != nullptr) *why = std::move(message);
+  return std::string(kInstanceTypeNotFound);
+}
+
+// The annotation or "" (StaticDrifted has already required all four).
+std::string AnnotationOf(const v1::ObjectMeta& meta, absl::string_view key) {
+  auto it = meta.annotations().find(std::string(key));
+  return it == meta.annotations().end() ? "" : it->second;
+}
+
+std::string StaticDetail(const v1::NodePool& pool, const v1::NodeClaim& claim) {
+  return absl::StrCat(
+      "NodeClaim ", kNodePoolHashAnnotationKey, " \"",
+      AnnotationOf(claim.metadata(), kNodePoolHashAnnotationKey),
+      "\" differs from the NodePool's \"",
+      AnnotationOf(pool.metadata(), kNodePoolHashAnnotationKey),
+      "\" (hash version \"",
+      AnnotationOf(pool.metadata(), kNodePoolHashVersionAnnotationKey), "\")");
+}
+
+// Sets reason, or error, from the checks in Karpenter's order; appends to
+// `unchecked` the checks that lacked an observation.
+void RunChecks(const v1::NodeClaim& claim, const v1::NodePool& pool,
+               const DriftObservations& obs, absl::Time now, DriftVerdict& v) {
+  absl::StatusOr<std::optional<std::string>> stat = StaticDrifted(pool, claim);
+  if (!stat.ok()) {
+    v.error = stat.status();
+    return;
+  }
+  if (stat->has_value()) {
+    v.reason = std::move(*stat);
+    v.detail = StaticDetail(pool, claim);
+    return;
+  }
+  std::string why;
+  absl::StatusOr<std::optional<std::string>> reqs =
+      RequirementsDrifted(pool, claim, &why);
+  if (!reqs.ok()) {
+    v.error = absl::Status(reqs.status().code(),
+                           absl::StrCat("NodePool \"", v.node_pool,
+                                        "\": ", reqs.status().message()));
+    return;
+  }
+  if (reqs->has_value()) {
+    v.reason = std::move(*reqs);
+    v.detail = std::move(why);
+    return;
+  }
+  const absl::Time created = FromProto(claim.metadata().creation_timestamp());
+  if (now - created > kInstanceTypeCheckMinAge) {
+    if (obs.catalog == nullptr) {
+      v.unchecked.push_back(
+          "InstanceTypeNotFound: no instance-type catalogue observed");
+    } else if (auto types = obs.catalog->find(v.node_pool);
+               types == obs.catalog->end()) {
+      auto err = obs.catalog_errors.find(v.node_pool);
+      v.unchecked.push_back(absl::StrCat(
+          "InstanceTypeNotFound: NodePool \"", v.node_pool,
+          "\" is not in the catalogue",
+          err == obs.catalog_errors.end()
+              ? ""
+              : absl::StrCat(" (GetInstanceTypes: ", err->second.ToString(),
+                             ")")));
+    } else if (std::optional<std::string> r =
+                   InstanceTypeNotFound(claim, types->second, &why)) {
+      v.reason = std::move(r);
+      v.detail = std::move(why);
+      return;
+    }
+  }
+  auto provider = obs.provider.find(v.node_claim);
+  if (provider == obs.provider.end()) {
+    v.unchecked.push_back(
+        "provider: IsDrifted not observed (not asked, or instance not found)");
+    return;
+  }
+  if (!provider->second.error.ok()) {
+    v.error = absl::Status(
+        provider->second.error.code(),
+        absl::StrCat("IsDrifted: ", provider->second.error.message()));
+    return;
+  }
+  if (provider->second.reason.has_value()) {
+    v.reason = provider->second.reason;
+    v.detail = absl::StrCat("the cloud provider reports \"",
+                            *provider->second.reason, "\"");
+  }
+}
+
+// What the Drifted condition becomes, as operatorpkg's SetTrueWithReason and
+// Clear would change it: the transition time moves only with the status.
+void DecideCondition(const v1::NodeClaim& claim, absl::Time now,
+                     DriftVerdict& v) {
+  const v1::Condition* existing = FindCondition(claim, kDriftedCondition);
+  if (!v.reason.has_value()) {
+    if (!v.unchecked.empty()) {
+      v.detail = "not drifted by the checks that ran; condition left as is";
+      return;
+    }
+    if (existing != nullptr) v.change = DriftConditionChange::kRemove;
+    return;
+  }
+  if (existing == nullptr || existing->status() != "True") {
+    v.change = DriftConditionChange::kSet;
+    v.since = now;
+    return;
+  }
+  if (existing->has_last_transition_time()) {
+    v.since = FromProto(existing->last_transition_time());
+  }
+  if (existing->reason() != *v.reason || existing->message() != *v.reason) {
+    v.change = DriftConditionChange::kSet;
+  }
+}
+
+bool Eligible(const v1::NodeClaim& claim, const snapshot::Snapshot& snapshot) {
+  std::optional<std::string> pool = Label(claim.metadata(), kNodePoolLabel);
+  return pool.has_value() && snapshot.FindNodePool(*pool).has_value() &&
+         !claim.metadata().has_deletion_timestamp() && Launched(claim);
+}
+
+// True if the static or requirements check settles the verdict without the
+// provider (drifted, or an error).
+bool SettledWithoutProvider(const v1::NodeClaim& claim,
+                            const v1::NodePool& pool) {
+  absl::StatusOr<std::optional<std::string>> stat = StaticDrifted(pool, claim);
+  if (!stat.ok() || stat->has_value()) return true;
+  absl::StatusOr<std::optional<std::string>> reqs =
+      RequirementsDrifted(pool, claim);
+  return !reqs.ok() || reqs->has_value();
+}
+
+}  // namespace
+
+std::optional<std::string> InstanceTypeNotFound(
+    const v1::NodeClaim& claim, absl::Span<const InstanceType> types,
+    std::string* why) {
+  std::optional<std::string> name = Label(claim.metadata(), kInstanceTypeLabel);
+  if (!name.has_value()) {
+    return NotFound(why, absl::StrCat("no ", kInstanceTypeLabel, " label"));
+  }
+  const InstanceType* type = nullptr;
+  for (const InstanceType& t : types) {
+    if (t.name == *name) {
+      type = &t;
+      break;
+    }
+  }
+  if (type == nullptr) {
+    return NotFound(
+        why, absl::StrCat("instance type \"", *name, "\" is not among the ",
+                          types.size(), " instance types of the NodePool"));
+  }
+  const Requirements query = OfferingQuery(claim);
+  for (const Offering& o : type->offerings) {
+    if (query.Compatible(OfferingRequirements(o), WellKnownUndefined())) {
+      return std::nullopt;
+    }
+  }
+  return NotFound(
+      why, absl::StrCat("instance type \"", *name, "\" has no offering (of ",
+                        type->offerings.size(), ") in zone ",
+                        Admitted(query, kZoneLabel), " with capacity type ",
+                        Admitted(query, kCapacityTypeLabel)));
+}
+
+absl::string_view DriftConditionChangeName(DriftConditionChange change) {
+  switch (change) {
+    case DriftConditionChange::kNone:
+      return "None";
+    case DriftConditionChange::kSet:
+      return "Set";
+    case DriftConditionChange::kRemove:
+      return "Remove";
+  }
+  return "Unknown";
+}
+
+DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
+                           const DriftObservations& obs, absl::Time now) {
+  DriftVerdict v;
+  v.node_claim = claim.metadata().name();
+  std::optional<std::string> label = Label(claim.metadata(), kNodePoolLabel);
+  if (!label.has_value()) {
+    v.skipped = absl::StrCat("not managed: no ", kNodePoolLabel, " label");
+    return v;
+  }
+  v.node_pool = *label;
+  if (claim.metadata().has_deletion_timestamp()) {
+    v.skipped = "deleting";
+    return v;
+  }
+  if (pool == nullptr) {
+    v.skipped = absl::StrCat("NodePool \"", v.node_pool, "\" not found");
+    return v;
+  }
+  if (pool->metadata().name() != v.node_pool) {
+    v.error = absl::InvalidArgumentError(absl::StrCat(
+        "NodeClaim \"", v.node_claim, "\" is labelled NodePool \"", v.node_pool,
+        "\" but was given NodePool \"", pool->metadata().name(), "\""));
+    return v;
+  }
+  if (!Launched(claim)) {
+    v.skipped = "not launched";
+    if (FindCondition(claim, kDriftedCondition) != nullptr) {
+      v.change = DriftConditionChange::kRemove;
+    }
+    return v;
+  }
+  RunChecks(claim, *pool, obs, now, v);
+  if (v.error.ok()) DecideCondition(claim, now, v);
+  return v;
+}
+
+std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
+                                           const DriftObservations& obs,
+                                           absl::Time now) {
+  std::vector<DriftVerdict> out;
+  out.reserve(snapshot.node_claims().size());
+  for (const v1::NodeClaim& claim : snapshot.node_claims()) {
+    const v1::NodePool* pool = nullptr;
+    if (std::optional<std::string> name =
+            Label(claim.metadata(), kNodePoolLabel)) {
+      if (std::optional<snapshot::NodePoolIndex> p =
+              snapshot.FindNodePool(*name)) {
+        pool = &snapshot.node_pools()[*p];
+      }
+    }
+    out.push_back(EvaluateDrift(claim, pool, obs, now));
+  }
+  return out;
+}
+
+DriftObservations ObserveDrift(CloudProvider& cloud,
+                               const snapshot::Snapshot& snapshot,
+                               disruption::InstanceTypeCatalog* catalog_out) {
+  DriftObservations obs;
+  std::vector<bool> pool_needed(snapshot.node_pools().size(), false);
+  std::vector<const v1::NodeClaim*> eligible;
+  for (const v1::NodeClaim& claim : snapshot.node_claims()) {
+    if (!Eligible(claim, snapshot)) continue;
+    eligible.push_back(&claim);
+    pool_needed[*snapshot.FindNodePool(
+        *Label(claim.metadata(), kNodePoolLabel))] = true;
+  }
+  if (catalog_out != nullptr) {
+    catalog_out->clear();
+    for (size_t p = 0; p < pool_needed.size(); ++p) {
+      if (!pool_needed[p]) continue;
+      const v1::NodePool& pool = snapshot.node_pools()[p];
+      absl::StatusOr<std::vector<InstanceType>> types =
+          cloud.GetInstanceTypes(pool);
+      if (types.ok()) {
+        (*catalog_out)[pool.metadata().name()] = *std::move(types);
+      } else {
+        obs.catalog_errors[pool.metadata().name()] = types.status();
+      }
+    }
+    obs.catalog = catalog_out;
+  }
+  for (const v1::NodeClaim* claim : eligible) {
+    const v1::NodePool& pool = snapshot.node_pools()[*snapshot.FindNodePool(
+        *Label(claim->metadata(), kNodePoolLabel))];
+    if (SettledWithoutProvider(*claim, pool)) continue;
+    absl::StatusOr<std::optional<std::string>> drifted =
+        cloud.IsDrifted(*claim);
+    if (absl::IsNotFound(drifted.status())) continue;
+    ProviderDrift& entry = obs.provider[claim->metadata().name()];
+    if (drifted.ok()) {
+      entry.reason = *std::move(drifted);
+    } else {
+      entry.error = drifted.status();
+    }
+  }
+  return obs;
+}
+
+}  // namespace karpenter::drift
