@@ -15,6 +15,10 @@
 // the exclude-from-load-balancers label, the NodeClaim termination-timestamp
 // annotation, NodeClaim status conditions (Drained, VolumesDetached, ...),
 // deleting the Node and NodeClaim, and deleting pods past the drain deadline.
+// Disruption orchestration (pkg/controllers/disruption/queue.go,
+// karpenter-semantics.md §2.1 step 3, §2.13) adds three: creating
+// replacement NodeClaims, removing the disrupted taint and clearing the
+// NodeClaim `DisruptionReason` condition on rollback and cleanup.
 // Evictions go through `EvictionClient` (karpenter/eviction_client.h).
 //
 // Every mutation is idempotent: it states the result it establishes, not a
@@ -52,6 +56,7 @@
 #include "karpenter/eviction_client.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/core.pb.h"
+#include "karpenter/v1/karpenter.pb.h"
 #include "karpenter/v1/meta.pb.h"
 
 namespace karpenter {
@@ -154,6 +159,33 @@ class ClusterView {
   // eviction); InvalidArgument if the namespace or name is empty, or `grace`
   // is negative, infinite or not whole seconds.
   virtual absl::Status DeletePod(const PodRef& pod, absl::Duration grace) = 0;
+
+  // Creates the NodeClaim as given: metadata (name, labels, annotations,
+  // finalizers), spec and status (a host creates the object, then writes
+  // its status subresource, as Karpenter's launch records
+  // `status.providerID`). A missing creationTimestamp becomes the view's
+  // current time; a deletionTimestamp in `node_claim` is ignored.
+  // Errors: AlreadyExists if a NodeClaim has the name (a caller that created
+  // it before, e.g. a retry after a lost reply, treats this as done);
+  // InvalidArgument if `metadata.name` is empty.
+  virtual absl::Status CreateNodeClaim(const v1::NodeClaim& node_claim) = 0;
+
+  // Ensures the Node has no taint with key `key` and effect `effect` (its
+  // value is not compared); other taints keep their order. No write if
+  // there is none. This is how Karpenter removes
+  // `karpenter.sh/disrupted:NoSchedule` when a disruption is rolled back or
+  // a restart left it behind.
+  // Errors: NotFound; InvalidArgument if `node` or `key` is empty, or the
+  // effect is not "NoSchedule", "PreferNoSchedule" or "NoExecute".
+  virtual absl::Status RemoveTaint(absl::string_view node,
+                                   absl::string_view key,
+                                   absl::string_view effect) = 0;
+
+  // Ensures the NodeClaim has no status condition of `type` (no write if
+  // absent). Karpenter clears `DisruptionReason` this way on rollback.
+  // Errors: NotFound; InvalidArgument if `node_claim` or `type` is empty.
+  virtual absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
+                                                absl::string_view type) = 0;
 };
 
 }  // namespace karpenter

@@ -64,7 +64,28 @@ inline constexpr absl::string_view kNodeClaimsDisruptedTotal =
 // deleted by node repair (pkg/controllers/node/health/controller.go).
 inline constexpr absl::string_view kNodeClaimsUnhealthyDisruptedTotal =
     "karpenter_nodeclaims_unhealthy_disrupted_total";
+// Disruption orchestration (pkg/controllers/disruption/metrics.go,
+// queue.go; karpenter-semantics.md §2.13).
+// Counter {decision, reason, consolidation_type}: commands started.
+inline constexpr absl::string_view kVoluntaryDisruptionDecisionsTotal =
+    "karpenter_voluntary_disruption_decisions_total";
+// Counter {nodepool, decision, reason, consolidation_type}: the same, per
+// NodePool of the candidates.
+inline constexpr absl::string_view
+    kVoluntaryDisruptionDecisionsByNodePoolTotal =
+        "karpenter_voluntary_disruption_decisions_by_nodepool_total";
+// Counter {decision, reason, consolidation_type}: uninitialised
+// replacements of commands rolled back.
+inline constexpr absl::string_view kVoluntaryDisruptionQueueFailuresTotal =
+    "karpenter_voluntary_disruption_queue_failures_total";
+// Counter {reason, nodepool, capacity_type}: reschedulable pods of the
+// NodeClaims a disruption deleted.
+inline constexpr absl::string_view kPodsDisruptionInitiatedTotal =
+    "karpenter_pods_disruption_initiated_total";
 // Labels.
+inline constexpr absl::string_view kDecisionLabel = "decision";
+inline constexpr absl::string_view kConsolidationTypeLabel =
+    "consolidation_type";
 inline constexpr absl::string_view kNodePoolLabel = "nodepool";
 inline constexpr absl::string_view kZoneLabel = "zone";
 inline constexpr absl::string_view kCapacityTypeLabel = "capacity_type";

@@ -30,7 +30,7 @@ using PodId = uint64_t;
 constexpr absl::string_view kPdbMessage =
     "Cannot evict pod as it would violate the pod's disruption budget.";
 constexpr int64_t kDefaultGraceSeconds = 30;  // The API server's default.
-constexpr size_t kMethodCount = 10;
+constexpr size_t kMethodCount = 13;
 constexpr size_t kResultCount = 6;
 
 struct PdbRecord {
@@ -252,6 +252,14 @@ class FakeClusterState {
                                      const v1::Condition& condition,
                                      absl::Time now);
   absl::Status Delete(ObjectKind kind, absl::string_view name, absl::Time now);
+  absl::Status CreateNodeClaim(v1::NodeClaim node_claim, absl::Time now);
+  absl::Status RemoveTaint(absl::string_view node, absl::string_view key,
+                           absl::string_view effect);
+  absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
+                                        absl::string_view type);
+  absl::Status AddNode(v1::Node node, absl::Time now);
+  absl::Status SetNodeClaimStatus(absl::string_view node_claim,
+                                  v1::NodeClaimStatus status);
 
   void Log(absl::Time at, absl::string_view line);
 
@@ -934,6 +942,80 @@ absl::Status FakeClusterState::Delete(ObjectKind kind, absl::string_view name,
   return absl::OkStatus();
 }
 
+absl::Status FakeClusterState::CreateNodeClaim(v1::NodeClaim node_claim,
+                                               absl::Time now) {
+  const std::string name = node_claim.metadata().name();
+  if (node_claims_.contains(name)) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("nodeclaims.karpenter.sh \"", name, "\" already exists"));
+  }
+  v1::ObjectMeta& meta = *node_claim.mutable_metadata();
+  meta.clear_deletion_timestamp();
+  if (!meta.has_creation_timestamp()) {
+    *meta.mutable_creation_timestamp() = ToProto(now);
+  }
+  node_claims_.emplace(name, std::move(node_claim));
+  return absl::OkStatus();
+}
+
+absl::Status FakeClusterState::RemoveTaint(absl::string_view node,
+                                           absl::string_view key,
+                                           absl::string_view effect) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) {
+    return absl::NotFoundError(NotFoundMessage(ObjectKind::kNode, node));
+  }
+  auto* taints = it->second.mutable_spec()->mutable_taints();
+  taints->erase(std::remove_if(taints->begin(), taints->end(),
+                               [&](const v1::Taint& t) {
+                                 return t.key() == key && t.effect() == effect;
+                               }),
+                taints->end());
+  return absl::OkStatus();
+}
+
+absl::Status FakeClusterState::RemoveNodeClaimCondition(
+    absl::string_view node_claim, absl::string_view type) {
+  auto it = node_claims_.find(node_claim);
+  if (it == node_claims_.end()) {
+    return absl::NotFoundError(
+        NotFoundMessage(ObjectKind::kNodeClaim, node_claim));
+  }
+  auto* conditions = it->second.mutable_status()->mutable_conditions();
+  conditions->erase(
+      std::remove_if(conditions->begin(), conditions->end(),
+                     [&](const v1::Condition& c) { return c.type() == type; }),
+      conditions->end());
+  return absl::OkStatus();
+}
+
+absl::Status FakeClusterState::AddNode(v1::Node node, absl::Time now) {
+  const std::string name = node.metadata().name();
+  if (name.empty()) {
+    return absl::InvalidArgumentError("metadata.name: must not be empty");
+  }
+  if (nodes_.contains(name)) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("nodes \"", name, "\" already exists"));
+  }
+  if (!node.metadata().has_creation_timestamp()) {
+    *node.mutable_metadata()->mutable_creation_timestamp() = ToProto(now);
+  }
+  nodes_.emplace(name, std::move(node));
+  return absl::OkStatus();
+}
+
+absl::Status FakeClusterState::SetNodeClaimStatus(absl::string_view node_claim,
+                                                  v1::NodeClaimStatus status) {
+  auto it = node_claims_.find(node_claim);
+  if (it == node_claims_.end()) {
+    return absl::NotFoundError(
+        NotFoundMessage(ObjectKind::kNodeClaim, node_claim));
+  }
+  *it->second.mutable_status() = std::move(status);
+  return absl::OkStatus();
+}
+
 // --- Output. -----------------------------------------------------------------
 
 snapshot::ObjectSet FakeClusterState::Export() const {
@@ -1030,7 +1112,10 @@ absl::string_view FakeMethodName(FakeMethod method) {
                 "SetNodeClaimCondition",
                 "DeleteNode",
                 "DeleteNodeClaim",
-                "DeletePod"};
+                "DeletePod",
+                "CreateNodeClaim",
+                "RemoveTaint",
+                "RemoveNodeClaimCondition"};
   return kNames[static_cast<size_t>(method)];
 }
 
@@ -1201,6 +1286,75 @@ absl::Status FakeCluster::DeletePod(const PodRef& pod, absl::Duration grace) {
                                    host_checks::GraceSeconds(grace));
         return s.DeletePod(pod, seconds, now);
       });
+}
+
+absl::Status FakeCluster::CreateNodeClaim(const v1::NodeClaim& node_claim) {
+  const std::string& name = node_claim.metadata().name();
+  return Mutate(
+      FakeMethod::kCreateNodeClaim,
+      absl::StrCat(name, " providerID=", node_claim.status().provider_id()),
+      [&](FakeClusterState& s, absl::Time now) -> absl::Status {
+        KARPENTER_RETURN_IF_ERROR(
+            host_checks::CheckNotEmpty("metadata.name", name));
+        return s.CreateNodeClaim(node_claim, now);
+      });
+}
+
+absl::Status FakeCluster::RemoveTaint(absl::string_view node,
+                                      absl::string_view key,
+                                      absl::string_view effect) {
+  return Mutate(
+      FakeMethod::kRemoveTaint, absl::StrCat(node, " ", key, ":", effect),
+      [&](FakeClusterState& s, absl::Time) -> absl::Status {
+        KARPENTER_RETURN_IF_ERROR(host_checks::CheckNotEmpty("node", node));
+        v1::Taint taint;
+        taint.set_key(std::string(key));
+        taint.set_effect(std::string(effect));
+        KARPENTER_RETURN_IF_ERROR(host_checks::CheckTaint(taint));
+        return s.RemoveTaint(node, key, effect);
+      });
+}
+
+absl::Status FakeCluster::RemoveNodeClaimCondition(absl::string_view node_claim,
+                                                   absl::string_view type) {
+  return Mutate(FakeMethod::kRemoveNodeClaimCondition,
+                absl::StrCat(node_claim, " ", type),
+                [&](FakeClusterState& s, absl::Time) -> absl::Status {
+                  KARPENTER_RETURN_IF_ERROR(
+                      host_checks::CheckNotEmpty("node_claim", node_claim));
+                  KARPENTER_RETURN_IF_ERROR(
+                      host_checks::CheckNotEmpty("condition type", type));
+                  return s.RemoveNodeClaimCondition(node_claim, type);
+                });
+}
+
+absl::Status FakeCluster::AddNode(v1::Node node) {
+  const std::string args = node.metadata().name();
+  absl::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  const absl::Status status = state_->AddNode(std::move(node), now);
+  state_->Log(now, absl::StrCat("AddNode ", args, " -> ",
+                                internal::StatusText(status)));
+  return status;
+}
+
+absl::Status FakeCluster::SetNodeClaimStatus(absl::string_view node_claim,
+                                             v1::NodeClaimStatus status) {
+  absl::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  std::string conditions;
+  for (const v1::Condition& c : status.conditions()) {
+    absl::StrAppend(&conditions, " ", c.type(), "=", c.status());
+  }
+  absl::Status result =
+      node_claim.empty()
+          ? absl::InvalidArgumentError("node_claim: must not be empty")
+          : state_->SetNodeClaimStatus(node_claim, std::move(status));
+  state_->Log(now, absl::StrCat("SetNodeClaimStatus ", node_claim, conditions,
+                                " -> ", internal::StatusText(result)));
+  return result;
 }
 
 EvictionResponse FakeCluster::Evict(const PodRef& pod) {

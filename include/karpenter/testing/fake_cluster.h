@@ -55,7 +55,9 @@
 //     mirror pods are not replaced.
 //   - Nodes and NodeClaims: finalizers block removal as in Kubernetes; when
 //     a Node object goes, its pods go at once (the pod GC's orphan cleanup,
-//     without its delay), and controller-owned ones are replaced.
+//     without its delay), and controller-owned ones are replaced. New
+//     NodeClaims come from CreateNodeClaim; new Nodes from AddNode (the
+//     fake runs no kubelet: FakeNodeLifecycle registers launched NodeClaims).
 //   - Volumes: the attach/detach controller with the kubelet's unmount. A
 //     VolumeAttachment is "used" while a pod that is not terminal (Succeeded
 //     or Failed), on the attachment's `spec.nodeName`, mounts a claim (in the
@@ -108,6 +110,7 @@
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/v1/core.pb.h"
+#include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::testing {
 
@@ -139,6 +142,9 @@ enum class FakeMethod {
   kDeleteNode,
   kDeleteNodeClaim,
   kDeletePod,
+  kCreateNodeClaim,
+  kRemoveTaint,
+  kRemoveNodeClaimCondition,
 };
 
 // The method's name as CallLog() prints it, e.g. "DeletePod".
@@ -221,6 +227,11 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   absl::Status DeleteNode(absl::string_view node) override;
   absl::Status DeleteNodeClaim(absl::string_view node_claim) override;
   absl::Status DeletePod(const PodRef& pod, absl::Duration grace) override;
+  absl::Status CreateNodeClaim(const v1::NodeClaim& node_claim) override;
+  absl::Status RemoveTaint(absl::string_view node, absl::string_view key,
+                           absl::string_view effect) override;
+  absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
+                                        absl::string_view type) override;
 
   // EvictionClient (karpenter/eviction_client.h), with the rules in the file
   // comment. Messages are Kubernetes' own: `pods "<name>" not found` (404),
@@ -237,6 +248,22 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // controller's scale. Errors: InvalidArgument if the name is empty;
   // AlreadyExists if a pod has the namespace/name.
   absl::Status AddPod(v1::Pod pod);
+
+  // Adds a Node, as the kubelet does when it registers (used by
+  // FakeNodeLifecycle, karpenter/testing/fake_node_lifecycle.h, to turn a
+  // launched NodeClaim into a node). A missing creationTimestamp becomes
+  // clock.Now(). Controller-owned pods recreated from now on may land on it
+  // (the rule in the file comment); pods already Pending unscheduled stay so.
+  // Errors: InvalidArgument if the name is empty; AlreadyExists if a Node
+  // has the name.
+  absl::Status AddNode(v1::Node node);
+
+  // Replaces the NodeClaim's whole status (nodeName, providerID,
+  // capacity, conditions, ...), as Karpenter's NodeClaim lifecycle
+  // controller writes it on launch, registration and initialisation.
+  // Errors: InvalidArgument if `node_claim` is empty; NotFound.
+  absl::Status SetNodeClaimStatus(absl::string_view node_claim,
+                                  v1::NodeClaimStatus status);
 
   // Adds a VolumeAttachment, as the attach/detach controller does when a
   // pod using a PV is scheduled; it is detached by the rule in the file

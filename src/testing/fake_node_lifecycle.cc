@@ -1,0 +1,203 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/testing/fake_node_lifecycle.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+
+namespace karpenter::testing {
+namespace {
+
+constexpr absl::string_view kInitializedLabel = "karpenter.sh/initialized";
+constexpr absl::string_view kRegisteredLabel = "karpenter.sh/registered";
+constexpr absl::string_view kTerminationFinalizer = "karpenter.sh/termination";
+
+absl::Time FromProto(const google::protobuf::Timestamp& ts) {
+  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+}
+
+google::protobuf::Timestamp ToProto(absl::Time t) {
+  google::protobuf::Timestamp ts;
+  ts.set_seconds(absl::ToUnixSeconds(t));
+  ts.set_nanos(static_cast<int32_t>(absl::ToInt64Nanoseconds(
+      t - absl::FromUnixSeconds(absl::ToUnixSeconds(t)))));
+  return ts;
+}
+
+const v1::Condition* Find(const v1::NodeClaimStatus& status,
+                          absl::string_view type) {
+  for (const v1::Condition& c : status.conditions()) {
+    if (c.type() == type) return &c;
+  }
+  return nullptr;
+}
+
+bool IsTrue(const v1::NodeClaimStatus& status, absl::string_view type) {
+  const v1::Condition* c = Find(status, type);
+  return c != nullptr && c->status() == "True";
+}
+
+// Sets condition `type` to True at `now` (keeping an existing True's time).
+void SetTrue(v1::NodeClaimStatus& status, absl::string_view type,
+             absl::Time now) {
+  for (v1::Condition& c : *status.mutable_conditions()) {
+    if (c.type() != type) continue;
+    if (c.status() != "True") *c.mutable_last_transition_time() = ToProto(now);
+    c.set_status("True");
+    c.set_reason(std::string(type));
+    return;
+  }
+  v1::Condition* c = status.add_conditions();
+  c->set_type(std::string(type));
+  c->set_status("True");
+  c->set_reason(std::string(type));
+  *c->mutable_last_transition_time() = ToProto(now);
+}
+
+v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
+                  const std::map<std::string, std::string>& resources,
+                  absl::Time now) {
+  v1::Node node;
+  v1::ObjectMeta& meta = *node.mutable_metadata();
+  meta.set_name(claim.metadata().name());
+  *meta.mutable_creation_timestamp() = ToProto(now);
+  auto& labels = *meta.mutable_labels();
+  labels = claim.metadata().labels();
+  labels["node.kubernetes.io/instance-type"] = instance.instance_type;
+  labels["topology.kubernetes.io/zone"] = instance.zone;
+  labels["karpenter.sh/capacity-type"] = instance.capacity_type;
+  labels["kubernetes.io/hostname"] = claim.metadata().name();
+  labels[std::string(kRegisteredLabel)] = "true";
+  meta.add_finalizers(std::string(kTerminationFinalizer));
+  node.mutable_spec()->set_provider_id(instance.provider_id);
+  *node.mutable_spec()->mutable_taints() = claim.spec().taints();
+  for (const auto& [name, quantity] : resources) {
+    (*node.mutable_status()->mutable_capacity())[name] = quantity;
+    (*node.mutable_status()->mutable_allocatable())[name] = quantity;
+  }
+  v1::Condition* ready = node.mutable_status()->add_conditions();
+  ready->set_type("Ready");
+  ready->set_status("True");
+  ready->set_reason("KubeletReady");
+  *ready->mutable_last_transition_time() = ToProto(now);
+  return node;
+}
+
+void AddWake(std::optional<absl::Time>& wake, absl::Time t) {
+  if (!wake || t < *wake) wake = t;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<FakeNodeLifecycle>> FakeNodeLifecycle::Create(
+    FakeCluster& cluster, FakeCloudProvider& cloud, Clock& clock,
+    FakeNodeLifecycleOptions options) {
+  const absl::Duration d = options.initialization_delay;
+  if (d < absl::ZeroDuration() || d == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FakeNodeLifecycleOptions.initialization_delay: \"",
+                     absl::FormatDuration(d), "\": must be finite and >= 0"));
+  }
+  return std::unique_ptr<FakeNodeLifecycle>(
+      new FakeNodeLifecycle(cluster, cloud, clock, std::move(options)));
+}
+
+absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
+  const absl::Time now = clock_.Now();
+  LifecycleReport report;
+  KARPENTER_ASSIGN_OR_RETURN(const snapshot::Snapshot snap, cluster_.Read());
+  KARPENTER_ASSIGN_OR_RETURN(const std::vector<Instance> instances,
+                             cloud_.List());
+  std::map<std::string, const Instance*, std::less<>> by_id;
+  for (const Instance& i : instances) by_id[i.provider_id] = &i;
+  std::optional<std::vector<InstanceType>> catalogue;
+
+  // The snapshot lists NodeClaims by name.
+  for (const v1::NodeClaim& claim : snap.node_claims()) {
+    const std::string& name = claim.metadata().name();
+    const std::string& id = claim.status().provider_id();
+    if (claim.metadata().has_deletion_timestamp() || id.empty()) continue;
+    auto found = by_id.find(id);
+    if (found == by_id.end()) continue;  // Gone, or never launched.
+    const Instance& instance = *found->second;
+    v1::NodeClaimStatus status = claim.status();
+    bool changed = false;
+    if (!IsTrue(status, "Launched")) {
+      SetTrue(status, "Launched", now);
+      report.launched.push_back(name);
+      changed = true;
+    }
+    // A Node of that name from an earlier, interrupted pass is adopted if
+    // it has the instance's providerID; another one blocks registration.
+    const std::optional<snapshot::NodeIndex> existing = snap.FindNode(name);
+    if (!IsTrue(status, "Registered") &&
+        instance.state == InstanceState::kRunning &&
+        (!existing || snap.nodes()[*existing].spec().provider_id() == id)) {
+      if (!catalogue) {
+        KARPENTER_ASSIGN_OR_RETURN(catalogue,
+                                   cloud_.GetInstanceTypes(v1::NodePool()));
+      }
+      std::map<std::string, std::string> resources =
+          options_.default_allocatable;
+      for (const InstanceType& t : *catalogue) {
+        if (t.name == instance.instance_type) resources = t.capacity;
+      }
+      const absl::Status added =
+          existing
+              ? absl::OkStatus()
+              : cluster_.AddNode(MakeNode(claim, instance, resources, now));
+      if (!added.ok() && !absl::IsAlreadyExists(added)) {
+        return absl::Status(added.code(),
+                            absl::StrCat("register NodeClaim \"", name,
+                                         "\": ", added.message()));
+      }
+      status.set_node_name(name);
+      status.set_image_id(instance.image_id);
+      for (const auto& [resource, quantity] : resources) {
+        (*status.mutable_capacity())[resource] = quantity;
+        (*status.mutable_allocatable())[resource] = quantity;
+      }
+      SetTrue(status, "Registered", now);
+      report.registered.push_back(name);
+      changed = true;
+    }
+    if (IsTrue(status, "Registered") && !IsTrue(status, "Initialized")) {
+      const absl::Time due =
+          FromProto(Find(status, "Registered")->last_transition_time()) +
+          options_.initialization_delay;
+      if (due <= now) {
+        const absl::Status labelled = cluster_.SetLabel(
+            ObjectKind::kNode, status.node_name(), kInitializedLabel, "true");
+        if (!labelled.ok() && !absl::IsNotFound(labelled)) {
+          return absl::Status(labelled.code(),
+                              absl::StrCat("initialise NodeClaim \"", name,
+                                           "\": ", labelled.message()));
+        }
+        SetTrue(status, "Initialized", now);
+        report.initialized.push_back(name);
+        changed = true;
+      } else {
+        AddWake(report.next_wake, due);
+      }
+    }
+    if (changed) {
+      const absl::Status written = cluster_.SetNodeClaimStatus(name, status);
+      if (!written.ok()) {
+        return absl::Status(written.code(),
+                            absl::StrCat("update NodeClaim \"", name,
+                                         "\" status: ", written.message()));
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace karpenter::testing
