@@ -64,8 +64,9 @@ struct ConsolidationOptions {
 struct ConsolidationResult {
   // At most one command.
   std::vector<Command> commands = {};
-  // One verdict per candidate passed in that is not in a command, in the
-  // order the candidates were passed in.
+  // One verdict per candidate passed in that is not in a command: the
+  // ineligible ones in input order, then the others in the order the method
+  // considered them (consolidation order; round-robin for single-node).
   std::vector<NodeVerdict> verdicts = {};
 };
 
