@@ -1,0 +1,641 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+#include "karpenter/disruption/consolidation.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "karpenter/requirements.h"
+
+namespace karpenter::disruption {
+namespace {
+
+constexpr absl::string_view kInstanceTypeLabel =
+    "node.kubernetes.io/instance-type";
+constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
+constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
+constexpr absl::string_view kSpot = "spot";
+constexpr absl::string_view kOnDemand = "on-demand";
+constexpr absl::string_view kReserved = "reserved";
+
+std::string Price(double price) { return absl::StrFormat("%.4f", price); }
+
+NodeVerdict MakeVerdict(const Candidate& c, Method method,
+                        absl::string_view code, std::string message) {
+  return NodeVerdict{
+      .node = c.node_name.empty() ? c.node_claim_name : c.node_name,
+      .node_claim = c.node_claim_name,
+      .node_pool = c.node_pool_name,
+      .method = method,
+      .code = std::string(code),
+      .message = std::move(message)};
+}
+
+// --- Pricing replacement instance types --------------------------------
+
+// Karpenter's `Requirements.Get(key).Has(value)`: an undefined key admits
+// every value.
+bool Admits(const Requirements& reqs, absl::string_view key,
+            absl::string_view value) {
+  const Requirement* r = reqs.Get(key);
+  return r == nullptr || r->Has(value);
+}
+
+const InstanceType* FindType(const InstanceTypeCatalog& catalog,
+                             absl::string_view node_pool,
+                             absl::string_view name) {
+  auto pool = catalog.find(node_pool);
+  if (pool == catalog.end()) return nullptr;
+  for (const InstanceType& it : pool->second) {
+    if (it.name == name) return &it;
+  }
+  return nullptr;
+}
+
+bool OfferingAdmitted(const Offering& o, const Requirements& reqs) {
+  return o.available && Admits(reqs, kZoneLabel, o.zone) &&
+         Admits(reqs, kCapacityTypeLabel, o.capacity_type);
+}
+
+struct PricedOption {
+  std::string name;
+  // Cheapest admitted offering: the order key (`OrderByPrice`).
+  double cheapest = 0;
+  // Karpenter's `WorstLaunchPrice`: the dearest admitted offering of the
+  // capacity type the launch would use (reserved, else spot, else
+  // on-demand). Compared with the candidates' price, so a replacement is
+  // only chosen if it is cheaper whichever offering launches.
+  double launch = 0;
+};
+
+std::optional<PricedOption> PriceOption(const InstanceType& it,
+                                        const Requirements& reqs) {
+  std::optional<double> cheapest;
+  for (const Offering& o : it.offerings) {
+    if (!OfferingAdmitted(o, reqs)) continue;
+    cheapest = std::min(cheapest.value_or(o.price), o.price);
+  }
+  if (!cheapest.has_value()) return std::nullopt;
+  for (absl::string_view ct : {kReserved, kSpot, kOnDemand}) {
+    std::optional<double> worst;
+    for (const Offering& o : it.offerings) {
+      if (!OfferingAdmitted(o, reqs) || o.capacity_type != ct) continue;
+      worst = std::max(worst.value_or(o.price), o.price);
+    }
+    if (worst.has_value()) return PricedOption{it.name, *cheapest, *worst};
+  }
+  // Only other capacity types are offered: never cheaper than anything.
+  return PricedOption{it.name, *cheapest,
+                      std::numeric_limits<double>::infinity()};
+}
+
+// The replacement's instance types that the catalogue knows and that have
+// an admitted offering, cheapest first, ties by name.
+std::vector<PricedOption> PriceOptions(const Replacement& replacement,
+                                       const Requirements& reqs,
+                                       const InstanceTypeCatalog& catalog) {
+  std::vector<PricedOption> out;
+  for (const std::string& name : replacement.instance_types) {
+    const InstanceType* it = FindType(catalog, replacement.node_pool, name);
+    if (it == nullptr) continue;
+    if (auto priced = PriceOption(*it, reqs)) out.push_back(*priced);
+  }
+  std::sort(
+      out.begin(), out.end(), [](const PricedOption& a, const PricedOption& b) {
+        return std::tie(a.cheapest, a.name) < std::tie(b.cheapest, b.name);
+      });
+  return out;
+}
+
+std::vector<PricedOption> CheaperThan(std::vector<PricedOption> options,
+                                      double limit) {
+  std::erase_if(options,
+                [limit](const PricedOption& o) { return !(o.launch < limit); });
+  return options;
+}
+
+absl::StatusOr<Requirements> ReplacementRequirements(const Replacement& r) {
+  return Requirements::FromProto(r.node_claim.spec().requirements(),
+                                 "replacement.node_claim.spec.requirements");
+}
+
+// Replaces every requirement on `key` by `key In values`. Only called with
+// values the existing requirements admit, so this equals Karpenter's
+// intersecting `Requirements.Add`.
+void SetIn(v1::NodeClaim& claim, absl::string_view key,
+           const std::vector<std::string>& values) {
+  auto* reqs = claim.mutable_spec()->mutable_requirements();
+  for (int i = reqs->size() - 1; i >= 0; --i) {
+    if (NormalizeLabelKey(reqs->Get(i).key()) == key)
+      reqs->DeleteSubrange(i, 1);
+  }
+  v1::NodeSelectorRequirement* req = reqs->Add();
+  req->set_key(std::string(key));
+  req->set_operator_("In");
+  for (const std::string& v : values) req->add_values(v);
+}
+
+// `original` narrowed to `options` (non-empty, in order) and, if
+// `force_spot`, to spot capacity.
+Replacement Narrow(const Replacement& original,
+                   const std::vector<PricedOption>& options, bool force_spot) {
+  Replacement out = original;
+  out.instance_types.clear();
+  for (const PricedOption& o : options) out.instance_types.push_back(o.name);
+  out.price = options.front().cheapest;
+  SetIn(out.node_claim, kInstanceTypeLabel, out.instance_types);
+  if (force_spot) {
+    SetIn(out.node_claim, kCapacityTypeLabel, {std::string(kSpot)});
+  }
+  return out;
+}
+
+ConsolidationAttempt NoCommand(absl::string_view code, std::string message) {
+  return ConsolidationAttempt{.command = std::nullopt,
+                              .code = std::string(code),
+                              .message = std::move(message)};
+}
+
+ConsolidationAttempt Replace(absl::Span<const Candidate> candidates,
+                             Method method, Replacement replacement) {
+  Command command{.method = method,
+                  .candidates = {candidates.begin(), candidates.end()},
+                  .replacements = {std::move(replacement)}};
+  return ConsolidationAttempt{.command = std::move(command)};
+}
+
+ConsolidationAttempt SpotToSpot(absl::Span<const Candidate> candidates,
+                                Method method, const Replacement& replacement,
+                                Requirements reqs, double limit,
+                                const InstanceTypeCatalog& catalog,
+                                const ConsolidationOptions& options) {
+  if (!options.spot_to_spot) {
+    return NoCommand(reasons::kNoCheaperReplacement,
+                     "SpotToSpotConsolidation is disabled, can't replace a "
+                     "spot node with a spot node");
+  }
+  reqs.Add(Requirement::In(kCapacityTypeLabel, {std::string(kSpot)}));
+  std::vector<PricedOption> cheaper =
+      CheaperThan(PriceOptions(replacement, reqs, catalog), limit);
+  if (cheaper.empty()) {
+    return NoCommand(reasons::kNoCheaperReplacement,
+                     absl::StrCat("Can't replace with a cheaper node (no spot "
+                                  "instance type below ",
+                                  Price(limit), ")"));
+  }
+  if (candidates.size() == 1) {
+    // Launching from only the cheapest N keeps the launched type among
+    // them, so the next pass does not consolidate it again.
+    if (cheaper.size() < options.min_spot_to_spot_options) {
+      return NoCommand(
+          reasons::kNoCheaperReplacement,
+          absl::StrCat("SpotToSpotConsolidation requires ",
+                       options.min_spot_to_spot_options,
+                       " cheaper instance type options than the current "
+                       "candidate to consolidate, got ",
+                       cheaper.size()));
+    }
+    cheaper.resize(options.min_spot_to_spot_options);
+  }
+  return Replace(candidates, method, Narrow(replacement, cheaper, true));
+}
+
+// --- Multi-node helpers --------------------------------------------------
+
+// Karpenter's `filterOutSameInstanceType`: when a replacement option has
+// the type of a candidate, replacing is only worth it below the cheapest
+// such candidate (else deleting the others and keeping it disrupts less).
+// Every option at or above the lowest such price is dropped.
+std::optional<Replacement> FilterOutSameInstanceType(
+    const Replacement& replacement, absl::Span<const Candidate> candidates,
+    const InstanceTypeCatalog& catalog) {
+  std::map<std::string, double, std::less<>> cheapest_existing;
+  for (const Candidate& c : candidates) {
+    auto [it, inserted] = cheapest_existing.emplace(c.instance_type, c.price);
+    if (!inserted) it->second = std::min(it->second, c.price);
+  }
+  double limit = std::numeric_limits<double>::infinity();
+  for (const std::string& name : replacement.instance_types) {
+    auto it = cheapest_existing.find(name);
+    if (it != cheapest_existing.end()) limit = std::min(limit, it->second);
+  }
+  absl::StatusOr<Requirements> reqs = ReplacementRequirements(replacement);
+  if (!reqs.ok()) return std::nullopt;
+  std::vector<PricedOption> kept =
+      CheaperThan(PriceOptions(replacement, *reqs, catalog), limit);
+  if (kept.empty()) return std::nullopt;
+  return Narrow(replacement, kept, false);
+}
+
+double TotalPrice(absl::Span<const Candidate> candidates) {
+  double total = 0;
+  for (const Candidate& c : candidates) total += c.price;
+  return total;
+}
+
+std::string BudgetText(absl::Span<const Candidate> candidates,
+                       const BudgetLedger& ledger) {
+  std::map<std::string, int, std::less<>> pools;
+  for (const Candidate& c : candidates) ++pools[c.node_pool_name];
+  std::vector<std::string> parts;
+  for (const auto& [pool, count] : pools) {
+    parts.push_back(ledger.Describe(pool));
+  }
+  return absl::StrCat("budget Underutilized: ", absl::StrJoin(parts, ", "));
+}
+
+std::string Explain(absl::string_view prefix, const Command& command,
+                    const BudgetLedger& ledger) {
+  const size_t n = command.candidates.size();
+  std::string what = absl::StrCat(n, n == 1 ? " node" : " nodes", " (price ",
+                                  Price(TotalPrice(command.candidates)), ")");
+  std::string action;
+  if (command.replacements.empty()) {
+    action = absl::StrCat("delete ", what, "; their pods fit on other nodes");
+  } else {
+    const Replacement& r = command.replacements.front();
+    action =
+        absl::StrCat("replace ", what, " with ", r.instance_types.front(), " (",
+                     Price(r.price), ") from ", r.instance_types.size(),
+                     " cheaper option(s) in NodePool \"", r.node_pool, "\"");
+  }
+  return absl::StrCat(prefix, action, "; ",
+                      BudgetText(command.candidates, ledger));
+}
+
+// Splits `candidates` into verdicts (ineligible, in input order) and the
+// eligible ones sorted for consolidation.
+std::vector<Candidate> EligibleSorted(std::vector<Candidate> candidates,
+                                      Method method,
+                                      std::vector<NodeVerdict>& verdicts) {
+  std::vector<Candidate> eligible;
+  for (Candidate& c : candidates) {
+    if (auto verdict = ConsolidationIneligibility(c, method)) {
+      verdicts.push_back(*std::move(verdict));
+    } else {
+      eligible.push_back(std::move(c));
+    }
+  }
+  SortForConsolidation(eligible);
+  return eligible;
+}
+
+NodeVerdict BudgetVerdict(const Candidate& c, Method method,
+                          const BudgetLedger& ledger) {
+  return MakeVerdict(c, method, reasons::kBudgetExhausted,
+                     absl::StrCat("no Underutilized disruptions allowed: ",
+                                  ledger.Describe(c.node_pool_name)));
+}
+
+// Karpenter's single-node order: candidates grouped by NodePool (groups keep
+// the consolidation order), then taken one per NodePool in turn.
+std::vector<Candidate> RoundRobinByNodePool(std::vector<Candidate> sorted) {
+  const size_t total = sorted.size();
+  std::map<std::string, std::vector<Candidate>, std::less<>> by_pool;
+  for (Candidate& c : sorted) by_pool[c.node_pool_name].push_back(std::move(c));
+  std::vector<Candidate> out;
+  for (size_t round = 0; out.size() < total; ++round) {
+    for (auto& [pool, group] : by_pool) {
+      if (round < group.size()) out.push_back(std::move(group[round]));
+    }
+  }
+  return out;
+}
+
+absl::Status Rejected(absl::string_view reason, absl::string_view detail) {
+  return absl::FailedPreconditionError(absl::StrCat(reason, ": ", detail));
+}
+
+}  // namespace
+
+std::optional<NodeVerdict> ConsolidationIneligibility(
+    const Candidate& candidate, Method method) {
+  const Candidate& c = candidate;
+  auto verdict = [&](absl::string_view code, std::string message) {
+    return MakeVerdict(c, method, code, std::move(message));
+  };
+  auto missing = [&](absl::string_view label) {
+    return verdict(reasons::kMissingLabel,
+                   absl::StrCat("Node does not have label \"", label, "\""));
+  };
+  if (c.static_node_pool) {
+    return verdict(reasons::kStaticNodePool,
+                   absl::StrCat("NodePool \"", c.node_pool_name,
+                                "\" is static (spec.replicas is set)"));
+  }
+  if (c.instance_type.empty()) return missing(kInstanceTypeLabel);
+  if (!(c.price > 0)) {
+    return verdict(
+        reasons::kInstanceTypeUnknown,
+        absl::StrCat("Instance Type \"", c.instance_type,
+                     "\" not found (no offering price for zone \"", c.zone,
+                     "\", capacity type \"", c.capacity_type, "\")"));
+  }
+  if (c.capacity_type.empty()) return missing(kCapacityTypeLabel);
+  if (c.zone.empty()) return missing(kZoneLabel);
+  if (c.consolidation_disabled) {
+    return verdict(reasons::kConsolidationDisabled,
+                   absl::StrCat("NodePool \"", c.node_pool_name,
+                                "\" has consolidation disabled"));
+  }
+  if (c.IsEmpty()) {
+    return verdict(reasons::kNoDisruptionNeeded,
+                   "node is empty; empty nodes are left to emptiness");
+  }
+  if (c.consolidation_policy == budget::ConsolidationPolicy::kWhenEmpty) {
+    return verdict(reasons::kWhenEmptyPolicy,
+                   absl::StrCat("NodePool \"", c.node_pool_name,
+                                "\" has consolidation policy WhenEmpty, but "
+                                "node is not empty"));
+  }
+  if (!c.consolidatable) {
+    return verdict(reasons::kNotConsolidatable,
+                   "NodeClaim is not Consolidatable: consolidateAfter has not "
+                   "elapsed since the last pod event");
+  }
+  return std::nullopt;
+}
+
+ConsolidationAttempt EvaluateConsolidation(
+    absl::Span<const Candidate> candidates, Method method,
+    const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
+    const ConsolidationOptions& options) {
+  if (candidates.empty()) {
+    return NoCommand(reasons::kNoDisruptionNeeded, "no candidates");
+  }
+  const SimulationResult sim = simulator.Simulate(candidates);
+  if (sim.unsupported.has_value()) {
+    return NoCommand(reasons::kUnsupportedConstraint, *sim.unsupported);
+  }
+  if (!sim.all_pods_scheduled) {
+    return NoCommand(reasons::kPodsDoNotFit,
+                     sim.unschedulable.empty()
+                         ? std::string("not all pods would schedule")
+                         : absl::StrJoin(sim.unschedulable, "; "));
+  }
+  if (sim.new_node_claims.empty()) {
+    return ConsolidationAttempt{
+        .command =
+            Command{.method = method,
+                    .candidates = {candidates.begin(), candidates.end()}}};
+  }
+  if (sim.new_node_claims.size() > 1) {
+    return NoCommand(reasons::kMultipleReplacements,
+                     absl::StrCat("Can't remove without creating ",
+                                  sim.new_node_claims.size(), " candidates"));
+  }
+  const Replacement& replacement = sim.new_node_claims.front();
+  absl::StatusOr<Requirements> reqs = ReplacementRequirements(replacement);
+  if (!reqs.ok()) {
+    return NoCommand(reasons::kUnsupportedConstraint,
+                     std::string(reqs.status().message()));
+  }
+  const double limit = TotalPrice(candidates);
+  const bool all_spot =
+      std::all_of(candidates.begin(), candidates.end(),
+                  [](const Candidate& c) { return c.capacity_type == kSpot; });
+  if (all_spot && Admits(*reqs, kCapacityTypeLabel, kSpot)) {
+    return SpotToSpot(candidates, method, replacement, *std::move(reqs), limit,
+                      catalog, options);
+  }
+  std::vector<PricedOption> cheaper =
+      CheaperThan(PriceOptions(replacement, *reqs, catalog), limit);
+  if (cheaper.empty()) {
+    return NoCommand(reasons::kNoCheaperReplacement,
+                     absl::StrCat("Can't replace with a cheaper node (no "
+                                  "instance type below ",
+                                  Price(limit), ")"));
+  }
+  // Prices assumed spot would launch when both are allowed: insist on it,
+  // so a spot shortage fails the launch instead of costing more.
+  const bool force_spot = Admits(*reqs, kCapacityTypeLabel, kSpot) &&
+                          Admits(*reqs, kCapacityTypeLabel, kOnDemand);
+  return Replace(candidates, method, Narrow(replacement, cheaper, force_spot));
+}
+
+ConsolidationResult ComputeMultiNodeConsolidation(
+    std::vector<Candidate> candidates, BudgetLedger& ledger,
+    const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
+    absl::Time now, const ConsolidationOptions& options) {
+  constexpr Method kMethod = Method::kMultiNodeConsolidation;
+  ConsolidationResult result;
+  std::vector<Candidate> batch;
+  for (Candidate& c :
+       EligibleSorted(std::move(candidates), kMethod, result.verdicts)) {
+    if (ledger.TryTake(c.node_pool_name)) {
+      batch.push_back(std::move(c));
+    } else {
+      result.verdicts.push_back(BudgetVerdict(c, kMethod, ledger));
+    }
+  }
+  const size_t limit = std::min(batch.size(), options.max_multi_candidates);
+  if (limit < 2) {
+    for (const Candidate& c : batch) {
+      result.verdicts.push_back(MakeVerdict(
+          c, kMethod, reasons::kNotSelected,
+          absl::StrCat("multi-node consolidation needs at least 2 "
+                       "candidates, ",
+                       batch.size(), " eligible within budget (batch limit ",
+                       options.max_multi_candidates, ")")));
+    }
+    return result;
+  }
+  // Binary search on the index of the prefix's last candidate, as
+  // `firstNConsolidationOption` (its lo = 1: never a single node).
+  std::optional<Command> best;
+  ConsolidationAttempt last_failure;
+  size_t lo = 1;
+  size_t hi = limit - 1;
+  while (lo <= hi) {
+    const size_t mid = (lo + hi) / 2;
+    absl::Span<const Candidate> prefix(batch.data(), mid + 1);
+    ConsolidationAttempt attempt =
+        EvaluateConsolidation(prefix, kMethod, simulator, catalog, options);
+    if (attempt.command.has_value() &&
+        attempt.command->decision() == Decision::kReplace) {
+      std::optional<Replacement> kept = FilterOutSameInstanceType(
+          attempt.command->replacements.front(), prefix, catalog);
+      if (kept.has_value()) {
+        attempt.command->replacements.front() = *std::move(kept);
+      } else {
+        attempt = NoCommand(reasons::kNoCheaperReplacement,
+                            "every replacement option costs at least as much "
+                            "as a candidate of the same instance type");
+      }
+    }
+    if (attempt.command.has_value()) {
+      best = std::move(attempt.command);
+      lo = mid + 1;
+    } else {
+      last_failure = std::move(attempt);
+      hi = mid - 1;
+    }
+  }
+  if (!best.has_value()) {
+    // The search ended on the first two candidates: their reason stands for
+    // the batch.
+    for (const Candidate& c : batch) {
+      result.verdicts.push_back(MakeVerdict(
+          c, kMethod, last_failure.code,
+          absl::StrCat("multi-node: removing the first 2 candidates together: ",
+                       last_failure.message)));
+    }
+    return result;
+  }
+  const size_t taken = best->candidates.size();
+  for (size_t i = taken; i < batch.size(); ++i) {
+    result.verdicts.push_back(MakeVerdict(
+        batch[i], kMethod, reasons::kNotSelected,
+        absl::StrCat("multi-node: not in the longest consolidatable prefix (",
+                     taken, " of ", batch.size(), " candidates)")));
+  }
+  best->validate_at = now + options.validation_delay;
+  best->explanation = Explain("multi-node: ", *best, ledger);
+  result.commands.push_back(*std::move(best));
+  return result;
+}
+
+ConsolidationResult ComputeSingleNodeConsolidation(
+    std::vector<Candidate> candidates, BudgetLedger& ledger,
+    const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
+    absl::Time now, const ConsolidationOptions& options) {
+  constexpr Method kMethod = Method::kSingleNodeConsolidation;
+  ConsolidationResult result;
+  std::vector<Candidate> order = RoundRobinByNodePool(
+      EligibleSorted(std::move(candidates), kMethod, result.verdicts));
+  for (const Candidate& c : order) {
+    if (!result.commands.empty()) {
+      result.verdicts.push_back(MakeVerdict(
+          c, kMethod, reasons::kNotSelected,
+          absl::StrCat("single-node: node \"",
+                       result.commands.front().candidates.front().node_name,
+                       "\" was chosen this pass")));
+      continue;
+    }
+    if (ledger.Remaining(c.node_pool_name) <= 0) {
+      result.verdicts.push_back(BudgetVerdict(c, kMethod, ledger));
+      continue;
+    }
+    ConsolidationAttempt attempt = EvaluateConsolidation(
+        absl::MakeConstSpan(&c, 1), kMethod, simulator, catalog, options);
+    if (!attempt.command.has_value()) {
+      result.verdicts.push_back(
+          MakeVerdict(c, kMethod, attempt.code, std::move(attempt.message)));
+      continue;
+    }
+    ledger.TryTake(c.node_pool_name);
+    Command command = *std::move(attempt.command);
+    command.validate_at = now + options.validation_delay;
+    command.explanation = Explain("single-node: ", command, ledger);
+    result.commands.push_back(std::move(command));
+  }
+  return result;
+}
+
+absl::StatusOr<Command> ValidateConsolidation(
+    const Command& command, absl::Span<const Candidate> fresh_candidates,
+    BudgetLedger& fresh_ledger, const SchedulingSimulator& fresh_simulator,
+    absl::Time now) {
+  if (command.method != Method::kMultiNodeConsolidation &&
+      command.method != Method::kSingleNodeConsolidation) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("command.method: \"", MethodName(command.method),
+                     "\" is not a consolidation method"));
+  }
+  if (command.candidates.empty()) {
+    return absl::InvalidArgumentError("command.candidates: empty");
+  }
+  if (command.validate_at.has_value() && now < *command.validate_at) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "now: \"", absl::FormatTime(now), "\" is before command.validate_at \"",
+        absl::FormatTime(*command.validate_at), "\""));
+  }
+  // 1. Churn: every candidate must still be one, unchanged.
+  std::vector<Candidate> current;
+  for (const Candidate& old : command.candidates) {
+    auto fresh =
+        std::find_if(fresh_candidates.begin(), fresh_candidates.end(),
+                     [&](const Candidate& f) {
+                       return f.node_claim_name == old.node_claim_name &&
+                              f.provider_id == old.provider_id;
+                     });
+    if (fresh == fresh_candidates.end()) {
+      return Rejected("churn", absl::StrCat("candidate \"", old.node_name,
+                                            "\" is no longer a candidate"));
+    }
+    if (auto verdict = ConsolidationIneligibility(*fresh, command.method)) {
+      return Rejected("churn", absl::StrCat("candidate \"", old.node_name,
+                                            "\" is no longer consolidatable: ",
+                                            verdict->message));
+    }
+    if (std::tie(fresh->instance_type, fresh->zone, fresh->capacity_type,
+                 fresh->node_pool_name) != std::tie(old.instance_type, old.zone,
+                                                    old.capacity_type,
+                                                    old.node_pool_name)) {
+      return Rejected("churn",
+                      absl::StrCat("candidate \"", old.node_name,
+                                   "\" changed instance type, zone, capacity "
+                                   "type or NodePool"));
+    }
+    current.push_back(*fresh);
+  }
+  // 2. Budget, consumed one per candidate.
+  for (const Candidate& c : current) {
+    if (!fresh_ledger.TryTake(c.node_pool_name)) {
+      return Rejected(
+          "budget",
+          absl::StrCat("candidate \"", c.node_name,
+                       "\" can no longer be disrupted without violating "
+                       "budgets (",
+                       fresh_ledger.Describe(c.node_pool_name), ")"));
+    }
+  }
+  // 3. The simulation must still give the same kind of answer. (Karpenter's
+  // step 4, re-reading the candidates after simulating, guards a race with
+  // its live cluster state; the inputs here are immutable.)
+  const SimulationResult sim = fresh_simulator.Simulate(current);
+  if (sim.unsupported.has_value()) {
+    return Rejected("scheduling", *sim.unsupported);
+  }
+  if (!sim.all_pods_scheduled) {
+    return Rejected("scheduling",
+                    absl::StrCat("not all pods would schedule: ",
+                                 absl::StrJoin(sim.unschedulable, "; ")));
+  }
+  if (sim.new_node_claims.size() != command.replacements.size() ||
+      sim.new_node_claims.size() > 1) {
+    return Rejected(
+        "scheduling",
+        absl::StrCat("the simulation now needs ", sim.new_node_claims.size(),
+                     " new NodeClaim(s), the command has ",
+                     command.replacements.size()));
+  }
+  if (!command.replacements.empty()) {
+    const std::vector<std::string>& now_types =
+        sim.new_node_claims.front().instance_types;
+    for (const std::string& type :
+         command.replacements.front().instance_types) {
+      if (std::find(now_types.begin(), now_types.end(), type) ==
+          now_types.end()) {
+        return Rejected("scheduling",
+                        absl::StrCat("replacement instance type \"", type,
+                                     "\" is no longer an option"));
+      }
+    }
+  }
+  Command valid = command;
+  valid.candidates = std::move(current);
+  valid.validate_at = std::nullopt;
+  return valid;
+}
+
+}  // namespace karpenter::disruption
