@@ -136,6 +136,10 @@ struct Candidate {
   std::string node_claim_name = "";
   std::string node_pool_name = "";
   std::string provider_id = "";
+  // False only for a NodeClaim without a Node (forceful commands of
+  // NodePoolDeleted and Expiration); `node` and `node_name` are then
+  // meaningless (0 and "").
+  bool has_node = true;
   // Node labels node.kubernetes.io/instance-type, topology.kubernetes.io/zone
   // and karpenter.sh/capacity-type; empty when missing.
   std::string instance_type = "";
@@ -173,6 +177,11 @@ struct Candidate {
   // §2.12 Consolidatable at the pass time: initialised, and consolidateAfter
   // has elapsed since lastPodEventTime (else the Initialized transition).
   bool consolidatable = false;
+  // When consolidateAfter elapses (lastPodEventTime, else the Initialized
+  // transition, plus consolidateAfter); nullopt when not initialised or
+  // consolidation is disabled. `consolidatable` is `consolidatable_at <=
+  // pass time`.
+  std::optional<absl::Time> consolidatable_at = std::nullopt;
   // NodeClaim creationTimestamp + spec.expireAfter; nullopt for Never.
   std::optional<absl::Time> expires_at = std::nullopt;
 

@@ -1,0 +1,176 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Disruption candidates: which nodes a disruption method may consider, and
+// why every other node is excluded.
+//
+// Ports karpenter pkg/controllers/disruption/types.go `NewCandidate`,
+// helpers.go `GetCandidates`, pkg/controllers/state/statenode.go
+// `ValidateNodeDisruptable` / `ValidatePodsDisruptable`, the pod predicates
+// of pkg/utils/pod/scheduling.go and pkg/utils/pdb/pdb.go `CanEvictPods`
+// (karpenter-semantics.md §2.2-§2.4, §2.11, §2.12). The rules, in order; the
+// first that fails excludes the node with the reasons:: code shown:
+//   1. its providerID is in a queued command                 kInFlight
+//   2. no NodeClaim                                          kNotManaged
+//   3. a NodeClaim without a Node                            kNoNode
+//   4. label karpenter.sh/initialized is not "true"          kNotInitialized
+//   5. NodeClaim deletionTimestamp or InstanceTerminating=True, or Node
+//      deletionTimestamp                                     kDeleting
+//   6. nominated for a pending pod                           kNominated
+//   7. Node annotation karpenter.sh/do-not-disrupt == "true" kNodeDoNotDisrupt
+//   8. no karpenter.sh/nodepool label                        kNoNodePoolLabel
+//   9. the NodePool is not in the snapshot, or the catalogue has no
+//      instance types for it                                 kNodePoolNotFound
+//  10. per method class: a pod with an active do-not-disrupt annotation
+//      (kPodDoNotDisrupt), else a pod whose eviction a PDB refuses
+//      (kPdbBlocked, or kMultiplePdbs for a pod under several PDBs). Graceful
+//      methods are stopped by these; eventual ones ignore them when the
+//      NodeClaim has spec.terminationGracePeriod; forceful ones never.
+//
+// Observed state instead of remembered state (DESIGN.md): after a restart
+// the orchestration queue is empty, but a command that was started left the
+// `karpenter.sh/disrupted:NoSchedule` taint on its Node and
+// `DisruptionReason=True` on its NodeClaim. A node carrying both counts as in
+// flight (rule 1), so a pass never re-disrupts a node mid-command. Karpenter
+// instead clears both marks at the start of its next pass (§2.1 step 3).
+//
+// Performance: `Build` walks nodes and pods once (O(nodes + pods + PDB
+// matches)); `For` only copies; nothing is recomputed per method.
+//
+// Thread-safety: a built CandidatePool is immutable; its const methods may
+// be called concurrently. It keeps pointers to the context's snapshot and
+// catalogue, which must outlive it.
+#ifndef KARPENTER_DISRUPTION_CANDIDATES_H_
+#define KARPENTER_DISRUPTION_CANDIDATES_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/types.h"
+#include "karpenter/snapshot/snapshot.h"
+
+namespace karpenter::disruption {
+
+// Node and NodeClaim keys read here (Karpenter pkg/apis/v1/labels.go,
+// Kubernetes well-known labels).
+inline constexpr absl::string_view kInitializedLabel =
+    "karpenter.sh/initialized";
+inline constexpr absl::string_view kInstanceTypeLabel =
+    "node.kubernetes.io/instance-type";
+inline constexpr absl::string_view kNodeDoNotDisruptAnnotation =
+    "karpenter.sh/do-not-disrupt";
+
+// A drift finding from outside the snapshot (e.g. drift/static_drift.h run
+// this pass), used instead of the NodeClaim's Drifted condition.
+struct DriftMark {
+  std::string reason;
+  absl::Time since;
+};
+
+// The inputs of one pass.
+struct CandidateContext {
+  // Required.
+  const snapshot::Snapshot* snapshot = nullptr;
+  // Built over `snapshot`; null: the pool builds and owns one.
+  const budget::PdbIndex* pdbs = nullptr;
+  // Price lookup and rule 9. Null: rule 9 checks only that the NodePool
+  // exists, and every price is 0.
+  const InstanceTypeCatalog* catalog = nullptr;
+  absl::Time now = absl::UnixEpoch();
+  // Provider IDs of the nodes in queued commands (rule 1).
+  absl::flat_hash_set<std::string> in_flight;
+  // Node names the provisioner nominated for pending pods (rule 6).
+  absl::flat_hash_set<std::string> nominated;
+  // Per NodeClaimIndex. Empty: each NodeClaim's Drifted condition decides
+  // (status "True": drifted since its lastTransitionTime, reason = the
+  // condition's reason).
+  std::vector<std::optional<DriftMark>> drift_marks;
+};
+
+// A managed NodeClaim, with or without a Node, as the forceful methods see
+// it (they act on NodeClaims, not on candidates).
+struct ManagedClaim {
+  // Facts as far as known: names, indexes, `has_node`, `created`,
+  // `expires_at`, pods and costs when there is a Node. `node_pool_name` is
+  // the karpenter.sh/nodepool label of the NodeClaim (else of its Node);
+  // `node_pool` is meaningful only when `node_pool_exists`.
+  Candidate facts;
+  bool node_pool_exists = false;
+  // NodeClaim or Node deleting, or InstanceTerminating=True.
+  bool deleting = false;
+  // Rule 1 (including the taint + DisruptionReason observation).
+  bool in_flight = false;
+  // OK, or the error of an unparsable spec.expireAfter.
+  absl::Status expire_after_error;
+};
+
+class CandidatePool {
+ public:
+  // Builds the candidates of one pass over `ctx.snapshot` at `ctx.now`.
+  // Errors: InvalidArgument when `ctx.snapshot` is null, or when
+  // `ctx.drift_marks` is non-empty but its size differs from the
+  // snapshot's NodeClaim count (quoting both sizes).
+  static absl::StatusOr<CandidatePool> Build(const CandidateContext& ctx);
+
+  CandidatePool() = default;
+  CandidatePool(CandidatePool&&) noexcept = default;
+  CandidatePool& operator=(CandidatePool&&) noexcept = default;
+
+  // The candidates usable by `method`'s class, in node-name order, and a
+  // NodeVerdict (method set, code kPodDoNotDisrupt, kPdbBlocked or
+  // kMultiplePdbs) for each node its pods exclude for that class.
+  struct Selection {
+    std::vector<Candidate> candidates;
+    std::vector<NodeVerdict> excluded;
+  };
+  Selection For(Method method) const;
+
+  // Rules 1-9 (method-independent): one NodeVerdict per excluded Node or
+  // Node-less NodeClaim, sorted by `node` (the Node's name, or the
+  // NodeClaim's when it has no Node).
+  absl::Span<const NodeVerdict> exclusions() const { return exclusions_; }
+
+  // Every NodeClaim of the snapshot, sorted by NodeClaim name.
+  absl::Span<const ManagedClaim> managed_claims() const { return claims_; }
+
+  // The spec error of NodePool `pool` (ParseDisruptionSpec), or "" when its
+  // spec is valid. A NodePool with an invalid spec has consolidation
+  // disabled (its budgets fail closed too, budget/allowed.h).
+  absl::string_view NodePoolSpecError(snapshot::NodePoolIndex pool) const;
+
+  // The context the pool was built from.
+  const snapshot::Snapshot& snapshot() const { return *snapshot_; }
+  const InstanceTypeCatalog* catalog() const { return catalog_; }
+  absl::Time now() const { return now_; }
+
+ private:
+  struct Entry {
+    uint32_t claim_pos = 0;  // Into claims_.
+    // Rule 10, evaluated once; applies per method class.
+    std::optional<NodeVerdict> pod_block;
+  };
+
+  const snapshot::Snapshot* snapshot_ = nullptr;
+  const InstanceTypeCatalog* catalog_ = nullptr;
+  absl::Time now_ = absl::UnixEpoch();
+  std::unique_ptr<budget::PdbIndex> owned_pdbs_;
+  // Nodes that passed rules 1-9, in node-name order.
+  std::vector<Entry> entries_;
+  std::vector<NodeVerdict> exclusions_;
+  std::vector<ManagedClaim> claims_;
+  std::vector<std::string> spec_errors_;  // By NodePoolIndex.
+
+  friend class CandidatePoolBuilder;
+};
+
+}  // namespace karpenter::disruption
+
+#endif  // KARPENTER_DISRUPTION_CANDIDATES_H_
