@@ -103,6 +103,13 @@ struct InstanceType {
   // "pods" -> "110"), as in Node `status.capacity`. Ordered.
   std::map<std::string, std::string> capacity;
   std::vector<Offering> offerings;
+  // Labels every node of this type carries (Karpenter's instance type
+  // requirements), e.g. "kubernetes.io/arch" -> "arm64",
+  // "kubernetes.io/os" -> "linux". The consolidation simulation matches
+  // NodePool and pod requirements against them; a key absent here is
+  // unknown and does not restrict the type. node.kubernetes.io/instance-type
+  // (the name) and the offerings' zone and capacity type need not be listed.
+  std::map<std::string, std::string> labels = {};
 };
 
 // Host interface: no data, virtual destructor, contract per method.

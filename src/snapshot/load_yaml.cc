@@ -129,6 +129,7 @@ class JsonWriter {
                       int depth);
   absl::Status Scalar(const YAML::Node& node, const pb::FieldDescriptor* field);
   absl::Status IntOrString(const YAML::Node& node);
+  absl::Status Generic(const YAML::Node& node, int depth);
   absl::Status Error(const YAML::Node& node, absl::string_view what) const {
     return absl::InvalidArgumentError(
         absl::StrFormat("%s%s%s (line %d)", path_, path_.empty() ? "" : ": ",
@@ -231,6 +232,10 @@ absl::Status JsonWriter::Single(const YAML::Node& node,
   }
   const std::string& type = field->message_type()->full_name();
   if (type == "google.protobuf.Value") return IntOrString(node);
+  if (type == "google.protobuf.Struct") {
+    if (!node.IsMap()) return Expected(node, "a mapping");
+    return Generic(node, depth + 1);
+  }
   if (type == "google.protobuf.Timestamp") {
     if (!node.IsScalar()) return Expected(node, "an RFC 3339 timestamp");
     AppendJsonString(node.Scalar(), out_);
@@ -306,6 +311,63 @@ absl::Status JsonWriter::IntOrString(const YAML::Node& node) {
     return absl::OkStatus();
   }
   AppendJsonString(text, out_);
+  return absl::OkStatus();
+}
+
+// A google.protobuf.Struct keeps a subtree we do not declare (e.g. a
+// topology spread constraint), so it is emitted without a schema: YAML 1.2
+// core-schema scalars (null, booleans, decimal integers) keep their type,
+// every other scalar is a string.
+absl::Status JsonWriter::Generic(const YAML::Node& node, int depth) {
+  if (depth > kMaxMessageDepth) return Error(node, "nesting too deep");
+  const size_t path_size = path_.size();
+  if (node.IsMap()) {
+    out_.push_back('{');
+    bool first = true;
+    for (const auto& member : node) {
+      const YAML::Node key = member.first;
+      const YAML::Node value = member.second;
+      if (!key.IsScalar()) return Expected(key, "a string key");
+      if (!first) out_.push_back(',');
+      first = false;
+      AppendJsonString(key.Scalar(), out_);
+      out_.push_back(':');
+      absl::StrAppend(&path_, path_size == 0 ? "" : ".", key.Scalar());
+      if (absl::Status s = Generic(value, depth + 1); !s.ok()) return s;
+      path_.resize(path_size);
+    }
+    out_.push_back('}');
+    return CheckSize(node);
+  }
+  if (node.IsSequence()) {
+    out_.push_back('[');
+    size_t i = 0;
+    for (const auto& element : node) {
+      if (i > 0) out_.push_back(',');
+      absl::StrAppend(&path_, "[", i++, "]");
+      if (absl::Status s = Generic(element, depth + 1); !s.ok()) return s;
+      path_.resize(path_size);
+    }
+    out_.push_back(']');
+    return CheckSize(node);
+  }
+  if (!node.IsScalar()) {
+    out_ += "null";
+    return absl::OkStatus();
+  }
+  const std::string& text = node.Scalar();
+  const bool plain = !IsQuoted(node);
+  int64_t v = 0;
+  if (plain &&
+      (text == "null" || text == "~" || text == "Null" || text == "NULL")) {
+    out_ += "null";
+  } else if (plain && ParseBool(text)) {
+    out_ += *ParseBool(text) ? "true" : "false";
+  } else if (plain && LooksLikeInteger(text) && absl::SimpleAtoi(text, &v)) {
+    absl::StrAppend(&out_, v);
+  } else {
+    AppendJsonString(text, out_);
+  }
   return absl::OkStatus();
 }
 

@@ -577,5 +577,107 @@ TEST_CASE("snapshot load: long offending values are cut in messages",
   }
 }
 
+TEST_CASE("snapshot load: pod affinity and topology spread from kubectl JSON",
+          "[snapshot]") {
+  // As `kubectl get pod -o json` prints it (preferred terms are not declared
+  // and are skipped; pod (anti-)affinity terms and spread constraints are
+  // kept whole).
+  const std::string json = R"({
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "web-0", "namespace": "shop"},
+    "spec": {
+      "affinity": {
+        "nodeAffinity": {
+          "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+              {"matchExpressions": [
+                 {"key": "kubernetes.io/arch", "operator": "In",
+                  "values": ["arm64", "amd64"]},
+                 {"key": "karpenter.sh/capacity-type", "operator": "NotIn",
+                  "values": ["spot"]}]},
+              {"matchFields": [
+                 {"key": "metadata.name", "operator": "In",
+                  "values": ["node-a"]}]}]
+          },
+          "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 10, "preference": {"matchExpressions": [
+              {"key": "zone", "operator": "In", "values": ["a"]}]}}]
+        },
+        "podAntiAffinity": {
+          "requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "web"}},
+             "topologyKey": "kubernetes.io/hostname"}]
+        }
+      },
+      "topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+         "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchLabels": {"app": "web"}}}],
+      "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]
+    }
+  })";
+  const std::string yaml = R"(apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: shop}
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+          - {key: kubernetes.io/arch, operator: In, values: [arm64, amd64]}
+          - {key: karpenter.sh/capacity-type, operator: NotIn, values: [spot]}
+        - matchFields:
+          - {key: metadata.name, operator: In, values: [node-a]}
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 10
+        preference:
+          matchExpressions: [{key: zone, operator: In, values: [a]}]
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: web}}
+        topologyKey: kubernetes.io/hostname
+  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: DoNotSchedule
+    labelSelector: {matchLabels: {app: web}}
+  containers:
+  - name: c
+    resources: {requests: {cpu: "1"}}
+)";
+  for (const std::string* text : {&json, &yaml}) {
+    const ObjectSet set = MustLoad(*text);
+    REQUIRE(set.pods.size() == 1);
+    const v1::PodSpec& spec = set.pods[0].spec();
+    REQUIRE(spec.has_affinity());
+    const auto& terms =
+        spec.affinity()
+            .node_affinity()
+            .required_during_scheduling_ignored_during_execution()
+            .node_selector_terms();
+    REQUIRE(terms.size() == 2);
+    REQUIRE(terms[0].match_expressions_size() == 2);
+    CHECK(terms[0].match_expressions(0).key() == "kubernetes.io/arch");
+    CHECK(terms[0].match_expressions(0).values_size() == 2);
+    CHECK(terms[0].match_expressions(1).operator_() == "NotIn");
+    REQUIRE(terms[1].match_fields_size() == 1);
+    CHECK(terms[1].match_fields(0).values(0) == "node-a");
+    CHECK_FALSE(spec.affinity().has_pod_affinity());
+    const auto& anti =
+        spec.affinity()
+            .pod_anti_affinity()
+            .required_during_scheduling_ignored_during_execution();
+    REQUIRE(anti.size() == 1);
+    CHECK(anti[0].fields().at("topologyKey").string_value() ==
+          "kubernetes.io/hostname");
+    REQUIRE(spec.topology_spread_constraints_size() == 1);
+    const auto& spread = spec.topology_spread_constraints(0).fields();
+    CHECK(spread.at("whenUnsatisfiable").string_value() == "DoNotSchedule");
+    CHECK(spread.at("maxSkew").number_value() == 1);
+    CHECK(spec.containers(0).resources().requests().at("cpu") == "1");
+  }
+}
+
 }  // namespace
 }  // namespace karpenter::snapshot

@@ -1,0 +1,172 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Scheduler: the consolidation and drift scheduling simulation ("if these
+// candidates went away, where would their pods go?"), an implementation of
+// SchedulingSimulator over one Snapshot and the hosts' instance type
+// catalogue.
+//
+// Ports the parts of Karpenter pkg/controllers/disruption/helpers.go
+// `SimulateScheduling` and pkg/controllers/provisioning/scheduling
+// (scheduler.go, existingnode.go, nodeclaim.go) that deprovisioning needs
+// (karpenter-semantics.md §2.4 IsCurrentlyReschedulable, §2.6, §2.7), with
+// the Kubernetes predicates of k8s.io/component-helpers
+// scheduling/corev1/nodeaffinity (node selector and required node affinity)
+// and Toleration.ToleratesTaint.
+//
+// What moves: the candidates' `reschedulable_pods` that are currently
+// reschedulable (no active do-not-disrupt at SimulatorOptions::now, not
+// selected by a fully blocking PDB), plus the currently reschedulable pods
+// of nodes already deleting (deletionTimestamp on the Node or its NodeClaim,
+// or a `karpenter.sh/disrupted` taint). Pods of candidates that do not move
+// (DaemonSet, mirror, do-not-disrupt, fully PDB-blocked) get no capacity.
+//
+// Where they may go, in this order:
+//   1. Existing nodes that are not candidates, not deleting, not
+//      `spec.unschedulable`, with condition Ready=True. A pod fits when its
+//      requests fit the node's free capacity in every resource it requests
+//      (cpu, memory, ephemeral-storage, extended resources, and 1 "pods"),
+//      its nodeSelector labels are all on the node, one term of its required
+//      node affinity matches the node (terms ORed, expressions ANDed;
+//      matchFields only knows metadata.name), and it tolerates every
+//      NoSchedule and NoExecute taint of the node. Free capacity is
+//      `status.allocatable` (or `status.capacity` when allocatable is
+//      empty) minus the requests of the node's non-terminal pods.
+//      Placement is first-fit-decreasing: pods by descending cpu, then
+//      memory, then namespace/name; nodes in one fixed order computed by
+//      Build, least free cpu first (tight packing), ties by node name.
+//   2. Otherwise one new NodeClaim per NodePool, the NodePool of the
+//      candidate the pod came from (pods of deleting nodes take the first
+//      candidate NodePool, in candidate order, whose template admits them).
+//      Pods join it one at a time in the same order, like Karpenter's
+//      nodeclaim.go CanAdd: the pod must tolerate the template taints, the
+//      template requirements and labels must be Compatible with the pod's
+//      nodeSelector and node affinity term (well-known labels may be
+//      undefined; terms are tried in order), and at least one instance type
+//      must still fit: an instance type of the catalogue whose labels,
+//      name and an available offering (zone, capacity type) are admitted by
+//      the accumulated requirements, and whose capacity minus the NodePool's
+//      DaemonSet overhead holds every pod added so far. A pod for which none
+//      remains is unschedulable: Karpenter would need a second NodeClaim,
+//      and consolidation never replaces m nodes with n > 1.
+//
+// Approximations, each deliberate:
+//   - DaemonSet overhead of a new node of a NodePool is the sum, over the
+//     distinct DaemonSets (owner reference namespace/name) with a
+//     non-terminal pod on that NodePool's nodes, of the per-resource
+//     maximum request of its pods there. Karpenter reads the DaemonSet
+//     templates; a Snapshot has no DaemonSets.
+//   - An instance type's `capacity` is taken as its allocatable: hosts
+//     should give capacity net of kube-reserved, system-reserved and
+//     eviction thresholds (Karpenter's InstanceType.Allocatable()). A
+//     resource missing from it is 0.
+//   - A container without a request for a resource but with a limit
+//     requests its limit (the API server's defaulting, for manifests that
+//     did not pass through it). Init containers are not treated as
+//     restartable sidecars (the proto has no restartPolicy).
+//   - A node affinity term with matchFields is never used for a new
+//     NodeClaim (its name is not known in advance). minValues is not
+//     enforced.
+//   - Constraints not simulated (required pod affinity, required pod
+//     anti-affinity, topology spread with whenUnsatisfiable DoNotSchedule
+//     or unset) make the result `unsupported` rather than wrong. Volume
+//     topology (zonal PersistentVolumes), host ports and preferred terms
+//     are ignored.
+//
+// Thread-safety: immutable after Build; Simulate may be called concurrently.
+// A Scheduler keeps a pointer to the Snapshot it was built over, which must
+// outlive it; the catalogue is copied.
+#ifndef KARPENTER_DISRUPTION_SIMULATION_H_
+#define KARPENTER_DISRUPTION_SIMULATION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "karpenter/cloud_provider.h"
+#include "karpenter/disruption/types.h"
+#include "karpenter/requirements.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/v1/core.pb.h"
+
+namespace karpenter::disruption {
+
+struct SimulatorOptions {
+  // The instant do-not-disrupt durations are evaluated at.
+  absl::Time now = absl::UnixEpoch();
+  // Also place pending pods (unbound, not terminal, not terminating) before
+  // the moving pods, as Karpenter's SimulateScheduling does, so that they
+  // take their share of the existing free capacity. A pending pod that fits
+  // no existing node is dropped: it never sizes a replacement and never
+  // makes the result unschedulable (Karpenter ignores pending pods' errors).
+  bool include_pending_pods = false;
+};
+
+// A pod's resource requests as the scheduler sees them, in milli-units
+// (ParseQuantityMilli): per resource, max(sum over containers, max over
+// init containers) plus spec.overhead, and "pods" = 1000 (one pod).
+// Resource names are sorted.
+//
+// Errors: InvalidArgument naming the field and quoting the value, e.g.
+// `spec.containers[0].resources.requests.cpu: invalid quantity "abc": ...`,
+// for a malformed, out-of-range or negative quantity.
+absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
+    const v1::Pod& pod);
+
+// The lowest price among the available offerings of `type` whose zone and
+// capacity type `allowed` admits (keys topology.kubernetes.io/zone and
+// karpenter.sh/capacity-type; a key `allowed` does not define admits every
+// value). Nullopt if there is none. Does not look at the type's labels.
+std::optional<double> CheapestOffering(const InstanceType& type,
+                                       const Requirements& allowed);
+
+class Scheduler final : public SchedulingSimulator {
+ public:
+  // Indexes `snapshot` once: free capacity of every node, the fixed node
+  // order, every pod's requests and scheduling constraints, each NodePool's
+  // template (requirements, labels, taints) and DaemonSet overhead, and the
+  // parsed capacities of `catalog`. O(objects + catalogue). `snapshot` must
+  // outlive the Scheduler.
+  //
+  // Errors (InvalidArgument, naming the object and field and quoting the
+  // value):
+  //   - a bad quantity in a non-terminal pod bound to a node, or in a
+  //     pending pod when include_pending_pods:
+  //     `pods/ns/name: spec.containers[0].resources.requests.cpu: ...`;
+  //   - a bad quantity in a node's allocatable/capacity:
+  //     `nodes/name: status.allocatable.cpu: ...`;
+  //   - a bad requirement in a NodePool template or a pod's required node
+  //     affinity (`nodepools/name: spec.template.spec.requirements[0]...`,
+  //     `pods/ns/name: spec.affinity.nodeAffinity...`);
+  //   - a bad capacity quantity in the catalogue:
+  //     `instance type "m5.large" of NodePool "default": capacity.cpu: ...`.
+  static absl::StatusOr<Scheduler> Build(const snapshot::Snapshot& snapshot,
+                                         const InstanceTypeCatalog& catalog,
+                                         SimulatorOptions options = {});
+
+  Scheduler(Scheduler&&) noexcept;
+  Scheduler& operator=(Scheduler&&) noexcept;
+  ~Scheduler() override;
+
+  // Simulates removing `candidates` (see the file comment). Pure and
+  // deterministic: the same candidates give the same result. O(pods moved x
+  // nodes considered) plus, for pods that need a new NodeClaim, O(pods x
+  // instance types). A candidate pod index outside the snapshot is reported
+  // as unschedulable (`pod #N: not in the snapshot`).
+  SimulationResult Simulate(
+      absl::Span<const Candidate> candidates) const override;
+
+ private:
+  friend class SimulationPass;
+  struct State;
+  explicit Scheduler(std::unique_ptr<const State> state);
+  std::unique_ptr<const State> state_;
+};
+
+}  // namespace karpenter::disruption
+
+#endif  // KARPENTER_DISRUPTION_SIMULATION_H_

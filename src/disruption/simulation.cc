@@ -1,0 +1,1034 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+#include "karpenter/disruption/simulation.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "karpenter/budget/pdb.h"
+#include "karpenter/drain/classify.h"
+#include "karpenter/quantity.h"
+
+namespace karpenter::disruption {
+namespace {
+
+namespace pb = ::google::protobuf;
+using snapshot::NodeIndex;
+using snapshot::PodIndex;
+
+constexpr absl::string_view kCpu = "cpu";
+constexpr absl::string_view kMemory = "memory";
+constexpr absl::string_view kEphemeral = "ephemeral-storage";
+constexpr absl::string_view kPods = "pods";
+constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
+constexpr absl::string_view kInstanceTypeLabel =
+    "node.kubernetes.io/instance-type";
+constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
+constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
+constexpr absl::string_view kAffinityPath =
+    "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+    ".nodeSelectorTerms";
+// Fixed resource dimensions; extended resources follow, sorted.
+constexpr int kCpuDim = 0;
+constexpr int kMemoryDim = 1;
+
+using ResourceList = std::map<std::string, int64_t, std::less<>>;
+
+std::vector<std::string> SortedKeys(
+    const pb::Map<std::string, std::string>& m) {
+  std::vector<std::string> keys;
+  keys.reserve(m.size());
+  for (const auto& [k, v] : m) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+// A non-negative quantity in milli-units; every failure is InvalidArgument.
+absl::StatusOr<int64_t> ParseRequest(absl::string_view value,
+                                     const std::string& field) {
+  absl::StatusOr<int64_t> milli = ParseQuantityMilli(value, field);
+  if (!milli.ok()) return absl::InvalidArgumentError(milli.status().message());
+  if (*milli < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: quantity \"%s\" must not be negative", field, value));
+  }
+  return *milli;
+}
+
+absl::Status AddTo(ResourceList& list, const std::string& name, int64_t v,
+                   absl::string_view what) {
+  int64_t& slot = list[name];
+  if (__builtin_add_overflow(slot, v, &slot)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: the %s requests overflow int64", what, name));
+  }
+  return absl::OkStatus();
+}
+
+// One container's requests; a resource with a limit but no request requests
+// its limit (API server defaulting).
+absl::StatusOr<ResourceList> ContainerRequests(const v1::Container& c,
+                                               const std::string& path) {
+  ResourceList out;
+  const auto& requests = c.resources().requests();
+  for (const std::string& key : SortedKeys(requests)) {
+    absl::StatusOr<int64_t> v = ParseRequest(
+        requests.at(key), absl::StrCat(path, ".resources.requests.", key));
+    if (!v.ok()) return v.status();
+    out[key] = *v;
+  }
+  const auto& limits = c.resources().limits();
+  for (const std::string& key : SortedKeys(limits)) {
+    if (requests.count(key) > 0) continue;
+    absl::StatusOr<int64_t> v = ParseRequest(
+        limits.at(key), absl::StrCat(path, ".resources.limits.", key));
+    if (!v.ok()) return v.status();
+    out[key] = *v;
+  }
+  return out;
+}
+
+absl::StatusOr<ResourceList> PodRequestList(const v1::Pod& pod) {
+  ResourceList sum;
+  ResourceList init;
+  const v1::PodSpec& spec = pod.spec();
+  for (int i = 0; i < spec.containers_size(); ++i) {
+    const std::string path = absl::StrCat("spec.containers[", i, "]");
+    absl::StatusOr<ResourceList> c =
+        ContainerRequests(spec.containers(i), path);
+    if (!c.ok()) return c.status();
+    for (const auto& [k, v] : *c) {
+      if (absl::Status s = AddTo(sum, k, v, path); !s.ok()) return s;
+    }
+  }
+  for (int i = 0; i < spec.init_containers_size(); ++i) {
+    const std::string path = absl::StrCat("spec.initContainers[", i, "]");
+    absl::StatusOr<ResourceList> c =
+        ContainerRequests(spec.init_containers(i), path);
+    if (!c.ok()) return c.status();
+    for (const auto& [k, v] : *c) init[k] = std::max(init[k], v);
+  }
+  for (const auto& [k, v] : init) sum[k] = std::max(sum[k], v);
+  for (const std::string& key : SortedKeys(spec.overhead())) {
+    const std::string field = absl::StrCat("spec.overhead.", key);
+    absl::StatusOr<int64_t> v = ParseRequest(spec.overhead().at(key), field);
+    if (!v.ok()) return v.status();
+    if (absl::Status s = AddTo(sum, key, *v, field); !s.ok()) return s;
+  }
+  sum[std::string(kPods)] = 1000;
+  return sum;
+}
+
+std::string PodName(const v1::Pod& pod) {
+  return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
+}
+
+bool OwnedByStatefulSet(const v1::Pod& pod) {
+  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
+    if (ref.api_version() == "apps/v1" && ref.kind() == "StatefulSet") {
+      return true;
+    }
+  }
+  return false;
+}
+
+const v1::OwnerReference* DaemonSetOwner(const v1::Pod& pod) {
+  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
+    if (ref.api_version() == "apps/v1" && ref.kind() == "DaemonSet")
+      return &ref;
+  }
+  return nullptr;
+}
+
+bool HasTrueCondition(const v1::Node& node, absl::string_view type) {
+  for (const v1::Condition& c : node.status().conditions()) {
+    if (c.type() == type) return c.status() == "True";
+  }
+  return false;
+}
+
+// Karpenter's IsReschedulable (§2.3).
+bool IsReschedulable(const v1::Pod& pod) {
+  const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
+  return (active || (OwnedByStatefulSet(pod) && drain::IsTerminating(pod))) &&
+         !drain::IsOwnedByDaemonSet(pod) && !drain::IsOwnedByNode(pod);
+}
+
+bool ToleratesAll(const v1::Pod& pod,
+                  const pb::RepeatedPtrField<v1::Taint>& t) {
+  for (const v1::Taint& taint : t) {
+    if (taint.effect() != "NoSchedule" && taint.effect() != "NoExecute") {
+      continue;
+    }
+    bool tolerated = false;
+    for (const v1::Toleration& tol : pod.spec().tolerations()) {
+      if (drain::ToleratesTaint(tol, taint)) {
+        tolerated = true;
+        break;
+      }
+    }
+    if (!tolerated) return false;
+  }
+  return true;
+}
+
+const v1::Taint* FirstUntolerated(const v1::Pod& pod,
+                                  const pb::RepeatedPtrField<v1::Taint>& t) {
+  for (const v1::Taint& taint : t) {
+    pb::RepeatedPtrField<v1::Taint> one;
+    *one.Add() = taint;
+    if (!ToleratesAll(pod, one)) return &taint;
+  }
+  return nullptr;
+}
+
+// Kubernetes nodeaffinity: one expression against a node's labels.
+bool ExpressionMatches(const v1::NodeSelectorRequirement& e,
+                       const pb::Map<std::string, std::string>& labels) {
+  const auto it = labels.find(e.key());
+  const bool present = it != labels.end();
+  const auto in_values = [&] {
+    return present && std::find(e.values().begin(), e.values().end(),
+                                it->second) != e.values().end();
+  };
+  const std::string& op = e.operator_();
+  if (op == "In") return in_values();
+  if (op == "NotIn") return !in_values();
+  if (op == "Exists") return present;
+  if (op == "DoesNotExist") return !present;
+  if (op == "Gt" || op == "Lt") {
+    int64_t have = 0;
+    int64_t want = 0;
+    if (!present || e.values_size() != 1 ||
+        !absl::SimpleAtoi(it->second, &have) ||
+        !absl::SimpleAtoi(e.values(0), &want)) {
+      return false;
+    }
+    return op == "Gt" ? have > want : have < want;
+  }
+  return false;
+}
+
+bool TermMatches(const v1::NodeSelectorTerm& term, const v1::Node& node) {
+  if (term.match_expressions().empty() && term.match_fields().empty()) {
+    return false;  // An empty term matches no node.
+  }
+  for (const auto& e : term.match_expressions()) {
+    if (!ExpressionMatches(e, node.metadata().labels())) return false;
+  }
+  for (const auto& f : term.match_fields()) {
+    if (f.key() != "metadata.name") return false;
+    pb::Map<std::string, std::string> name;
+    name[f.key()] = node.metadata().name();
+    if (!ExpressionMatches(f, name)) return false;
+  }
+  return true;
+}
+
+std::string DeterministicBytes(const pb::Message& m) {
+  std::string out;
+  {
+    pb::io::StringOutputStream stream(&out);
+    pb::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    m.SerializeToCodedStream(&coded);
+  }
+  return out;
+}
+
+std::string FormatMilli(int64_t milli) {
+  if (milli % 1000 == 0) return absl::StrCat(milli / 1000);
+  return absl::StrCat(milli, "m");
+}
+
+uint64_t Fnv1a(absl::string_view s, uint64_t h = 0xcbf29ce484222325ULL) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// One way a pod may be placed on a new NodeClaim: its nodeSelector plus one
+// required node affinity term.
+struct Term {
+  Requirements requirements;
+  std::vector<v1::NodeSelectorRequirement> protos;
+};
+
+// The scheduling constraints shared by pods with equal tolerations,
+// nodeSelector, affinity and spread constraints.
+struct Profile {
+  const v1::Pod* pod = nullptr;  // Any pod of the profile.
+  bool has_required_affinity = false;
+  // Terms usable on a new NodeClaim, in order (matchFields terms left out).
+  std::vector<Term> terms;
+  std::string unsupported;  // Empty if every constraint is simulated.
+};
+
+struct TypeInfo {
+  const InstanceType* type = nullptr;
+  std::vector<int64_t> capacity;
+};
+
+struct PoolInfo {
+  const v1::NodePool* pool = nullptr;
+  Requirements base;  // Template requirements, labels and the pool label.
+  std::vector<int64_t> overhead;
+  std::vector<TypeInfo> types;
+  // Indexes of `types` that `base` admits.
+  std::vector<size_t> admitted;
+};
+
+enum PodFlag : uint8_t {
+  kIndexed = 1,  // Requests parsed (non-terminal, bound or pending).
+  kMovable = 2,  // Disruptable and not fully PDB-blocked.
+};
+
+std::string UnsupportedConstraint(const v1::PodSpec& spec) {
+  if (!spec.affinity()
+           .pod_affinity()
+           .required_during_scheduling_ignored_during_execution()
+           .empty()) {
+    return "required pod affinity";
+  }
+  if (!spec.affinity()
+           .pod_anti_affinity()
+           .required_during_scheduling_ignored_during_execution()
+           .empty()) {
+    return "required pod anti-affinity";
+  }
+  for (const pb::Struct& c : spec.topology_spread_constraints()) {
+    const auto it = c.fields().find("whenUnsatisfiable");
+    if (it == c.fields().end() || !it->second.has_string_value() ||
+        it->second.string_value() == "DoNotSchedule") {
+      return "topology spread constraint with whenUnsatisfiable "
+             "DoNotSchedule";
+    }
+  }
+  return "";
+}
+
+absl::StatusOr<Profile> MakeProfile(const v1::Pod& pod) {
+  Profile p;
+  p.pod = &pod;
+  p.unsupported = UnsupportedConstraint(pod.spec());
+  Term base;
+  for (const std::string& key : SortedKeys(pod.spec().node_selector())) {
+    const std::string& value = pod.spec().node_selector().at(key);
+    base.requirements.Add(Requirement::In(key, {value}));
+    v1::NodeSelectorRequirement r;
+    r.set_key(key);
+    r.set_operator_("In");
+    r.add_values(value);
+    base.protos.push_back(std::move(r));
+  }
+  const auto& na = pod.spec().affinity().node_affinity();
+  p.has_required_affinity =
+      na.has_required_during_scheduling_ignored_during_execution();
+  if (!p.has_required_affinity) {
+    p.terms.push_back(std::move(base));
+    return p;
+  }
+  const auto& terms = na.required_during_scheduling_ignored_during_execution()
+                          .node_selector_terms();
+  for (int i = 0; i < terms.size(); ++i) {
+    absl::StatusOr<Requirements> reqs = Requirements::FromProto(
+        terms[i].match_expressions(),
+        absl::StrCat(kAffinityPath, "[", i, "].matchExpressions"));
+    if (!reqs.ok()) return reqs.status();
+    if (!terms[i].match_fields().empty() ||
+        terms[i].match_expressions().empty()) {
+      continue;  // Not satisfiable by a node whose name is not known yet.
+    }
+    Term t = base;
+    for (const auto& [key, r] : reqs->map()) t.requirements.Add(r);
+    for (const auto& e : terms[i].match_expressions()) t.protos.push_back(e);
+    p.terms.push_back(std::move(t));
+  }
+  return p;
+}
+
+// The profile key: the pod's constraints, serialized deterministically.
+std::string ProfileKey(const v1::Pod& pod) {
+  v1::PodSpec key;
+  *key.mutable_tolerations() = pod.spec().tolerations();
+  *key.mutable_node_selector() = pod.spec().node_selector();
+  if (pod.spec().has_affinity()) {
+    *key.mutable_affinity() = pod.spec().affinity();
+  }
+  *key.mutable_topology_spread_constraints() =
+      pod.spec().topology_spread_constraints();
+  return DeterministicBytes(key);
+}
+
+bool TypeAdmits(const TypeInfo& t, const Requirements& reqs) {
+  if (const Requirement* r = reqs.Get(kInstanceTypeLabel);
+      r != nullptr && !r->Has(t.type->name)) {
+    return false;
+  }
+  for (const auto& [key, value] : t.type->labels) {
+    const Requirement* r = reqs.Get(NormalizeLabelKey(key));
+    if (r != nullptr && !r->Has(value)) return false;
+  }
+  return CheapestOffering(*t.type, reqs).has_value();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
+    const v1::Pod& pod) {
+  absl::StatusOr<ResourceList> list = PodRequestList(pod);
+  if (!list.ok()) return list.status();
+  return std::vector<std::pair<std::string, int64_t>>(list->begin(),
+                                                      list->end());
+}
+
+std::optional<double> CheapestOffering(const InstanceType& type,
+                                       const Requirements& allowed) {
+  const Requirement* zone = allowed.Get(kZoneLabel);
+  const Requirement* capacity_type = allowed.Get(kCapacityTypeLabel);
+  std::optional<double> best;
+  for (const Offering& o : type.offerings) {
+    if (!o.available) continue;
+    if (zone != nullptr && !zone->Has(o.zone)) continue;
+    if (capacity_type != nullptr && !capacity_type->Has(o.capacity_type)) {
+      continue;
+    }
+    if (!best || o.price < *best) best = o.price;
+  }
+  return best;
+}
+
+struct Scheduler::State {
+  const snapshot::Snapshot* snap = nullptr;
+  SimulatorOptions options;
+  InstanceTypeCatalog catalog;
+  std::vector<std::string> dims;
+  size_t d = 0;
+  std::vector<int64_t> pod_req;  // pods x d
+  std::vector<uint8_t> pod_flags;
+  std::vector<int32_t> pod_profile;  // -1 when not indexed
+  std::vector<Profile> profiles;
+  std::vector<int64_t> node_free;  // nodes x d
+  std::vector<uint8_t> node_deleting;
+  std::vector<NodeIndex> node_order;  // Targets, in placement order.
+  std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
+  std::vector<PodIndex> pending_pods;
+  std::map<std::string, PoolInfo, std::less<>> pools;
+
+  const int64_t* Req(PodIndex p) const { return &pod_req[size_t{p} * d]; }
+
+  absl::Status IndexPods();
+  absl::Status IndexNodes();
+  absl::Status IndexPools();
+  void IndexMoves(const budget::PdbIndex& pdbs);
+};
+
+absl::Status Scheduler::State::IndexPods() {
+  const auto pods = snap->pods();
+  pod_flags.assign(pods.size(), 0);
+  pod_profile.assign(pods.size(), -1);
+  std::vector<ResourceList> lists(pods.size());
+  std::set<std::string, std::less<>> extended;
+  absl::flat_hash_map<std::string, int32_t> profile_ids;
+  for (PodIndex p = 0; p < pods.size(); ++p) {
+    const v1::Pod& pod = pods[p];
+    if (drain::IsTerminal(pod)) continue;
+    const bool bound = snap->NodeOfPod(p).has_value();
+    const bool pending = pod.spec().node_name().empty() &&
+                         !drain::IsTerminating(pod) &&
+                         options.include_pending_pods;
+    if (!bound && !pending) continue;
+    const std::string where = absl::StrCat("pods/", PodName(pod), ": ");
+    absl::StatusOr<ResourceList> list = PodRequestList(pod);
+    if (!list.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, list.status().message()));
+    }
+    for (const auto& [k, v] : *list) {
+      if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods) {
+        extended.insert(k);
+      }
+    }
+    lists[p] = *std::move(list);
+    pod_flags[p] = kIndexed;
+    if (pending) pending_pods.push_back(p);
+    auto [it, inserted] = profile_ids.try_emplace(
+        ProfileKey(pod), static_cast<int32_t>(profiles.size()));
+    if (inserted) {
+      absl::StatusOr<Profile> profile = MakeProfile(pod);
+      if (!profile.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, profile.status().message()));
+      }
+      profiles.push_back(*std::move(profile));
+    }
+    pod_profile[p] = it->second;
+  }
+  dims = {std::string(kCpu), std::string(kMemory), std::string(kEphemeral),
+          std::string(kPods)};
+  dims.insert(dims.end(), extended.begin(), extended.end());
+  d = dims.size();
+  pod_req.assign(pods.size() * d, 0);
+  for (PodIndex p = 0; p < pods.size(); ++p) {
+    for (size_t i = 0; i < d; ++i) {
+      const auto it = lists[p].find(dims[i]);
+      if (it != lists[p].end()) pod_req[size_t{p} * d + i] = it->second;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::State::IndexNodes() {
+  const auto nodes = snap->nodes();
+  node_free.assign(nodes.size() * d, 0);
+  node_deleting.assign(nodes.size(), 0);
+  for (NodeIndex n = 0; n < nodes.size(); ++n) {
+    const v1::Node& node = nodes[n];
+    const bool use_capacity = node.status().allocatable().empty();
+    const auto& alloc =
+        use_capacity ? node.status().capacity() : node.status().allocatable();
+    int64_t* free = &node_free[size_t{n} * d];
+    for (size_t i = 0; i < d; ++i) {
+      const auto it = alloc.find(dims[i]);
+      if (it == alloc.end()) continue;
+      absl::StatusOr<int64_t> v = ParseRequest(
+          it->second, absl::StrCat(use_capacity ? "status.capacity."
+                                                : "status.allocatable.",
+                                   dims[i]));
+      if (!v.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "nodes/", node.metadata().name(), ": ", v.status().message()));
+      }
+      free[i] = *v;
+    }
+    for (PodIndex p : snap->PodsOnNode(n)) {
+      if ((pod_flags[p] & kIndexed) == 0) continue;
+      for (size_t i = 0; i < d; ++i) free[i] -= Req(p)[i];
+    }
+    bool deleting = node.metadata().has_deletion_timestamp();
+    for (const v1::Taint& t : node.spec().taints()) {
+      if (t.key() == drain::kDisruptedTaintKey) deleting = true;
+    }
+    std::optional<snapshot::NodeClaimIndex> claim =
+        snap->FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap->FindNodeClaimByNodeName(node.metadata().name());
+    if (claim &&
+        snap->node_claims()[*claim].metadata().has_deletion_timestamp()) {
+      deleting = true;
+    }
+    node_deleting[n] = deleting;
+    if (!deleting && !node.spec().unschedulable() &&
+        HasTrueCondition(node, "Ready")) {
+      node_order.push_back(n);
+    }
+  }
+  std::sort(node_order.begin(), node_order.end(),
+            [&](NodeIndex a, NodeIndex b) {
+              const int64_t fa = node_free[size_t{a} * d + kCpuDim];
+              const int64_t fb = node_free[size_t{b} * d + kCpuDim];
+              if (fa != fb) return fa < fb;
+              return nodes[a].metadata().name() < nodes[b].metadata().name();
+            });
+  return absl::OkStatus();
+}
+
+absl::Status Scheduler::State::IndexPools() {
+  for (const v1::NodePool& pool : snap->node_pools()) {
+    const std::string& name = pool.metadata().name();
+    const std::string where = absl::StrCat("nodepools/", name, ": ");
+    PoolInfo info;
+    info.pool = &pool;
+    const auto& tmpl = pool.spec().template_();
+    absl::StatusOr<Requirements> reqs = Requirements::FromProto(
+        tmpl.spec().requirements(), "spec.template.spec.requirements");
+    if (!reqs.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, reqs.status().message()));
+    }
+    info.base = *std::move(reqs);
+    for (const std::string& key : SortedKeys(tmpl.metadata().labels())) {
+      info.base.Add(Requirement::In(key, {tmpl.metadata().labels().at(key)}));
+    }
+    info.base.Add(Requirement::In(kNodePoolLabel, {name}));
+    info.overhead.assign(d, 0);
+    const auto it = catalog.find(name);
+    if (it != catalog.end()) {
+      for (const InstanceType& type : it->second) {
+        TypeInfo t{&type, std::vector<int64_t>(d, 0)};
+        for (size_t i = 0; i < d; ++i) {
+          const auto c = type.capacity.find(dims[i]);
+          if (c == type.capacity.end()) continue;
+          absl::StatusOr<int64_t> v =
+              ParseRequest(c->second, absl::StrCat("capacity.", dims[i]));
+          if (!v.ok()) {
+            return absl::InvalidArgumentError(
+                absl::StrFormat("instance type \"%s\" of NodePool \"%s\": %s",
+                                type.name, name, v.status().message()));
+          }
+          t.capacity[i] = *v;
+        }
+        if (TypeAdmits(t, info.base))
+          info.admitted.push_back(info.types.size());
+        info.types.push_back(std::move(t));
+      }
+    }
+    pools.emplace(name, std::move(info));
+  }
+  // DaemonSet overhead: per pool, per DaemonSet, the per-resource maximum.
+  std::map<std::pair<std::string, std::string>, std::vector<int64_t>> ds;
+  const auto nodes = snap->nodes();
+  for (NodeIndex n = 0; n < nodes.size(); ++n) {
+    const auto label =
+        nodes[n].metadata().labels().find(std::string(kNodePoolLabel));
+    if (label == nodes[n].metadata().labels().end() ||
+        pools.count(label->second) == 0) {
+      continue;
+    }
+    for (PodIndex p : snap->PodsOnNode(n)) {
+      if ((pod_flags[p] & kIndexed) == 0) continue;
+      const v1::OwnerReference* owner = DaemonSetOwner(snap->pods()[p]);
+      if (owner == nullptr) continue;
+      std::vector<int64_t>& max = ds[{
+          label->second, absl::StrCat(snap->pods()[p].metadata().namespace_(),
+                                      "/", owner->name())}];
+      max.resize(d, 0);
+      for (size_t i = 0; i < d; ++i) max[i] = std::max(max[i], Req(p)[i]);
+    }
+  }
+  for (const auto& [key, max] : ds) {
+    std::vector<int64_t>& overhead = pools.find(key.first)->second.overhead;
+    for (size_t i = 0; i < d; ++i) overhead[i] += max[i];
+  }
+  return absl::OkStatus();
+}
+
+void Scheduler::State::IndexMoves(const budget::PdbIndex& pdbs) {
+  const auto pods = snap->pods();
+  for (PodIndex p = 0; p < pods.size(); ++p) {
+    if ((pod_flags[p] & kIndexed) == 0) continue;
+    const v1::Pod& pod = pods[p];
+    const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
+    const bool disruptable =
+        !active || !drain::EvaluateDoNotDisrupt(pod, options.now).active();
+    if (disruptable && !pdbs.IsFullyBlocked(p)) pod_flags[p] |= kMovable;
+  }
+  const auto nodes = snap->nodes();
+  for (NodeIndex n = 0; n < nodes.size(); ++n) {
+    if (!node_deleting[n]) continue;
+    for (PodIndex p : snap->PodsOnNode(n)) {
+      if ((pod_flags[p] & kMovable) != 0 && IsReschedulable(pods[p])) {
+        deleting_pods.emplace_back(p, n);
+      }
+    }
+  }
+}
+
+absl::StatusOr<Scheduler> Scheduler::Build(const snapshot::Snapshot& snapshot,
+                                           const InstanceTypeCatalog& catalog,
+                                           SimulatorOptions options) {
+  auto state = std::make_unique<State>();
+  state->snap = &snapshot;
+  state->options = options;
+  state->catalog = catalog;
+  if (absl::Status s = state->IndexPods(); !s.ok()) return s;
+  if (absl::Status s = state->IndexNodes(); !s.ok()) return s;
+  if (absl::Status s = state->IndexPools(); !s.ok()) return s;
+  state->IndexMoves(budget::PdbIndex::Build(snapshot));
+  return Scheduler(std::move(state));
+}
+
+Scheduler::Scheduler(std::unique_ptr<const State> state)
+    : state_(std::move(state)) {}
+Scheduler::Scheduler(Scheduler&&) noexcept = default;
+Scheduler& Scheduler::operator=(Scheduler&&) noexcept = default;
+Scheduler::~Scheduler() = default;
+
+namespace {
+
+// A pod to place, and the candidate NodePool it falls back to (index into
+// the pass's pool list; -1: the first pool whose template admits it).
+struct Moving {
+  PodIndex pod = 0;
+  int pool = -1;
+};
+
+// The new NodeClaim being filled for one NodePool.
+struct Claim {
+  const PoolInfo* info = nullptr;
+  Requirements reqs;
+  std::vector<size_t> types;  // Indexes into info->types that still fit.
+  std::vector<int64_t> total;
+  std::vector<v1::NodeSelectorRequirement> added;
+  int pods = 0;
+};
+
+}  // namespace
+
+// The Simulate steps, over one State; local to this file.
+class SimulationPass {
+ public:
+  SimulationPass(const Scheduler::State& s,
+                 absl::Span<const Candidate> candidates)
+      : s_(s), candidates_(candidates) {}
+
+  SimulationResult Run();
+
+ private:
+  bool Fits(const int64_t* req, const int64_t* free) const {
+    for (size_t i = 0; i < s_.d; ++i) {
+      if (req[i] > 0 && req[i] > free[i]) return false;
+    }
+    return true;
+  }
+  bool Compatible(PodIndex p, NodeIndex n);
+  bool PlaceOnExisting(PodIndex p);
+  void Fail(PodIndex p, std::string reason) {
+    failed_.emplace_back(p, std::move(reason));
+  }
+  std::optional<std::string> TryAdd(Claim& claim, PodIndex p) const;
+  Replacement Finish(const Claim& claim) const;
+  void SortFfd(std::vector<Moving>& pods) const;
+
+  const Scheduler::State& s_;
+  absl::Span<const Candidate> candidates_;
+  std::vector<uint8_t> is_candidate_;
+  std::vector<int64_t> free_;
+  absl::flat_hash_map<int32_t, size_t> cache_slot_;
+  std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, 0, 1
+  std::vector<std::pair<PodIndex, std::string>> failed_;
+};
+
+bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
+  const int32_t profile = s_.pod_profile[p];
+  const size_t nodes = s_.snap->nodes().size();
+  auto [it, inserted] = cache_slot_.try_emplace(profile, cache_.size());
+  if (inserted) cache_.resize(cache_.size() + nodes, -1);
+  int8_t& v = cache_[it->second + n];
+  if (v >= 0) return v == 1;
+  const Profile& prof = s_.profiles[profile];
+  const v1::Node& node = s_.snap->nodes()[n];
+  const auto& labels = node.metadata().labels();
+  bool ok = true;
+  for (const auto& [key, value] : prof.pod->spec().node_selector()) {
+    const auto l = labels.find(key);
+    if (l == labels.end() || l->second != value) ok = false;
+  }
+  if (ok && prof.has_required_affinity) {
+    ok = false;
+    for (const auto& term :
+         prof.pod->spec()
+             .affinity()
+             .node_affinity()
+             .required_during_scheduling_ignored_during_execution()
+             .node_selector_terms()) {
+      if (TermMatches(term, node)) {
+        ok = true;
+        break;
+      }
+    }
+  }
+  ok = ok && ToleratesAll(*prof.pod, node.spec().taints());
+  v = ok ? 1 : 0;
+  return ok;
+}
+
+bool SimulationPass::PlaceOnExisting(PodIndex p) {
+  const int64_t* req = s_.Req(p);
+  for (NodeIndex n : s_.node_order) {
+    if (is_candidate_[n]) continue;
+    int64_t* free = &free_[size_t{n} * s_.d];
+    if (!Fits(req, free) || !Compatible(p, n)) continue;
+    for (size_t i = 0; i < s_.d; ++i) free[i] -= req[i];
+    return true;
+  }
+  return false;
+}
+
+void SimulationPass::SortFfd(std::vector<Moving>& pods) const {
+  const auto pod_objects = s_.snap->pods();
+  std::sort(pods.begin(), pods.end(), [&](const Moving& a, const Moving& b) {
+    const int64_t* ra = s_.Req(a.pod);
+    const int64_t* rb = s_.Req(b.pod);
+    if (ra[kCpuDim] != rb[kCpuDim]) return ra[kCpuDim] > rb[kCpuDim];
+    if (ra[kMemoryDim] != rb[kMemoryDim])
+      return ra[kMemoryDim] > rb[kMemoryDim];
+    const auto& ma = pod_objects[a.pod].metadata();
+    const auto& mb = pod_objects[b.pod].metadata();
+    return std::tie(ma.namespace_(), ma.name()) <
+           std::tie(mb.namespace_(), mb.name());
+  });
+}
+
+// Adds pod `p` to `claim` if its template and one instance type admit it
+// with the pods already there; else returns why not.
+std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
+                                                  PodIndex p) const {
+  const Profile& prof = s_.profiles[s_.pod_profile[p]];
+  const PoolInfo& info = *claim.info;
+  const std::string& pool = info.pool->metadata().name();
+  const auto& tmpl = info.pool->spec().template_().spec();
+  if (const v1::Taint* t = FirstUntolerated(*prof.pod, tmpl.taints())) {
+    return absl::StrFormat("does not tolerate taint %s=%s:%s of NodePool %s",
+                           t->key(), t->value(), t->effect(), pool);
+  }
+  std::vector<int64_t> total = claim.total;
+  const int64_t* req = s_.Req(p);
+  for (size_t i = 0; i < s_.d; ++i) total[i] += req[i];
+  CompatibilityOptions allow;
+  allow.allow_undefined.assign(WellKnownLabels().begin(),
+                               WellKnownLabels().end());
+  std::string why;
+  bool any_compatible = false;
+  for (const Term& term : prof.terms) {
+    std::string term_why;
+    if (!claim.reqs.Compatible(term.requirements, allow, &term_why)) {
+      if (why.empty()) why = term_why;
+      continue;
+    }
+    any_compatible = true;
+    Requirements reqs = claim.reqs;
+    for (const auto& [key, r] : term.requirements.map()) reqs.Add(r);
+    std::vector<size_t> types;
+    for (size_t t : claim.types) {
+      const TypeInfo& type = info.types[t];
+      bool fits = term.requirements.empty() || TypeAdmits(type, reqs);
+      for (size_t i = 0; fits && i < s_.d; ++i) {
+        if (total[i] > 0 && total[i] > type.capacity[i]) fits = false;
+      }
+      if (fits) types.push_back(t);
+    }
+    if (types.empty()) continue;
+    claim.reqs = std::move(reqs);
+    claim.types = std::move(types);
+    claim.total = std::move(total);
+    claim.added.insert(claim.added.end(), term.protos.begin(),
+                       term.protos.end());
+    ++claim.pods;
+    return std::nullopt;
+  }
+  if (!any_compatible) {
+    if (prof.terms.empty()) {
+      return absl::StrCat(
+          "no required node affinity term can be met by a new "
+          "NodeClaim of NodePool ",
+          pool);
+    }
+    return absl::StrCat("incompatible with NodePool ", pool, ": ", why);
+  }
+  if (claim.pods == 0) {
+    return absl::StrCat("no instance type of NodePool ", pool,
+                        " fits it with the DaemonSet overhead");
+  }
+  return absl::StrFormat(
+      "no instance type of NodePool %s fits it together with the %d other "
+      "pods of the one new NodeClaim",
+      pool, claim.pods);
+}
+
+Replacement SimulationPass::Finish(const Claim& claim) const {
+  const PoolInfo& info = *claim.info;
+  const v1::NodePool& pool = *info.pool;
+  const std::string& name = pool.metadata().name();
+  std::vector<std::pair<double, const std::string*>> priced;
+  for (size_t t : claim.types) {
+    const InstanceType& type = *info.types[t].type;
+    priced.emplace_back(CheapestOffering(type, claim.reqs).value_or(0),
+                        &type.name);
+  }
+  std::sort(priced.begin(), priced.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : *a.second < *b.second;
+  });
+  Replacement r;
+  r.node_pool = name;
+  for (const auto& [price, type] : priced) r.instance_types.push_back(*type);
+  r.price = priced.front().first;
+
+  std::vector<std::string> names;
+  for (const Candidate& c : candidates_) names.push_back(c.node_name);
+  std::sort(names.begin(), names.end());
+  const uint64_t hash = Fnv1a(absl::StrJoin(names, "\n"));
+  v1::NodeClaim& nc = r.node_claim;
+  nc.set_api_version("karpenter.sh/v1");
+  nc.set_kind("NodeClaim");
+  const auto& tmpl = pool.spec().template_();
+  v1::ObjectMeta& meta = *nc.mutable_metadata();
+  meta.set_name(absl::StrFormat("%s-replacement-%016x", name, hash));
+  *meta.mutable_labels() = tmpl.metadata().labels();
+  (*meta.mutable_labels())[std::string(kNodePoolLabel)] = name;
+  *meta.mutable_annotations() = tmpl.metadata().annotations();
+  for (const char* key :
+       {"karpenter.sh/nodepool-hash", "karpenter.sh/nodepool-hash-version"}) {
+    const auto it = pool.metadata().annotations().find(key);
+    if (it != pool.metadata().annotations().end()) {
+      (*meta.mutable_annotations())[key] = it->second;
+    }
+  }
+  v1::OwnerReference& owner = *meta.add_owner_references();
+  owner.set_api_version("karpenter.sh/v1");
+  owner.set_kind("NodePool");
+  owner.set_name(name);
+  owner.set_uid(pool.metadata().uid());
+  owner.set_block_owner_deletion(true);
+  v1::NodeClaimSpec& spec = *nc.mutable_spec();
+  *spec.mutable_taints() = tmpl.spec().taints();
+  *spec.mutable_startup_taints() = tmpl.spec().startup_taints();
+  if (tmpl.spec().has_node_class_ref()) {
+    *spec.mutable_node_class_ref() = tmpl.spec().node_class_ref();
+  }
+  if (tmpl.spec().has_expire_after()) {
+    spec.set_expire_after(tmpl.spec().expire_after());
+  }
+  if (tmpl.spec().has_termination_grace_period()) {
+    spec.set_termination_grace_period(tmpl.spec().termination_grace_period());
+  }
+  std::set<std::string> seen;
+  const auto add_requirement = [&](const v1::NodeSelectorRequirement& req) {
+    if (NormalizeLabelKey(req.key()) == kInstanceTypeLabel) return;
+    if (seen.insert(DeterministicBytes(req)).second) {
+      *spec.add_requirements() = req;
+    }
+  };
+  for (const auto& req : tmpl.spec().requirements()) add_requirement(req);
+  for (const auto& req : claim.added) add_requirement(req);
+  v1::NodeSelectorRequirement& types = *spec.add_requirements();
+  types.set_key(std::string(kInstanceTypeLabel));
+  types.set_operator_("In");
+  for (const std::string& t : r.instance_types) types.add_values(t);
+  for (size_t i = 0; i < s_.d; ++i) {
+    if (claim.total[i] <= 0) continue;
+    (*spec.mutable_resources()->mutable_requests())[s_.dims[i]] =
+        FormatMilli(claim.total[i]);
+  }
+  return r;
+}
+
+SimulationResult SimulationPass::Run() {
+  SimulationResult result;
+  const auto pods = s_.snap->pods();
+  const size_t node_count = s_.snap->nodes().size();
+  is_candidate_.assign(node_count, 0);
+  std::vector<std::string> pool_names;
+  std::vector<uint8_t> seen(pods.size(), 0);
+  std::vector<Moving> moving;
+  for (const Candidate& c : candidates_) {
+    if (c.node < node_count) is_candidate_[c.node] = 1;
+    auto pool =
+        std::find(pool_names.begin(), pool_names.end(), c.node_pool_name);
+    if (pool == pool_names.end()) {
+      pool = pool_names.insert(pool_names.end(), c.node_pool_name);
+    }
+    const int slot = static_cast<int>(pool - pool_names.begin());
+    for (PodIndex p : c.reschedulable_pods) {
+      if (p >= pods.size()) {
+        result.unschedulable.push_back(
+            absl::StrCat("pod #", p, ": not in the snapshot"));
+        continue;
+      }
+      if (seen[p] || (s_.pod_flags[p] & kMovable) == 0) continue;
+      seen[p] = 1;
+      moving.push_back({p, slot});
+    }
+  }
+  for (const auto& [p, n] : s_.deleting_pods) {
+    if (seen[p] || is_candidate_[n]) continue;
+    seen[p] = 1;
+    moving.push_back({p, -1});
+  }
+  for (const Moving& m : moving) {
+    const Profile& prof = s_.profiles[s_.pod_profile[m.pod]];
+    if (!prof.unsupported.empty()) {
+      result.unsupported =
+          absl::StrCat(PodName(pods[m.pod]), ": ", prof.unsupported);
+      return result;
+    }
+  }
+  free_ = s_.node_free;
+  if (s_.options.include_pending_pods) {
+    std::vector<Moving> pending;
+    for (PodIndex p : s_.pending_pods) pending.push_back({p, -1});
+    SortFfd(pending);
+    for (const Moving& m : pending) PlaceOnExisting(m.pod);
+  }
+  SortFfd(moving);
+  std::vector<std::vector<PodIndex>> groups(pool_names.size());
+  for (const Moving& m : moving) {
+    if (PlaceOnExisting(m.pod)) continue;
+    int slot = m.pool;
+    std::string why = "there is no candidate NodePool";
+    for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
+      const auto it = s_.pools.find(pool_names[i]);
+      if (it == s_.pools.end()) continue;
+      Claim probe{&it->second,
+                  it->second.base,
+                  it->second.admitted,
+                  it->second.overhead,
+                  {},
+                  0};
+      std::optional<std::string> probe_why = TryAdd(probe, m.pod);
+      if (!probe_why) {
+        slot = static_cast<int>(i);
+      } else if (i == 0) {
+        why = *std::move(probe_why);
+      }
+    }
+    if (slot < 0) {
+      Fail(m.pod, absl::StrCat("fits no remaining node and ", why));
+      continue;
+    }
+    groups[slot].push_back(m.pod);
+  }
+  std::vector<size_t> pool_order(pool_names.size());
+  for (size_t i = 0; i < pool_order.size(); ++i) pool_order[i] = i;
+  std::sort(pool_order.begin(), pool_order.end(),
+            [&](size_t a, size_t b) { return pool_names[a] < pool_names[b]; });
+  for (size_t slot : pool_order) {
+    if (groups[slot].empty()) continue;
+    const auto it = s_.pools.find(pool_names[slot]);
+    if (it == s_.pools.end()) {
+      for (PodIndex p : groups[slot]) {
+        Fail(p, absl::StrCat("fits no remaining node and NodePool ",
+                             pool_names[slot], " is not in the snapshot"));
+      }
+      continue;
+    }
+    Claim claim{&it->second,
+                it->second.base,
+                it->second.admitted,
+                it->second.overhead,
+                {},
+                0};
+    for (PodIndex p : groups[slot]) {
+      if (std::optional<std::string> why = TryAdd(claim, p)) {
+        Fail(p, absl::StrCat("fits no remaining node and ", *why));
+      }
+    }
+    if (claim.pods > 0) result.new_node_claims.push_back(Finish(claim));
+  }
+  std::sort(failed_.begin(), failed_.end());
+  for (const auto& [p, why] : failed_) {
+    result.unschedulable.push_back(absl::StrCat(PodName(pods[p]), ": ", why));
+  }
+  result.all_pods_scheduled = result.unschedulable.empty();
+  return result;
+}
+
+SimulationResult Scheduler::Simulate(
+    absl::Span<const Candidate> candidates) const {
+  SimulationPass pass(*state_, candidates);
+  return pass.Run();
+}
+
+}  // namespace karpenter::disruption

@@ -1,0 +1,751 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+#include "karpenter/disruption/simulation.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "karpenter/drain/classify.h"
+#include "karpenter/snapshot/load.h"
+
+namespace karpenter::disruption {
+namespace {
+
+// A node of NodePool `pool` with the given allocatable and extra YAML under
+// metadata.labels (`labels`) and spec (`spec`).
+std::string NodeYaml(const std::string& name, const std::string& cpu,
+                     const std::string& memory = "16Gi",
+                     const std::string& spec = "",
+                     const std::string& pool = "default",
+                     const std::string& labels = "",
+                     const std::string& extra_alloc = "",
+                     const std::string& ready = "True") {
+  return absl::StrCat(
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: ", name,
+      ", labels: {karpenter.sh/nodepool: ", pool,
+      ", kubernetes.io/hostname: ", name, labels, "}}\nspec: {", spec,
+      "}\nstatus: {allocatable: {cpu: \"", cpu, "\", memory: ", memory,
+      ", ephemeral-storage: 100Gi, pods: \"110\"", extra_alloc,
+      "}, conditions: [{type: Ready, status: \"", ready, "\"}]}\n");
+}
+
+// A running pod on `node` requesting cpu and memory, with extra YAML under
+// spec and metadata.
+std::string PodYaml(const std::string& name, const std::string& node,
+                    const std::string& cpu, const std::string& memory = "1Gi",
+                    const std::string& spec = "",
+                    const std::string& meta = "") {
+  return absl::StrCat(
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ", name,
+      ", namespace: default", meta, "}\nspec: {nodeName: \"", node,
+      "\", containers: [{name: c, resources: {requests: {cpu: \"", cpu,
+      "\", memory: ", memory, "}}}]", spec, "}\nstatus: {phase: Running}\n");
+}
+
+std::string PoolYaml(const std::string& name, const std::string& spec = "") {
+  return absl::StrCat(
+      "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: ",
+      name,
+      ", annotations: {karpenter.sh/nodepool-hash: \"123\"}}\nspec: "
+      "{template: {metadata: {labels: {team: a}}, spec: {nodeClassRef: "
+      "{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}, "
+      "expireAfter: 720h",
+      spec, "}}}\n");
+}
+
+InstanceType Type(const std::string& name, const std::string& cpu,
+                  const std::string& memory, double price,
+                  std::vector<Offering> offerings = {},
+                  std::map<std::string, std::string> labels = {}) {
+  InstanceType t;
+  t.name = name;
+  t.capacity = {{"cpu", cpu},
+                {"memory", memory},
+                {"ephemeral-storage", "100Gi"},
+                {"pods", "110"}};
+  if (offerings.empty()) {
+    offerings = {{"zone-a", "on-demand", price, true},
+                 {"zone-a", "spot", price / 2, true}};
+  }
+  t.offerings = std::move(offerings);
+  t.labels = std::move(labels);
+  if (t.labels.empty()) t.labels = {{"kubernetes.io/arch", "amd64"}};
+  return t;
+}
+
+InstanceTypeCatalog DefaultCatalog() {
+  return {{"default",
+           {Type("small", "2", "8Gi", 0.1), Type("medium", "4", "16Gi", 0.2),
+            Type("large", "8", "32Gi", 0.4)}}};
+}
+
+snapshot::Snapshot Snap(const std::string& yaml) {
+  snapshot::ObjectSet set;
+  const absl::Status s = snapshot::LoadText(yaml, "test.yaml", set);
+  INFO(s.ToString());
+  REQUIRE(s.ok());
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+// A candidate for node `name`: every non-DaemonSet, non-terminal pod is
+// reschedulable (what the candidate builder computes).
+Candidate Cand(const snapshot::Snapshot& snap, const std::string& name) {
+  Candidate c;
+  const std::optional<snapshot::NodeIndex> n = snap.FindNode(name);
+  REQUIRE(n.has_value());
+  c.node = *n;
+  c.node_name = name;
+  c.node_pool_name =
+      snap.nodes()[*n].metadata().labels().at("karpenter.sh/nodepool");
+  for (snapshot::PodIndex p : snap.PodsOnNode(*n)) {
+    c.pods.push_back(p);
+    const v1::Pod& pod = snap.pods()[p];
+    if (!drain::IsOwnedByDaemonSet(pod) && !drain::IsTerminal(pod)) {
+      c.reschedulable_pods.push_back(p);
+    }
+  }
+  return c;
+}
+
+struct Run {
+  SimulationResult result;
+  std::string Summary() const {
+    std::string out = result.all_pods_scheduled ? "ok" : "fail";
+    if (result.unsupported) absl::StrAppend(&out, " unsupported");
+    for (const Replacement& r : result.new_node_claims) {
+      absl::StrAppend(&out, " new ", r.node_pool, "[",
+                      absl::StrJoin(r.instance_types, ","), "]");
+    }
+    return out;
+  }
+};
+
+Run Simulate(const std::string& yaml, const std::vector<std::string>& nodes,
+             const InstanceTypeCatalog& catalog = DefaultCatalog(),
+             SimulatorOptions options = {}) {
+  const snapshot::Snapshot snap = Snap(yaml);
+  absl::StatusOr<Scheduler> scheduler =
+      Scheduler::Build(snap, catalog, options);
+  INFO(scheduler.status().ToString());
+  REQUIRE(scheduler.ok());
+  std::vector<Candidate> candidates;
+  for (const std::string& n : nodes) candidates.push_back(Cand(snap, n));
+  Run run{scheduler->Simulate(candidates)};
+  INFO(absl::StrJoin(run.result.unschedulable, "\n"));
+  return run;
+}
+
+TEST_CASE("simulation: pods fit on an existing node or need a new NodeClaim",
+          "[simulation]") {
+  struct Row {
+    std::string target_cpu;  // allocatable of the other node
+    std::string want;
+  };
+  const std::vector<Row> rows = {
+      {"4", "ok"},  // 3 cpu free after its 1-cpu pod
+      {"3", "ok"},  // exactly 2 free: fits
+      {"2.5", "ok new default[small,medium,large]"},
+      {"1", "ok new default[small,medium,large]"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.target_cpu);
+    const std::string yaml = PoolYaml("default") + NodeYaml("cand", "4") +
+                             NodeYaml("other", row.target_cpu) +
+                             PodYaml("moving", "cand", "2") +
+                             PodYaml("resident", "other", "1");
+    const Run run = Simulate(yaml, {"cand"});
+    CHECK(run.Summary() == row.want);
+    CHECK(run.result.unschedulable.empty());
+  }
+}
+
+TEST_CASE("simulation: every resource dimension and the pod count limit a fit",
+          "[simulation]") {
+  struct Row {
+    std::string name;
+    std::string node_extra;  // appended to the target node's allocatable
+    std::string pod_spec;    // replaces the moving pod's containers
+    bool fits_existing;
+  };
+  const std::string one = "1";
+  const std::vector<Row> rows = {
+      {"cpu fits", "", "cpu: \"1\", memory: 1Gi", true},
+      {"cpu exactly fits", "", "cpu: \"3500m\", memory: 1Gi", true},
+      {"cpu too big", "", "cpu: \"3600m\", memory: 1Gi", false},
+      {"memory fits", "", "cpu: \"1\", memory: 6Gi", true},
+      {"memory exactly fits", "", "cpu: \"1\", memory: 7Gi", true},
+      {"memory too big", "", "cpu: \"1\", memory: 8Gi", false},
+      {"ephemeral too big", "", "cpu: \"1\", ephemeral-storage: 101Gi", false},
+      {"gpu missing on node", "", "cpu: \"1\", nvidia.com/gpu: \"1\"", false},
+      {"gpu present", ", nvidia.com/gpu: \"1\"",
+       "cpu: \"1\", nvidia.com/gpu: \"1\"", true},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const std::string yaml =
+        PoolYaml("default") + NodeYaml("cand", "8", "32Gi") +
+        NodeYaml("other", "4", "8Gi", "", "default", "", row.node_extra) +
+        PodYaml("resident", "other", "500m", "1Gi") +
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: moving, namespace: "
+        "default}\nspec: {nodeName: cand, containers: [{name: c, resources: "
+        "{requests: {" +
+        row.pod_spec + "}}}]}\n";
+    InstanceTypeCatalog catalog = DefaultCatalog();
+    const Run run = Simulate(yaml, {"cand"}, catalog);
+    CHECK((run.Summary() == "ok") == row.fits_existing);
+  }
+  // The pod count: a node with pods: 2 and two pods already is full.
+  std::string yaml = PoolYaml("default") + NodeYaml("cand", "8") +
+                     PodYaml("moving", "cand", "100m");
+  yaml +=
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: tiny, labels: "
+      "{karpenter.sh/nodepool: default}}\nstatus: {allocatable: {cpu: "
+      "\"8\", memory: 32Gi, pods: \"2\"}, conditions: [{type: Ready, "
+      "status: \"True\"}]}\n";
+  CHECK(Simulate(yaml + PodYaml("a", "tiny", "100m"), {"cand"}).Summary() ==
+        "ok");
+  CHECK(Simulate(
+            yaml + PodYaml("a", "tiny", "100m") + PodYaml("b", "tiny", "100m"),
+            {"cand"})
+            .Summary() == "ok new default[small,medium,large]");
+}
+
+TEST_CASE("simulation: nodeSelector and required node affinity",
+          "[simulation]") {
+  const std::string term_prefix =
+      ", affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuring"
+      "Execution: {nodeSelectorTerms: [";
+  struct Row {
+    std::string name;
+    std::string pod_spec;
+    bool fits_existing;
+  };
+  const std::vector<Row> rows = {
+      {"no constraint", "", true},
+      {"selector match", ", nodeSelector: {disk: ssd}", true},
+      {"selector mismatch", ", nodeSelector: {disk: hdd}", false},
+      {"selector missing label", ", nodeSelector: {gpu: \"yes\"}", false},
+      {"In match",
+       term_prefix + "{matchExpressions: [{key: disk, operator: In, values: "
+                     "[hdd, ssd]}]}]}}}",
+       true},
+      {"In mismatch",
+       term_prefix +
+           "{matchExpressions: [{key: disk, operator: In, values: [hdd]}]}]}}}",
+       false},
+      {"NotIn excludes",
+       term_prefix + "{matchExpressions: [{key: disk, operator: NotIn, "
+                     "values: [ssd]}]}]}}}",
+       false},
+      {"NotIn absent label",
+       term_prefix + "{matchExpressions: [{key: gpu, operator: NotIn, "
+                     "values: [a]}]}]}}}",
+       true},
+      {"Exists",
+       term_prefix + "{matchExpressions: [{key: disk, operator: Exists}]}]}}}",
+       true},
+      {"DoesNotExist",
+       term_prefix +
+           "{matchExpressions: [{key: disk, operator: DoesNotExist}]}]}}}",
+       false},
+      {"Gt",
+       term_prefix + "{matchExpressions: [{key: gen, operator: Gt, "
+                     "values: [\"4\"]}]}]}}}",
+       true},
+      {"Lt",
+       term_prefix + "{matchExpressions: [{key: gen, operator: Lt, "
+                     "values: [\"4\"]}]}]}}}",
+       false},
+      {"terms are ORed",
+       term_prefix + "{matchExpressions: [{key: disk, operator: In, values: "
+                     "[hdd]}]}, {matchExpressions: [{key: disk, operator: "
+                     "In, values: [ssd]}]}]}}}",
+       true},
+      {"expressions are ANDed",
+       term_prefix + "{matchExpressions: [{key: disk, operator: In, values: "
+                     "[ssd]}, {key: gen, operator: In, values: [\"4\"]}]}]}}}",
+       false},
+      {"matchFields name",
+       term_prefix + "{matchFields: [{key: metadata.name, operator: In, "
+                     "values: [other]}]}]}}}",
+       true},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const std::string yaml =
+        PoolYaml("default") + NodeYaml("cand", "4") +
+        NodeYaml("other", "4", "16Gi", "", "default",
+                 ", disk: ssd, gen: \"5\"") +
+        PodYaml("moving", "cand", "1", "1Gi", row.pod_spec);
+    const Run run = Simulate(yaml, {"cand"});
+    CHECK((run.Summary() == "ok") == row.fits_existing);
+  }
+}
+
+TEST_CASE("simulation: taints need tolerations, PreferNoSchedule does not",
+          "[simulation]") {
+  struct Row {
+    std::string taint;
+    std::string tolerations;
+    bool fits_existing;
+  };
+  const std::vector<Row> rows = {
+      {"{key: dedicated, value: db, effect: NoSchedule}", "", false},
+      {"{key: dedicated, value: db, effect: NoExecute}", "", false},
+      {"{key: dedicated, value: db, effect: PreferNoSchedule}", "", true},
+      {"{key: dedicated, value: db, effect: NoSchedule}",
+       ", tolerations: [{key: dedicated, operator: Equal, value: db}]", true},
+      {"{key: dedicated, value: db, effect: NoSchedule}",
+       ", tolerations: [{key: dedicated, operator: Equal, value: web}]", false},
+      {"{key: dedicated, value: db, effect: NoSchedule}",
+       ", tolerations: [{operator: Exists}]", true},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.taint, row.tolerations);
+    const std::string yaml =
+        PoolYaml("default") + NodeYaml("cand", "4") +
+        NodeYaml("other", "4", "16Gi", "taints: [" + row.taint + "]") +
+        PodYaml("moving", "cand", "1", "1Gi", row.tolerations);
+    CHECK(Simulate(yaml, {"cand"}).result.new_node_claims.empty() ==
+          row.fits_existing);
+  }
+  // Template taints must be tolerated for the new NodeClaim.
+  const std::string yaml =
+      PoolYaml("default",
+               ", taints: [{key: pool, value: x, effect: NoSchedule}]") +
+      NodeYaml("cand", "4") + PodYaml("moving", "cand", "1");
+  const Run run = Simulate(yaml, {"cand"});
+  CHECK(run.Summary() == "fail");
+  REQUIRE(run.result.unschedulable.size() == 1);
+  CHECK(run.result.unschedulable[0] ==
+        "default/moving: fits no remaining node and does not tolerate taint "
+        "pool=x:NoSchedule of NodePool default");
+}
+
+TEST_CASE(
+    "simulation: candidates, deleting, cordoned and unready nodes are "
+    "not targets",
+    "[simulation]") {
+  struct Row {
+    std::string name;
+    std::string spec;
+    std::string meta_extra;  // after the labels of the target node
+    std::string ready;
+    bool fits_existing;
+  };
+  const std::vector<Row> rows = {
+      {"plain", "", "", "True", true},
+      {"unschedulable", "unschedulable: true", "", "True", false},
+      {"disrupted taint",
+       "taints: [{key: karpenter.sh/disrupted, effect: NoSchedule}]", "",
+       "True", false},
+      {"not ready", "", "", "False", false},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const std::string yaml =
+        PoolYaml("default") + NodeYaml("cand", "4") +
+        NodeYaml("other", "4", "16Gi", row.spec, "default", "", "", row.ready) +
+        PodYaml("moving", "cand", "1", "1Gi",
+                ", tolerations: [{key: karpenter.sh/disrupted, operator: "
+                "Exists}]");
+    CHECK(Simulate(yaml, {"cand"}).result.new_node_claims.empty() ==
+          row.fits_existing);
+  }
+  // Another candidate is not a target either.
+  const std::string yaml = PoolYaml("default") + NodeYaml("a", "4") +
+                           NodeYaml("b", "4") + PodYaml("pa", "a", "1") +
+                           PodYaml("pb", "b", "1");
+  CHECK(Simulate(yaml, {"a"}).Summary() == "ok");
+  CHECK(Simulate(yaml, {"a", "b"}).Summary() ==
+        "ok new default[small,medium,large]");
+}
+
+TEST_CASE("simulation: pods of deleting nodes must move too", "[simulation]") {
+  const std::string base =
+      PoolYaml("default") + NodeYaml("cand", "4") + NodeYaml("other", "4") +
+      PodYaml("moving", "cand", "2") +
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: going, "
+      "deletionTimestamp: \"2024-01-01T00:00:00Z\", labels: "
+      "{karpenter.sh/nodepool: default}}\nstatus: {allocatable: {cpu: \"4\", "
+      "memory: 16Gi, pods: \"110\"}, conditions: [{type: Ready, status: "
+      "\"True\"}]}\n";
+  // "other" has 4 cpu: the 2-cpu pod of the candidate and 1 cpu from the
+  // deleting node fit; a 3-cpu one does not, so a new NodeClaim is needed.
+  CHECK(Simulate(base + PodYaml("orphan", "going", "1"), {"cand"}).Summary() ==
+        "ok");
+  const Run run = Simulate(base + PodYaml("orphan", "going", "3"), {"cand"});
+  CHECK(run.Summary() == "ok new default[small,medium,large]");
+  // With no room anywhere the orphan is reported.
+  const Run none = Simulate(base + PodYaml("orphan", "going", "30"), {"cand"});
+  CHECK(none.Summary() == "fail");
+  REQUIRE(none.result.unschedulable.size() == 1);
+  CHECK(none.result.unschedulable[0] ==
+        "default/orphan: fits no remaining node and no instance type of "
+        "NodePool default fits it with the DaemonSet overhead");
+}
+
+TEST_CASE("simulation: only currently reschedulable pods need room",
+          "[simulation]") {
+  const std::string base =
+      PoolYaml("default") + NodeYaml("cand", "8") + NodeYaml("other", "4");
+  // A 6-cpu pod fits nowhere existing; exempt it in several ways.
+  struct Row {
+    std::string name;
+    std::string yaml;
+    std::string want;
+  };
+  const std::vector<Row> rows = {
+      {"plain", PodYaml("big", "cand", "6"), "ok new default[large]"},
+      {"do-not-disrupt",
+       PodYaml("big", "cand", "6", "1Gi", "",
+               ", annotations: {karpenter.sh/do-not-disrupt: \"true\"}"),
+       "ok"},
+      {"fully blocking PDB",
+       PodYaml("big", "cand", "6", "1Gi", "", ", labels: {app: big}") +
+           "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: "
+           "{name: p, namespace: default}\nspec: {maxUnavailable: 0, "
+           "selector: {matchLabels: {app: big}}}\n",
+       "ok"},
+      {"DaemonSet",
+       PodYaml("big", "cand", "6", "1Gi", "",
+               ", ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, "
+               "name: ds}]"),
+       "ok"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    CHECK(Simulate(base + row.yaml, {"cand"}).Summary() == row.want);
+  }
+}
+
+TEST_CASE("simulation: the cheapest fitting type wins, ties by name",
+          "[simulation]") {
+  const std::string yaml = PoolYaml("default") + NodeYaml("cand", "4") +
+                           PodYaml("moving", "cand", "3");
+  struct Row {
+    std::string name;
+    std::vector<InstanceType> types;
+    std::string want;
+    double price;
+  };
+  const std::vector<Row> rows = {
+      {"price order",
+       {Type("c", "8", "32Gi", 0.4), Type("b", "4", "16Gi", 0.3),
+        Type("a", "2", "8Gi", 0.1)},
+       "ok new default[b,c]",
+       0.15},
+      {"ties by name",
+       {Type("z", "4", "16Gi", 0.3), Type("y", "4", "16Gi", 0.3)},
+       "ok new default[y,z]",
+       0.15},
+      {"unavailable offering ignored",
+       {Type("cheap", "4", "16Gi", 0.1, {{"zone-a", "on-demand", 0.1, false}}),
+        Type("dear", "4", "16Gi", 0.5)},
+       "ok new default[dear]",
+       0.25},
+      {"nothing fits", {Type("a", "2", "8Gi", 0.1)}, "fail", 0},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const Run run = Simulate(yaml, {"cand"}, {{"default", row.types}});
+    CHECK(run.Summary() == row.want);
+    if (!run.result.new_node_claims.empty()) {
+      CHECK(run.result.new_node_claims[0].price == Approx(row.price));
+    } else {
+      REQUIRE(run.result.unschedulable.size() == 1);
+      CHECK(run.result.unschedulable[0] ==
+            "default/moving: fits no remaining node and no instance type of "
+            "NodePool default fits it with the DaemonSet overhead");
+    }
+  }
+}
+
+TEST_CASE("simulation: DaemonSet overhead changes the chosen type",
+          "[simulation]") {
+  const std::string ds_owner =
+      ", ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: "
+      "logs}]";
+  const std::string base = PoolYaml("default") + NodeYaml("cand", "8") +
+                           PodYaml("moving", "cand", "1500m");
+  CHECK(Simulate(base, {"cand"}).Summary() ==
+        "ok new default[small,medium,large]");
+  // Two pods of one DaemonSet count once, at their larger request.
+  const std::string with_ds =
+      base + PodYaml("logs-1", "cand", "500m", "1Gi", "", ds_owner) +
+      NodeYaml("full", "1") +
+      PodYaml("logs-2", "full", "600m", "1Gi", "", ds_owner);
+  const Run run = Simulate(with_ds, {"cand"});
+  CHECK(run.Summary() == "ok new default[medium,large]");
+  REQUIRE(run.result.new_node_claims.size() == 1);
+  CHECK(
+      run.result.new_node_claims[0].node_claim.spec().resources().requests().at(
+          "cpu") == "2100m");
+}
+
+TEST_CASE("simulation: requirements restrict instance types and offerings",
+          "[simulation]") {
+  const InstanceTypeCatalog catalog = {
+      {"default",
+       {Type("arm", "4", "16Gi", 0.1, {}, {{"kubernetes.io/arch", "arm64"}}),
+        Type("x86", "4", "16Gi", 0.2),
+        Type("spotonly", "4", "16Gi", 0.05, {{"zone-a", "spot", 0.05, true}}),
+        Type("zoneb", "4", "16Gi", 0.01, {{"zone-b", "on-demand", 0.01, true}},
+             {{"kubernetes.io/arch", "amd64"}})}}};
+  struct Row {
+    std::string name;
+    std::string pool_spec;
+    std::string pod_spec;
+    std::string want;
+  };
+  const std::string arch_req =
+      ", requirements: [{key: kubernetes.io/arch, operator: In, values: "
+      "[amd64]}]";
+  const std::vector<Row> rows = {
+      {"unrestricted", "", "", "ok new default[zoneb,arm,spotonly,x86]"},
+      {"template arch", arch_req, "", "ok new default[zoneb,spotonly,x86]"},
+      {"template on-demand",
+       ", requirements: [{key: karpenter.sh/capacity-type, operator: In, "
+       "values: [on-demand]}]",
+       "", "ok new default[zoneb,arm,x86]"},
+      {"template zone",
+       ", requirements: [{key: topology.kubernetes.io/zone, operator: In, "
+       "values: [zone-a]}]",
+       "", "ok new default[arm,spotonly,x86]"},
+      {"pod arch", "", ", nodeSelector: {kubernetes.io/arch: arm64}",
+       "ok new default[arm]"},
+      {"pod vs template arch", arch_req,
+       ", nodeSelector: {kubernetes.io/arch: arm64}", "fail"},
+      {"pod needs undefined custom label", "", ", nodeSelector: {disk: ssd}",
+       "fail"},
+      {"pod label from template", "", ", nodeSelector: {team: a}",
+       "ok new default[zoneb,arm,spotonly,x86]"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const std::string yaml =
+        PoolYaml("default", row.pool_spec) + NodeYaml("cand", "4") +
+        PodYaml("moving", "cand", "2", "1Gi", row.pod_spec);
+    CHECK(Simulate(yaml, {"cand"}, catalog).Summary() == row.want);
+  }
+}
+
+TEST_CASE("simulation: unsupported constraints are reported, not guessed",
+          "[simulation]") {
+  struct Row {
+    std::string spec;
+    std::string unsupported;  // empty: supported
+  };
+  const std::vector<Row> rows = {
+      {", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuring"
+       "Execution: [{topologyKey: kubernetes.io/hostname}]}}",
+       "default/moving: required pod anti-affinity"},
+      {", affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuring"
+       "Execution: [{topologyKey: kubernetes.io/hostname}]}}",
+       "default/moving: required pod affinity"},
+      {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
+       "whenUnsatisfiable: DoNotSchedule}]",
+       "default/moving: topology spread constraint with whenUnsatisfiable "
+       "DoNotSchedule"},
+      {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
+       "whenUnsatisfiable: ScheduleAnyway}]",
+       ""},
+      {", affinity: {podAntiAffinity: {preferredDuringSchedulingIgnored"
+       "DuringExecution: [{weight: 1}]}}",
+       ""},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.spec);
+    const std::string yaml = PoolYaml("default") + NodeYaml("cand", "4") +
+                             NodeYaml("other", "4") +
+                             PodYaml("moving", "cand", "1", "1Gi", row.spec);
+    const Run run = Simulate(yaml, {"cand"});
+    CHECK(run.result.unsupported.value_or("") == row.unsupported);
+    CHECK(run.result.all_pods_scheduled == row.unsupported.empty());
+  }
+}
+
+TEST_CASE("simulation: pod requests take the init-container maximum",
+          "[simulation]") {
+  struct Row {
+    std::string spec;
+    std::vector<std::pair<std::string, int64_t>> want;
+  };
+  const std::vector<Row> rows = {
+      {"containers: [{name: a, resources: {requests: {cpu: 100m}}}, {name: b, "
+       "resources: {requests: {cpu: 200m, memory: 1Ki}}}]",
+       {{"cpu", 300}, {"memory", 1024000}, {"pods", 1000}}},
+      {"containers: [{name: a, resources: {requests: {cpu: 100m}}}], "
+       "initContainers: [{name: i, resources: {requests: {cpu: \"1\"}}}, "
+       "{name: j, resources: {requests: {cpu: 500m, memory: \"1\"}}}]",
+       {{"cpu", 1000}, {"memory", 1000}, {"pods", 1000}}},
+      {"containers: [{name: a, resources: {requests: {cpu: 100m}}}], "
+       "overhead: {cpu: 50m}",
+       {{"cpu", 150}, {"pods", 1000}}},
+      {"containers: [{name: a, resources: {limits: {cpu: \"2\"}, requests: "
+       "{memory: \"1\"}}}]",
+       {{"cpu", 2000}, {"memory", 1000}, {"pods", 1000}}},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.spec);
+    snapshot::ObjectSet set;
+    REQUIRE(snapshot::LoadText("kind: Pod\nspec: {" + row.spec + "}", "t", set)
+                .ok());
+    const auto got = PodRequests(set.pods[0]);
+    REQUIRE(got.ok());
+    CHECK(*got == row.want);
+  }
+}
+
+TEST_CASE("simulation: bad quantities fail Build naming object and field",
+          "[simulation]") {
+  struct Row {
+    std::string yaml;
+    InstanceTypeCatalog catalog;
+    std::string message_prefix;
+  };
+  const std::vector<Row> rows = {
+      {PoolYaml("default") + NodeYaml("n", "4") + PodYaml("p", "n", "abc"),
+       {},
+       "pods/default/p: spec.containers[0].resources.requests.cpu: invalid "
+       "quantity \"abc\""},
+      {PoolYaml("default") + NodeYaml("n", "4") + PodYaml("p", "n", "-1"),
+       {},
+       "pods/default/p: spec.containers[0].resources.requests.cpu: quantity "
+       "\"-1\" must not be negative"},
+      {PoolYaml("default") + NodeYaml("n", "4x"),
+       {},
+       "nodes/n: status.allocatable.cpu: invalid quantity \"4x\""},
+      {PoolYaml("default") + NodeYaml("n", "4"),
+       {{"default", {Type("bad", "lots", "1Gi", 1)}}},
+       "instance type \"bad\" of NodePool \"default\": capacity.cpu: invalid "
+       "quantity \"lots\""},
+      {PoolYaml("default",
+                ", requirements: [{key: a, operator: Bogus, values: [x]}]") +
+           NodeYaml("n", "4"),
+       {},
+       "nodepools/default: spec.template.spec.requirements[0].operator"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.yaml);
+    const snapshot::Snapshot snap = Snap(row.yaml);
+    const absl::StatusOr<Scheduler> s = Scheduler::Build(snap, row.catalog);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(s.status().message()).rfind(row.message_prefix, 0) == 0);
+  }
+}
+
+TEST_CASE("simulation: the replacement NodeClaim carries the template",
+          "[simulation]") {
+  const std::string yaml =
+      PoolYaml(
+          "default",
+          ", requirements: [{key: karpenter.sh/capacity-type, operator: "
+          "In, values: [on-demand]}, {key: node.kubernetes.io/instance-type, "
+          "operator: In, values: [small, medium, large]}], "
+          "terminationGracePeriod: 1h, startupTaints: [{key: s, effect: "
+          "NoSchedule}]") +
+      NodeYaml("cand", "4") + NodeYaml("cand2", "4") +
+      PodYaml("moving", "cand", "3", "1Gi",
+              ", nodeSelector: {topology.kubernetes.io/zone: zone-a}");
+  const Run run = Simulate(yaml, {"cand", "cand2"});
+  REQUIRE(run.result.new_node_claims.size() == 1);
+  const Replacement& r = run.result.new_node_claims[0];
+  CHECK(r.instance_types == std::vector<std::string>{"medium", "large"});
+  CHECK(r.price == Approx(0.2));
+  const v1::NodeClaim& nc = r.node_claim;
+  CHECK(nc.metadata().name().rfind("default-replacement-", 0) == 0);
+  CHECK(nc.metadata().name().size() ==
+        std::string("default-replacement-").size() + 16);
+  CHECK(nc.metadata().labels().at("karpenter.sh/nodepool") == "default");
+  CHECK(nc.metadata().labels().at("team") == "a");
+  CHECK(nc.metadata().annotations().at("karpenter.sh/nodepool-hash") == "123");
+  CHECK(nc.spec().node_class_ref().name() == "default");
+  CHECK(nc.spec().expire_after() == "720h");
+  CHECK(nc.spec().termination_grace_period() == "1h");
+  CHECK(nc.spec().startup_taints_size() == 1);
+  std::vector<std::string> reqs;
+  for (const auto& req : nc.spec().requirements()) {
+    reqs.push_back(absl::StrCat(req.key(), " ", req.operator_(), " ",
+                                absl::StrJoin(req.values(), ",")));
+  }
+  CHECK(reqs == std::vector<std::string>{
+                    "karpenter.sh/capacity-type In on-demand",
+                    "topology.kubernetes.io/zone In zone-a",
+                    "node.kubernetes.io/instance-type In medium,large"});
+  // The name depends on the candidates, not on their order.
+  const Run again = Simulate(yaml, {"cand2", "cand"});
+  CHECK(again.result.new_node_claims[0].node_claim.metadata().name() ==
+        nc.metadata().name());
+  CHECK(Simulate(yaml, {"cand"})
+            .result.new_node_claims[0]
+            .node_claim.metadata()
+            .name() != nc.metadata().name());
+}
+
+TEST_CASE("simulation: one new NodeClaim per NodePool at most",
+          "[simulation]") {
+  // Three 3-cpu pods: the largest type (8 cpu) holds two; the third is
+  // unschedulable rather than a second NodeClaim.
+  const std::string yaml = PoolYaml("default") + NodeYaml("cand", "16") +
+                           PodYaml("p1", "cand", "3") +
+                           PodYaml("p2", "cand", "3") +
+                           PodYaml("p3", "cand", "3");
+  const Run run = Simulate(yaml, {"cand"});
+  CHECK(run.Summary() == "fail new default[large]");
+  REQUIRE(run.result.unschedulable.size() == 1);
+  CHECK(run.result.unschedulable[0] ==
+        "default/p3: fits no remaining node and no instance type of NodePool "
+        "default fits it together with the 2 other pods of the one new "
+        "NodeClaim");
+}
+
+TEST_CASE("simulation: first-fit-decreasing placement is deterministic",
+          "[simulation]") {
+  // Two targets: tight (1.5 cpu free) and roomy (3 cpu free). Pods 2, 1.5
+  // and 1 cpu: the 2 goes to roomy (tight too small), 1.5 to tight (least
+  // free first), 1 to roomy.
+  const std::string yaml =
+      PoolYaml("default") + NodeYaml("cand", "8") + NodeYaml("tight", "2") +
+      NodeYaml("roomy", "4") + PodYaml("t", "tight", "500m") +
+      PodYaml("r", "roomy", "1") + PodYaml("a", "cand", "1") +
+      PodYaml("b", "cand", "1500m") + PodYaml("c", "cand", "2");
+  const snapshot::Snapshot snap = Snap(yaml);
+  absl::StatusOr<Scheduler> s = Scheduler::Build(snap, DefaultCatalog());
+  REQUIRE(s.ok());
+  const std::vector<Candidate> cands = {Cand(snap, "cand")};
+  const SimulationResult first = s->Simulate(cands);
+  CHECK(first.all_pods_scheduled);
+  CHECK(first.new_node_claims.empty());
+  for (int i = 0; i < 3; ++i) {
+    const SimulationResult again = s->Simulate(cands);
+    CHECK(again.all_pods_scheduled == first.all_pods_scheduled);
+    CHECK(again.unschedulable == first.unschedulable);
+  }
+  // With a 2.5-cpu pod too: 2.5 takes roomy (3 free), 2 fits nowhere, 1.5
+  // takes tight, and 1 fits nowhere: 2 + 1 cpu on one new NodeClaim.
+  const Run run = Simulate(yaml + PodYaml("d", "cand", "2500m"), {"cand"});
+  CHECK(run.Summary() == "ok new default[medium,large]");
+}
+
+TEST_CASE("simulation: pending pods take existing room when asked",
+          "[simulation]") {
+  const std::string yaml =
+      PoolYaml("default") + NodeYaml("cand", "4") + NodeYaml("other", "4") +
+      PodYaml("moving", "cand", "2") + PodYaml("pending", "", "3");
+  SimulatorOptions with;
+  with.include_pending_pods = true;
+  CHECK(Simulate(yaml, {"cand"}).Summary() == "ok");
+  CHECK(Simulate(yaml, {"cand"}, DefaultCatalog(), with).Summary() ==
+        "ok new default[small,medium,large]");
+}
+
+}  // namespace
+}  // namespace karpenter::disruption
