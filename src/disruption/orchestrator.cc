@@ -347,6 +347,14 @@ absl::flat_hash_set<std::string> Orchestrator::InFlightProviderIds() const {
   return ids;
 }
 
+absl::flat_hash_set<std::string> Orchestrator::InFlightReplacements() const {
+  absl::flat_hash_set<std::string> names;
+  for (const auto& e : queue_) {
+    for (const Entry::Launched& r : e->replacements) names.insert(r.node_claim);
+  }
+  return names;
+}
+
 std::map<std::string, absl::Time> Orchestrator::Backoffs() const {
   const absl::Time now = clock_.Now();
   std::map<std::string, absl::Time> out;

@@ -19,7 +19,9 @@
 #include "common/status_macros.h"
 #include "host/cluster_view_checks.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/simulation.h"
 #include "karpenter/intstr.h"
+#include "karpenter/quantity.h"
 #include "karpenter/selector.h"
 
 namespace karpenter::testing {
@@ -284,7 +286,14 @@ class FakeClusterState {
   void PushEvent(absl::Time at, Event e);
   int64_t ControllerScale(const std::string& key) const;
   int64_t ExpectedFromControllers(const PdbRecord& pdb) const;
-  std::optional<std::string> ChooseNode(absl::string_view source) const;
+  std::optional<std::string> ChooseNode(absl::string_view source,
+                                        const v1::Pod& pod) const;
+  // respect_capacity: whether `node` has room for `pod` next to the
+  // non-terminal pods bound to it.
+  bool HasRoom(const v1::Node& node, const v1::Pod& pod) const;
+  // respect_capacity: binds the unscheduled replacement pods that now fit,
+  // oldest first.
+  void ScheduleUnscheduled(absl::Time now);
   std::string FreshPodName(absl::string_view ns, absl::string_view base);
   v1::ObjectMeta* Meta(ObjectKind kind, absl::string_view name);
   void RemoveObject(ObjectKind kind, absl::string_view name, absl::Time now);
@@ -482,7 +491,7 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   pod.clear_status();
   pod.mutable_status()->set_phase("Pending");
   const std::optional<std::string> node =
-      ChooseNode(e.replaced.spec().node_name());
+      ChooseNode(e.replaced.spec().node_name(), pod);
   pod.mutable_spec()->set_node_name(node.value_or(""));
   SetPodCondition(pod, "PodScheduled", node ? "True" : "False",
                   node ? "" : "Unschedulable", at);
@@ -520,15 +529,70 @@ std::string FakeClusterState::FreshPodName(absl::string_view ns,
 }
 
 std::optional<std::string> FakeClusterState::ChooseNode(
-    absl::string_view source) const {
+    absl::string_view source, const v1::Pod& pod) const {
   for (const auto& [name, node] : nodes_) {
     if (name == source || node.metadata().has_deletion_timestamp() ||
         node.spec().unschedulable() || HasDisruptedTaint(node)) {
       continue;
     }
+    if (options_.respect_capacity && !HasRoom(node, pod)) continue;
     return name;
   }
   return std::nullopt;
+}
+
+namespace {
+
+// Requests of `pod` in milli-units by resource, "pods" = 1000; unparsable
+// quantities count as 0 (the fake is not a validator).
+std::map<std::string, int64_t> RequestsOf(const v1::Pod& pod) {
+  std::map<std::string, int64_t> out;
+  absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> r =
+      disruption::PodRequests(pod);
+  if (r.ok()) out.insert(r->begin(), r->end());
+  out["pods"] = 1000;
+  return out;
+}
+
+}  // namespace
+
+bool FakeClusterState::HasRoom(const v1::Node& node, const v1::Pod& pod) const {
+  std::map<std::string, int64_t> used = RequestsOf(pod);
+  const std::string& name = node.metadata().name();
+  for (const auto& [id, r] : pods_) {
+    if (r.pod.spec().node_name() != name || IsTerminal(r.pod)) continue;
+    for (const auto& [resource, milli] : RequestsOf(r.pod)) {
+      used[resource] += milli;
+    }
+  }
+  for (const auto& [resource, milli] : used) {
+    if (milli == 0) continue;
+    auto it = node.status().allocatable().find(resource);
+    if (it == node.status().allocatable().end()) return false;
+    absl::StatusOr<int64_t> have = ParseQuantityMilli(it->second);
+    if (!have.ok() || *have < milli) return false;
+  }
+  return true;
+}
+
+void FakeClusterState::ScheduleUnscheduled(absl::Time now) {
+  if (!options_.respect_capacity) return;
+  for (auto& [id, r] : pods_) {
+    v1::Pod& pod = r.pod;
+    if (!pod.spec().node_name().empty() || !IsActive(pod) || !r.replaceable) {
+      continue;
+    }
+    const std::optional<std::string> node = ChooseNode("", pod);
+    if (!node) continue;
+    pod.mutable_spec()->set_node_name(*node);
+    SetPodCondition(pod, "PodScheduled", "True", "", now);
+    SetPodCondition(pod, "Ready", "False", "ContainersNotReady", now);
+    *pod.mutable_status()->mutable_start_time() = ToProto(now);
+    RefreshVolumesOn(*node, now);
+    Log(now, absl::StrCat("schedule ", r.key, " on ", *node));
+    PushEvent(now + options_.ready_delay,
+              PodEvent(EventKind::kBecomeReady, id));
+  }
 }
 
 // --- Time. -------------------------------------------------------------------
@@ -542,6 +606,7 @@ void FakeClusterState::Advance(absl::Time now) {
     auto node = events_.extract(events_.begin());
     ApplyEvent(node.key().first, node.mapped());
   }
+  ScheduleUnscheduled(now);
 }
 
 void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {

@@ -131,6 +131,23 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
     v1::NodeClaimStatus status = claim.status();
     bool changed = false;
     if (!IsTrue(status, "Launched")) {
+      // Karpenter's launch copies the instance's placement onto the
+      // NodeClaim's labels (PopulateNodeClaimDetails); requirements drift
+      // reads them.
+      for (const auto& [key, value] :
+           {std::pair<absl::string_view, const std::string*>{
+                "node.kubernetes.io/instance-type", &instance.instance_type},
+            {"topology.kubernetes.io/zone", &instance.zone},
+            {"karpenter.sh/capacity-type", &instance.capacity_type}}) {
+        if (value->empty()) continue;
+        const absl::Status labelled =
+            cluster_.SetLabel(ObjectKind::kNodeClaim, name, key, *value);
+        if (!labelled.ok()) {
+          return absl::Status(labelled.code(),
+                              absl::StrCat("label NodeClaim \"", name,
+                                           "\": ", labelled.message()));
+        }
+      }
       SetTrue(status, "Launched", now);
       report.launched.push_back(name);
       changed = true;

@@ -230,6 +230,10 @@ class Orchestrator {
   // 1, reasons::kInFlight).
   absl::flat_hash_set<std::string> InFlightProviderIds() const;
 
+  // The NodeClaim names of the replacements launched by queued commands
+  // (for ControllerOptions::count_replacement_pairs_once).
+  absl::flat_hash_set<std::string> InFlightReplacements() const;
+
   // NodePool -> the end of its backoff, for backoffs still running at
   // clock.Now().
   std::map<std::string, absl::Time> Backoffs() const;

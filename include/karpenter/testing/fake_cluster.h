@@ -51,7 +51,8 @@
 //     not `spec.unschedulable` and not tainted `karpenter.sh/disrupted:
 //     NoSchedule`; it is Pending there and becomes Running and Ready after
 //     `ready_delay`. With no such Node it stays Pending and unscheduled (the
-//     fake runs no scheduler loop). Capacity is not modelled. DaemonSet and
+//     fake runs no scheduler loop). Capacity is not modelled unless
+//     FakeClusterOptions::respect_capacity is on. DaemonSet and
 //     mirror pods are not replaced.
 //   - Nodes and NodeClaims: finalizers block removal as in Kubernetes; when
 //     a Node object goes, its pods go at once (the pod GC's orphan cleanup,
@@ -126,6 +127,14 @@ struct FakeClusterOptions {
   // From a VolumeAttachment losing its last user (see the file comment) to
   // the attach/detach controller deleting it. Must be >= 0.
   absl::Duration volume_detach_delay = absl::Seconds(10);
+  // When true, a recreated pod only goes to a Node whose
+  // `status.allocatable` covers its requests (disruption::PodRequests; cpu,
+  // memory, ephemeral-storage, ... and one "pods") next to the non-terminal
+  // pods bound there, and a pod left unscheduled is bound, oldest first, at
+  // the first later call that finds room (e.g. after a Node is added). A
+  // minimal scheduler, for disruption tests where capacity decides. Off,
+  // capacity is not modelled (the file comment's rule).
+  bool respect_capacity = false;
   // When false, CallLog() stays empty (for large simulations).
   bool record_call_log = true;
 };

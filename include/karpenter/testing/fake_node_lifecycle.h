@@ -16,8 +16,11 @@
 // One Reconcile() at clock.Now(), for every NodeClaim by name that is not
 // being deleted and has a `status.providerID`:
 //   - Launched: the instance exists in the cloud (any state) -> condition
-//     Launched=True. An instance that is gone, or a NodeClaim without a
-//     providerID (its Create failed), gets nothing and stays uninitialised.
+//     Launched=True, and the NodeClaim is labelled with the instance's
+//     node.kubernetes.io/instance-type, topology.kubernetes.io/zone and
+//     karpenter.sh/capacity-type, as Karpenter's launch does. An instance that
+//     is gone, or a NodeClaim without a providerID (its Create failed), gets
+//     nothing and stays uninitialised.
 //   - Registered: the instance is Running and no Node has the NodeClaim's
 //     name (one with the instance's providerID, left by an interrupted
 //     pass, is adopted) -> a Node named after the NodeClaim is added

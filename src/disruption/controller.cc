@@ -1,0 +1,472 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+#include "karpenter/disruption/controller.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/candidates.h"
+#include "karpenter/disruption/orchestrator.h"
+
+namespace karpenter::disruption {
+namespace {
+
+// How much a verdict says about a node; a pass keeps the most telling one
+// (ties: the first, i.e. the earliest method).
+int Rank(absl::string_view code) {
+  if (code == reasons::kCommanded) return 4;
+  if (code == reasons::kNotDrifted || code == reasons::kNotExpired ||
+      code == reasons::kNotEmpty || code == reasons::kNoDisruptionNeeded) {
+    return 1;
+  }
+  return 2;
+}
+
+// Accumulates one verdict per node.
+class VerdictBook {
+ public:
+  // Node-level exclusions are final.
+  void Exclude(const NodeVerdict& v) { Put(v, 3); }
+  void Offer(const NodeVerdict& v) { Put(v, Rank(v.code)); }
+  void Commanded(const Command& command) {
+    for (const Candidate& c : command.candidates) {
+      Put(NodeVerdict{.node = c.node_name,
+                      .node_claim = c.node_claim_name,
+                      .node_pool = c.node_pool_name,
+                      .method = command.method,
+                      .code = std::string(reasons::kCommanded),
+                      .message = command.explanation},
+          4);
+    }
+  }
+  bool Has(absl::string_view node) const {
+    return entries_.find(node) != entries_.end();
+  }
+  std::vector<NodeVerdict> Take() && {
+    std::vector<NodeVerdict> out;
+    out.reserve(entries_.size());
+    for (auto& [name, entry] : entries_) out.push_back(std::move(entry.second));
+    return out;
+  }
+
+ private:
+  void Put(const NodeVerdict& v, int rank) {
+    auto [it, inserted] = entries_.try_emplace(v.node, rank, v);
+    if (!inserted && rank > it->second.first) it->second = {rank, v};
+  }
+  std::map<std::string, std::pair<int, NodeVerdict>, std::less<>> entries_;
+};
+
+// The Drifted condition a NodeClaim carries now, as a DriftMark.
+std::optional<DriftMark> ExistingDriftMark(const v1::NodeClaim& claim) {
+  for (const v1::Condition& c : claim.status().conditions()) {
+    if (c.type() != drift::kDriftedCondition || c.status() != "True") continue;
+    return DriftMark{
+        .reason = c.reason(),
+        .since = absl::FromUnixSeconds(c.last_transition_time().seconds()) +
+                 absl::Nanoseconds(c.last_transition_time().nanos())};
+  }
+  return std::nullopt;
+}
+
+// Evaluates drift for every NodeClaim: marks for the candidates, and the
+// condition writes for the plan.
+std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
+    const snapshot::Snapshot& snapshot, const PassInputs& inputs,
+    absl::Time now, Plan& plan) {
+  drift::DriftObservations obs = inputs.drift;
+  obs.catalog = &inputs.catalog;
+  std::vector<drift::DriftVerdict> verdicts =
+      drift::EvaluateAllDrift(snapshot, obs, now);
+  std::vector<std::optional<DriftMark>> marks(snapshot.node_claims().size());
+  for (size_t i = 0; i < verdicts.size() && i < marks.size(); ++i) {
+    const drift::DriftVerdict& v = verdicts[i];
+    if (!v.error.ok()) {
+      plan.drift_errors.push_back(
+          absl::StrCat(v.node_claim, ": ", v.error.message()));
+      marks[i] = ExistingDriftMark(snapshot.node_claims()[i]);
+      continue;
+    }
+    if (v.reason.has_value()) {
+      marks[i] = DriftMark{.reason = *v.reason, .since = v.since.value_or(now)};
+    }
+    if (v.change != drift::DriftConditionChange::kNone) {
+      plan.drift_updates.push_back(
+          DriftConditionUpdate{.node_claim = v.node_claim,
+                               .change = v.change,
+                               .reason = v.reason.value_or(""),
+                               .since = v.since.value_or(now)});
+    }
+  }
+  std::sort(plan.drift_updates.begin(), plan.drift_updates.end(),
+            [](const DriftConditionUpdate& a, const DriftConditionUpdate& b) {
+              return a.node_claim < b.node_claim;
+            });
+  return marks;
+}
+
+// NodePools in backoff at `now`, by name.
+std::map<std::string, absl::Time, std::less<>> ActiveBackoffs(
+    const PassInputs& inputs, absl::Time now) {
+  std::map<std::string, absl::Time, std::less<>> out;
+  for (const auto& [pool, until] : inputs.node_pool_backoff) {
+    if (until > now) out.emplace(pool, until);
+  }
+  return out;
+}
+
+// Drops from `commands` the candidates another command of this pass already
+// took (an expired node is also empty, say), and commands left empty.
+void DropTaken(const absl::flat_hash_set<std::string>& taken,
+               std::vector<Command>& commands) {
+  for (Command& command : commands) {
+    std::erase_if(command.candidates, [&](const Candidate& c) {
+      return taken.contains(c.node_claim_name);
+    });
+  }
+  std::erase_if(commands, [](const Command& command) {
+    return command.candidates.empty();
+  });
+}
+
+// Keeps at most `max` commands (max < 0: all); the rest become verdicts.
+void CapCommands(int64_t max, std::vector<Command>& commands,
+                 VerdictBook& book) {
+  if (max < 0 || static_cast<int64_t>(commands.size()) <= max) return;
+  for (size_t i = static_cast<size_t>(max); i < commands.size(); ++i) {
+    for (const Candidate& c : commands[i].candidates) {
+      book.Offer(
+          NodeVerdict{.node = c.node_name,
+                      .node_claim = c.node_claim_name,
+                      .node_pool = c.node_pool_name,
+                      .method = commands[i].method,
+                      .code = std::string(reasons::kNotSelected),
+                      .message = absl::StrCat("rollout allows ", max,
+                                              " more command(s) this pass")});
+    }
+  }
+  commands.resize(static_cast<size_t>(max));
+}
+
+// A consolidation method over the pool's candidates for it; the pods'
+// exclusions become verdicts too.
+MethodResult RunConsolidation(Method method, const CandidatePool& pool,
+                              const SchedulingSimulator& simulator,
+                              const ControllerOptions& options,
+                              BudgetLedger& ledger, absl::Time now) {
+  static const InstanceTypeCatalog kNoCatalog;
+  const InstanceTypeCatalog& catalog =
+      pool.catalog() != nullptr ? *pool.catalog() : kNoCatalog;
+  CandidatePool::Selection selection = pool.For(method);
+  ConsolidationResult r =
+      method == Method::kMultiNodeConsolidation
+          ? ComputeMultiNodeConsolidation(std::move(selection.candidates),
+                                          ledger, simulator, catalog, now,
+                                          options.consolidation)
+          : ComputeSingleNodeConsolidation(std::move(selection.candidates),
+                                           ledger, simulator, catalog, now,
+                                           options.consolidation);
+  MethodResult out;
+  out.commands = std::move(r.commands);
+  out.verdicts = std::move(selection.excluded);
+  for (NodeVerdict& v : r.verdicts) out.verdicts.push_back(std::move(v));
+  return out;
+}
+
+// One budgeted method over the pool, with backoff pools zeroed in its
+// ledger (their verdicts say so).
+MethodResult RunMethod(
+    Method method, const CandidatePool& pool,
+    const SchedulingSimulator& simulator, const ControllerOptions& options,
+    const BudgetLedger& base_ledger,
+    const std::map<std::string, absl::Time, std::less<>>& backoffs,
+    absl::Time now) {
+  BudgetLedger ledger = base_ledger;
+  for (const auto& [name, until] : backoffs) ledger.Set(name, 0);
+  MethodResult out;
+  switch (method) {
+    case Method::kEmptiness:
+      out = ComputeEmptiness(pool, ledger, now, options.methods);
+      break;
+    case Method::kStaticDrift:
+      out = ComputeStaticDrift(pool, ledger, simulator, options.methods);
+      break;
+    case Method::kDrift:
+      out = ComputeDrift(pool, ledger, simulator, options.methods);
+      break;
+    case Method::kMultiNodeConsolidation:
+    case Method::kSingleNodeConsolidation:
+      out = RunConsolidation(method, pool, simulator, options, ledger, now);
+      break;
+    default:
+      break;
+  }
+  for (NodeVerdict& v : out.verdicts) {
+    auto it = backoffs.find(v.node_pool);
+    if (it == backoffs.end() || v.code != reasons::kBudgetExhausted) continue;
+    v.code = std::string(reasons::kNodePoolBackoff);
+    v.message = absl::StrCat("NodePool \"", v.node_pool,
+                             "\" is backing off after a failed command until ",
+                             absl::FormatTime(it->second));
+  }
+  return out;
+}
+
+// Karpenter's loop: the first budgeted method with a command ends the pass.
+void RunBudgetedMethods(
+    const CandidatePool& pool, const SchedulingSimulator& simulator,
+    const ControllerOptions& options, const PassInputs& inputs,
+    const std::map<std::string, absl::Time, std::less<>>& backoffs,
+    absl::Time now, const absl::flat_hash_set<std::string>& taken,
+    VerdictBook& book, Plan& plan) {
+  for (Method method : kAllMethods) {
+    const std::optional<budget::DisruptionReason> reason =
+        BudgetReasonOf(method);
+    if (!reason.has_value()) continue;
+    if (options.disable_consolidation &&
+        (method == Method::kMultiNodeConsolidation ||
+         method == Method::kSingleNodeConsolidation)) {
+      continue;
+    }
+    MethodResult out = RunMethod(
+        method, pool, simulator, options,
+        BudgetLedger::FromMapping(plan.budgets, *reason), backoffs, now);
+    for (const NodeVerdict& v : out.verdicts) book.Offer(v);
+    DropTaken(taken, out.commands);
+    if (out.commands.empty()) continue;
+    CapCommands(inputs.max_commands, out.commands, book);
+    if (out.commands.empty()) return;
+    plan.acted = method;
+    for (Command& command : out.commands) {
+      book.Commanded(command);
+      plan.commands.push_back(std::move(command));
+    }
+    return;
+  }
+}
+
+// The earliest instant a new pass could decide differently on its own.
+absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
+                    const ControllerOptions& options, absl::Time now) {
+  absl::Time next = plan.acted.has_value() ? now : now + options.poll_interval;
+  for (const ManagedClaim& claim : pool.managed_claims()) {
+    const Candidate& c = claim.facts;
+    if (c.expires_at.has_value() && *c.expires_at > now) {
+      next = std::min(next, *c.expires_at);
+    }
+    if (c.consolidatable_at.has_value() && *c.consolidatable_at > now) {
+      next = std::min(next, *c.consolidatable_at);
+    }
+  }
+  for (const Command& command : plan.commands) {
+    if (command.validate_at.has_value()) {
+      next = std::min(next, *command.validate_at);
+    }
+  }
+  return next;
+}
+
+bool NodeIsReady(const v1::Node& node) {
+  for (const v1::Condition& c : node.status().conditions()) {
+    if (c.type() == "Ready") return c.status() == "True";
+  }
+  return false;
+}
+
+// Karpenter counts the candidates of queued commands as disrupting through
+// its in-memory MarkedForDeletion; a snapshot only shows what is persisted
+// (deleting, NotReady), so the in-flight nodes that neither covers are
+// added here, before any method consumes the budgets.
+void CountInFlightAsDisrupting(const CandidatePool& pool,
+                               budget::BudgetMapping& budgets) {
+  std::map<std::string, int64_t, std::less<>> extra;
+  const snapshot::Snapshot& snap = pool.snapshot();
+  for (const ManagedClaim& claim : pool.managed_claims()) {
+    if (!claim.in_flight || claim.deleting || !claim.facts.has_node) continue;
+    if (!NodeIsReady(snap.nodes()[claim.facts.node])) continue;
+    ++extra[claim.facts.node_pool_name];
+  }
+  for (budget::NodePoolBudget& b : budgets.node_pools) {
+    auto it = extra.find(b.node_pool);
+    if (it == extra.end()) continue;
+    b.disrupting_nodes += it->second;
+    for (size_t r = 0; r < b.remaining.size(); ++r) {
+      b.remaining[r] =
+          std::max<int64_t>(b.by_reason[r].allowed - b.disrupting_nodes, 0);
+    }
+  }
+}
+
+bool HasTrueCondition(const v1::NodeClaim& claim, absl::string_view type) {
+  for (const v1::Condition& c : claim.status().conditions()) {
+    if (c.type() == type) return c.status() == "True";
+  }
+  return false;
+}
+
+// ControllerOptions::count_replacement_pairs_once: recomputes each
+// NodePool's allowance over the nodes that stay (see the option).
+absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
+                                       const PassInputs& inputs,
+                                       const budget::BudgetOptions& options,
+                                       absl::Time now,
+                                       budget::BudgetMapping& budgets) {
+  const snapshot::Snapshot& snap = pool.snapshot();
+  std::map<std::string, int64_t, std::less<>> leaving;
+  for (const ManagedClaim& claim : pool.managed_claims()) {
+    const Candidate& c = claim.facts;
+    if (!c.has_node) continue;
+    const v1::NodeClaim& nc = snap.node_claims()[c.node_claim];
+    if (HasTrueCondition(nc, "InstanceTerminating")) continue;
+    const auto& labels = snap.nodes()[c.node].metadata().labels();
+    auto init = labels.find(std::string(kInitializedLabel));
+    if (init == labels.end() || init->second != "true") continue;
+    if (claim.deleting ||
+        inputs.in_flight_replacements.contains(c.node_claim_name)) {
+      ++leaving[c.node_pool_name];
+    }
+  }
+  for (budget::NodePoolBudget& b : budgets.node_pools) {
+    auto it = leaving.find(b.node_pool);
+    if (it == leaving.end()) continue;
+    std::optional<snapshot::NodePoolIndex> index =
+        snap.FindNodePool(b.node_pool);
+    if (!index.has_value()) continue;
+    absl::StatusOr<budget::DisruptionSpec> spec =
+        budget::ParseDisruptionSpec(snap.node_pools()[*index], options);
+    if (!spec.ok()) continue;  // Already failing closed.
+    const int64_t base = std::max<int64_t>(b.total_nodes - it->second, 0);
+    for (budget::DisruptionReason r : budget::kAllDisruptionReasons) {
+      const size_t i = static_cast<size_t>(r);
+      b.by_reason[i] = budget::ExplainAllowedDisruptions(*spec, r, base, now);
+      b.remaining[i] =
+          std::max<int64_t>(b.by_reason[i].allowed - b.disrupting_nodes, 0);
+    }
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
+const NodeVerdict* Plan::VerdictOf(absl::string_view node) const {
+  auto it = std::lower_bound(
+      verdicts.begin(), verdicts.end(), node,
+      [](const NodeVerdict& v, absl::string_view n) { return v.node < n; });
+  if (it == verdicts.end() || it->node != node) return nullptr;
+  return &*it;
+}
+
+Controller::Controller(ControllerOptions options)
+    : options_(std::move(options)) {}
+
+// What a pass builds from the snapshot before any method runs.
+struct Controller::Prepared {
+  // Heap-held: the pool points at it.
+  std::unique_ptr<budget::PdbIndex> pdbs;
+  CandidatePool pool;
+  std::optional<Scheduler> simulator;
+  std::map<std::string, absl::Time, std::less<>> backoffs;
+};
+
+absl::Status Controller::Prepare(const snapshot::Snapshot& snapshot,
+                                 const PassInputs& inputs, absl::Time now,
+                                 Prepared& prepared, Plan& plan) const {
+  plan.now = now;
+  prepared.pdbs =
+      std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snapshot));
+  plan.budgets =
+      budget::BudgetBook::Build(snapshot, options_.budgets).Evaluate(now);
+  CandidateContext ctx;
+  ctx.snapshot = &snapshot;
+  ctx.pdbs = prepared.pdbs.get();
+  ctx.catalog = &inputs.catalog;
+  ctx.now = now;
+  ctx.in_flight = inputs.in_flight;
+  ctx.nominated = inputs.nominated;
+  ctx.drift_marks = EvaluateDriftMarks(snapshot, inputs, now, plan);
+  KARPENTER_ASSIGN_OR_RETURN(prepared.pool, CandidatePool::Build(ctx));
+  KARPENTER_ASSIGN_OR_RETURN(
+      Scheduler simulator,
+      Scheduler::Build(snapshot, inputs.catalog, options_.simulator));
+  prepared.simulator.emplace(std::move(simulator));
+  prepared.backoffs = ActiveBackoffs(inputs, now);
+  if (options_.count_replacement_pairs_once) {
+    KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(
+        prepared.pool, inputs, options_.budgets, now, plan.budgets));
+  }
+  CountInFlightAsDisrupting(prepared.pool, plan.budgets);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Plan> Controller::Decide(const snapshot::Snapshot& snapshot,
+                                        const PassInputs& inputs,
+                                        absl::Time now) const {
+  Plan plan;
+  Prepared prepared;
+  KARPENTER_RETURN_IF_ERROR(Prepare(snapshot, inputs, now, prepared, plan));
+  const CandidatePool& pool = prepared.pool;
+
+  VerdictBook book;
+  for (const NodeVerdict& v : pool.exclusions()) book.Exclude(v);
+
+  // 1. Forceful, budget-free methods.
+  absl::flat_hash_set<std::string> taken;
+  for (MethodResult r :
+       {ComputeNodePoolDeleted(pool), ComputeExpiration(pool)}) {
+    for (const NodeVerdict& v : r.verdicts) book.Offer(v);
+    for (Command& command : r.commands) {
+      for (const Candidate& c : command.candidates) {
+        taken.insert(c.node_claim_name);
+      }
+      book.Commanded(command);
+      plan.commands.push_back(std::move(command));
+    }
+  }
+
+  // 2. Budgeted methods: the first that acts ends the pass.
+  RunBudgetedMethods(pool, *prepared.simulator, options_, inputs,
+                     prepared.backoffs, now, taken, book, plan);
+
+  // 3. Every node has a verdict; nodes no method looked at need nothing.
+  for (const v1::Node& node : snapshot.nodes()) {
+    if (book.Has(node.metadata().name())) continue;
+    book.Offer(NodeVerdict{.node = node.metadata().name(),
+                           .code = std::string(reasons::kNoDisruptionNeeded),
+                           .message = "no method applies"});
+  }
+  plan.verdicts = std::move(book).Take();
+  plan.cleanup = NodesToCleanUp(snapshot, inputs.in_flight);
+  plan.next_pass = NextPass(pool, plan, options_, now);
+  return plan;
+}
+
+absl::StatusOr<Command> Controller::Validate(const Command& command,
+                                             const snapshot::Snapshot& snapshot,
+                                             const PassInputs& inputs,
+                                             absl::Time now) const {
+  if (!command.validate_at.has_value()) return command;
+  const std::optional<budget::DisruptionReason> reason =
+      BudgetReasonOf(command.method);
+  if (!reason.has_value()) return command;
+  Plan plan;
+  Prepared prepared;
+  KARPENTER_RETURN_IF_ERROR(Prepare(snapshot, inputs, now, prepared, plan));
+  BudgetLedger ledger = BudgetLedger::FromMapping(plan.budgets, *reason);
+  for (const auto& [name, until] : prepared.backoffs) ledger.Set(name, 0);
+  switch (command.method) {
+    case Method::kEmptiness:
+      return ValidateEmptiness(command, prepared.pool, ledger);
+    case Method::kMultiNodeConsolidation:
+    case Method::kSingleNodeConsolidation: {
+      CandidatePool::Selection fresh = prepared.pool.For(command.method);
+      return ValidateConsolidation(command, fresh.candidates, ledger,
+                                   *prepared.simulator, now);
+    }
+    default:
+      return command;
+  }
+}
+
+}  // namespace karpenter::disruption
