@@ -99,6 +99,13 @@ TEST_CASE("fake lifecycle: a launched NodeClaim registers once Running",
   CHECK(node.status().conditions(0).status() == "True");
   const v1::NodeClaim& claim = s.node_claims()[*s.FindNodeClaim("r1")];
   CHECK(claim.status().node_name() == "r1");
+  // Launch labelled the NodeClaim with the instance's placement.
+  CHECK(claim.metadata().labels().at("node.kubernetes.io/instance-type") ==
+        "m5.xlarge");
+  CHECK(claim.metadata().labels().at("topology.kubernetes.io/zone") ==
+        "test-zone-a");
+  CHECK(claim.metadata().labels().at("karpenter.sh/capacity-type") ==
+        "on-demand");
   for (const char* type : {"Launched", "Registered", "Initialized"}) {
     CAPTURE(type);
     CHECK(IsTrue(claim, type));
@@ -198,10 +205,11 @@ TEST_CASE("fake lifecycle: cluster faults stop the pass and are reported",
               .ok());
   const absl::StatusOr<LifecycleReport> r = env.lifecycle->Reconcile();
   REQUIRE(absl::IsUnavailable(r.status()));
-  CHECK(absl::StrContains(r.status().message(), "initialise NodeClaim \"r1\""));
-  // The next pass resumes: the Node exists, the claim registers and
-  // initialises.
+  // The first label write is the launch's NodeClaim placement labels.
+  CHECK(absl::StrContains(r.status().message(), "label NodeClaim \"r1\""));
+  // The next pass resumes: the claim launches, registers and initialises.
   const LifecycleReport again = env.Reconcile();
+  CHECK(again.launched == std::vector<std::string>{"r1"});
   CHECK(again.registered == std::vector<std::string>{"r1"});
   CHECK(again.initialized == std::vector<std::string>{"r1"});
 }
