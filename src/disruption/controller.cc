@@ -348,6 +348,45 @@ absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
   }
   return absl::OkStatus();
 }
+
+// Builds the Scheduler on the first Simulate: a pass whose methods never
+// simulate (no drifted node, consolidation off or nothing eligible) does not
+// pay for indexing every node's free capacity. A build error is kept for
+// the caller (`error()`) and every simulation then reports it.
+class LazySimulator final : public SchedulingSimulator {
+ public:
+  LazySimulator(const snapshot::Snapshot& snapshot,
+                const InstanceTypeCatalog& catalog, SimulatorOptions options)
+      : snapshot_(snapshot), catalog_(catalog), options_(options) {}
+
+  SimulationResult Simulate(
+      absl::Span<const Candidate> candidates) const override {
+    if (!built_) {
+      built_ = true;
+      absl::StatusOr<Scheduler> s =
+          Scheduler::Build(snapshot_, catalog_, options_);
+      if (s.ok()) {
+        scheduler_.emplace(*std::move(s));
+      } else {
+        error_ = s.status();
+      }
+    }
+    if (scheduler_.has_value()) return scheduler_->Simulate(candidates);
+    SimulationResult failed;
+    failed.unsupported = std::string(error_.message());
+    return failed;
+  }
+
+  const absl::Status& error() const { return error_; }
+
+ private:
+  const snapshot::Snapshot& snapshot_;
+  const InstanceTypeCatalog& catalog_;
+  const SimulatorOptions options_;
+  mutable bool built_ = false;
+  mutable std::optional<Scheduler> scheduler_;
+  mutable absl::Status error_;
+};
 }  // namespace
 
 const NodeVerdict* Plan::VerdictOf(absl::string_view node) const {
@@ -366,7 +405,7 @@ struct Controller::Prepared {
   // Heap-held: the pool points at it.
   std::unique_ptr<budget::PdbIndex> pdbs;
   CandidatePool pool;
-  std::optional<Scheduler> simulator;
+  std::optional<LazySimulator> simulator;
   std::map<std::string, absl::Time, std::less<>> backoffs;
 };
 
@@ -387,10 +426,7 @@ absl::Status Controller::Prepare(const snapshot::Snapshot& snapshot,
   ctx.nominated = inputs.nominated;
   ctx.drift_marks = EvaluateDriftMarks(snapshot, inputs, now, plan);
   KARPENTER_ASSIGN_OR_RETURN(prepared.pool, CandidatePool::Build(ctx));
-  KARPENTER_ASSIGN_OR_RETURN(
-      Scheduler simulator,
-      Scheduler::Build(snapshot, inputs.catalog, options_.simulator));
-  prepared.simulator.emplace(std::move(simulator));
+  prepared.simulator.emplace(snapshot, inputs.catalog, options_.simulator);
   prepared.backoffs = ActiveBackoffs(inputs, now);
   if (options_.count_replacement_pairs_once) {
     KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(
@@ -428,6 +464,7 @@ absl::StatusOr<Plan> Controller::Decide(const snapshot::Snapshot& snapshot,
   // 2. Budgeted methods: the first that acts ends the pass.
   RunBudgetedMethods(pool, *prepared.simulator, options_, inputs,
                      prepared.backoffs, now, taken, book, plan);
+  KARPENTER_RETURN_IF_ERROR(prepared.simulator->error());
 
   // 3. Every node has a verdict; nodes no method looked at need nothing.
   for (const v1::Node& node : snapshot.nodes()) {
@@ -461,8 +498,10 @@ absl::StatusOr<Command> Controller::Validate(const Command& command,
     case Method::kMultiNodeConsolidation:
     case Method::kSingleNodeConsolidation: {
       CandidatePool::Selection fresh = prepared.pool.For(command.method);
-      return ValidateConsolidation(command, fresh.candidates, ledger,
-                                   *prepared.simulator, now);
+      absl::StatusOr<Command> valid = ValidateConsolidation(
+          command, fresh.candidates, ledger, *prepared.simulator, now);
+      KARPENTER_RETURN_IF_ERROR(prepared.simulator->error());
+      return valid;
     }
     default:
       return command;
