@@ -92,6 +92,10 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
     }
     if (v.reason.has_value()) {
       marks[i] = DriftMark{.reason = *v.reason, .since = v.since.value_or(now)};
+    } else if (v.change == drift::DriftConditionChange::kNone) {
+      // Not evaluated, or not every check could run (no observation):
+      // the condition stands, as the verdict leaves it.
+      marks[i] = ExistingDriftMark(snapshot.node_claims()[i]);
     }
     if (v.change != drift::DriftConditionChange::kNone) {
       plan.drift_updates.push_back(
