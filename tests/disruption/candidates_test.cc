@@ -207,7 +207,7 @@ Usable UsableFor(const CandidatePool& pool, std::string* code = nullptr,
 }
 
 TEST_CASE(
-    "candidates: pod blocks stop graceful methods; eventual with TGP "
+    "candidates: pod blocks stop graceful methods, eventual with TGP "
     "and forceful ignore them",
     "[disruption]") {
   for (const bool tgp : {false, true}) {
