@@ -101,6 +101,11 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
     }
     if (v.reason.has_value()) {
       marks[i] = DriftMark{.reason = *v.reason, .since = v.since.value_or(now)};
+    } else if (!v.unchecked.empty()) {
+      // A check lacked its observation (IsDrifted not answered, NodePool
+      // missing from the catalogue): the condition is left as it is, and
+      // Karpenter's disruption pass reads the condition, so it still counts.
+      marks[i] = ExistingDriftMark(snapshot.node_claims()[i]);
     }
     if (v.change != drift::DriftConditionChange::kNone) {
       plan.drift_updates.push_back(
