@@ -15,21 +15,30 @@ namespace karpenter::disruption {
 namespace {
 
 // How much a verdict says about a node; a pass keeps the most telling one
-// (ties: the first, i.e. the earliest method).
+// (ties: the first, i.e. the earliest method). A method that does not apply
+// to the node (not drifted, consolidation disabled) says less than one that
+// wanted the node and was stopped (budget, backoff, pods, simulation): a
+// drifted node held by its budget must not read "ConsolidationDisabled"
+// because emptiness, which runs first, does not apply to it.
 int Rank(absl::string_view code) {
-  if (code == reasons::kCommanded) return 4;
+  if (code == reasons::kCommanded) return 5;
   if (code == reasons::kNotDrifted || code == reasons::kNotExpired ||
       code == reasons::kNotEmpty || code == reasons::kNoDisruptionNeeded) {
     return 1;
   }
-  return 2;
+  if (code == reasons::kConsolidationDisabled ||
+      code == reasons::kNotConsolidatable ||
+      code == reasons::kWhenEmptyPolicy || code == reasons::kStaticNodePool) {
+    return 2;
+  }
+  return 3;
 }
 
 // Accumulates one verdict per node.
 class VerdictBook {
  public:
   // Node-level exclusions are final.
-  void Exclude(const NodeVerdict& v) { Put(v, 3); }
+  void Exclude(const NodeVerdict& v) { Put(v, 4); }
   void Offer(const NodeVerdict& v) { Put(v, Rank(v.code)); }
   void Commanded(const Command& command) {
     for (const Candidate& c : command.candidates) {
@@ -39,7 +48,7 @@ class VerdictBook {
                       .method = command.method,
                       .code = std::string(reasons::kCommanded),
                       .message = command.explanation},
-          4);
+          5);
     }
   }
   bool Has(absl::string_view node) const {
@@ -93,8 +102,10 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
     if (v.reason.has_value()) {
       marks[i] = DriftMark{.reason = *v.reason, .since = v.since.value_or(now)};
     } else if (v.change == drift::DriftConditionChange::kNone) {
-      // Not evaluated, or not every check could run (no observation):
-      // the condition stands, as the verdict leaves it.
+      // Not evaluated, or a check lacked its observation (IsDrifted not
+      // answered, NodePool missing from the catalogue): the condition is
+      // left as it is, and Karpenter's disruption pass reads the condition,
+      // so it still counts.
       marks[i] = ExistingDriftMark(snapshot.node_claims()[i]);
     }
     if (v.change != drift::DriftConditionChange::kNone) {

@@ -1,0 +1,593 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// disruption::Controller over real snapshots, the real Scheduler and a
+// catalogue with capacity: verdicts, method order, drift marking, budgets,
+// backoff, rollout caps, in-flight counting, validation and next_pass.
+
+#include "karpenter/disruption/controller.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "candidates_test_util.h"
+
+// The builders take designated initializers that omit fields; GCC 12 warns
+// about every omitted member even though each has a default.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace karpenter::disruption {
+namespace {
+
+using test::ClaimOpts;
+using test::kT0;
+using test::NodeOpts;
+using test::PodOpts;
+using test::PoolOpts;
+
+// A cluster of m5.large nodes (2 cpu, 8Gi, 29 pods), every NodeClaim
+// Launched, with a catalogue offering m5.large to every NodePool.
+class World {
+ public:
+  World& Pool(const PoolOpts& o = {}) {
+    cluster_.Pool(o);
+    pools_.push_back(o.name);
+    return *this;
+  }
+  // Adds a budget to the last NodePool.
+  World& Budget(const std::string& nodes,
+                const std::vector<std::string>& reasons = {}) {
+    v1::Budget* b = cluster_.objects.node_pools.back()
+                        .mutable_spec()
+                        ->mutable_disruption()
+                        ->add_budgets();
+    b->set_nodes(nodes);
+    for (const std::string& r : reasons) b->add_reasons(r);
+    return *this;
+  }
+  World& Node(const NodeOpts& n, const ClaimOpts& c = {}) {
+    cluster_.Node(n, c);
+    return *this;
+  }
+  // A node with one ReplicaSet pod (so it is not empty).
+  World& BusyNode(const NodeOpts& n, const ClaimOpts& c = {}) {
+    cluster_.Node(n, c);
+    cluster_.Pod(PodOpts{.name = n.name + "-pod",
+                         .node = n.name,
+                         .owner = "apps/v1/ReplicaSet"});
+    return *this;
+  }
+  World& BareNode(const NodeOpts& n) {
+    cluster_.BareNode(n);
+    return *this;
+  }
+  World& Pod(const PodOpts& p) {
+    cluster_.Pod(p);
+    return *this;
+  }
+  // The cloud provider reports the NodeClaim of `node` drifted (or, with
+  // nullopt, answered "not drifted").
+  World& ProviderDrift(const std::string& node,
+                       std::optional<std::string> reason = "AMIDrift") {
+    inputs.drift.provider[node + "-claim"].reason = std::move(reason);
+    return *this;
+  }
+
+  // Builds the snapshot (kept in `snapshot`) and the catalogue.
+  const snapshot::Snapshot& Build() {
+    for (v1::Node& n : cluster_.objects.nodes) {
+      auto& alloc = *n.mutable_status()->mutable_allocatable();
+      alloc["cpu"] = "2";
+      alloc["memory"] = "8Gi";
+      alloc["pods"] = "29";
+    }
+    std::map<std::string, const v1::Node*> nodes;
+    for (const v1::Node& n : cluster_.objects.nodes) {
+      nodes[n.metadata().name()] = &n;
+    }
+    for (v1::NodeClaim& c : cluster_.objects.node_claims) {
+      // The NodeClaim carries its Node's labels, so the InstanceTypeNotFound
+      // check finds its m5.large offering.
+      auto node = nodes.find(c.status().node_name());
+      if (node != nodes.end()) {
+        for (const auto& [k, v] : node->second->metadata().labels()) {
+          (*c.mutable_metadata()->mutable_labels())[k] = v;
+        }
+      }
+      test::AddCondition(c.mutable_status()->mutable_conditions(), "Launched",
+                         "True", kT0 - absl::Hours(1));
+    }
+    for (const std::string& pool : pools_) {
+      InstanceType t;
+      t.name = "m5.large";
+      t.capacity = {{"cpu", "2"}, {"memory", "8Gi"}, {"pods", "29"}};
+      t.offerings.push_back({"us-west-2a", "on-demand", 0.096, true});
+      inputs.catalog[pool].push_back(std::move(t));
+    }
+    snapshot.emplace(cluster_.Build());
+    return *snapshot;
+  }
+
+  Plan Decide(const ControllerOptions& options = {}, absl::Time now = kT0) {
+    if (!snapshot.has_value()) Build();
+    absl::StatusOr<Plan> plan =
+        Controller(options).Decide(*snapshot, inputs, now);
+    REQUIRE(plan.ok());
+    return *std::move(plan);
+  }
+
+  PassInputs inputs;
+  std::optional<snapshot::Snapshot> snapshot;
+
+ private:
+  test::Cluster cluster_;
+  std::vector<std::string> pools_;
+};
+
+std::string CodeOf(const Plan& plan, const std::string& node) {
+  const NodeVerdict* v = plan.VerdictOf(node);
+  return v == nullptr ? "<none>" : v->code;
+}
+
+// "Method:node,node" per command, in order.
+std::vector<std::string> CommandSummary(const Plan& plan) {
+  std::vector<std::string> out;
+  for (const Command& c : plan.commands) {
+    std::string s(MethodName(c.method));
+    const char* sep = ":";
+    for (const Candidate& cand : c.candidates) {
+      absl::StrAppend(&s, sep, cand.node_name);
+      sep = ",";
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+int64_t RemainingDrifted(const Plan& plan, const std::string& pool) {
+  return plan.budgets.Remaining(pool, budget::DisruptionReason::kDrifted);
+}
+
+// ---------------------------------------------------------------------------
+
+TEST_CASE("controller: every node gets exactly one verdict, sorted by name",
+          "[controller]") {
+  World w;
+  w.Pool()
+      .Node({.name = "c-empty"})
+      .Node({.name = "a-dnd",
+             .annotations = {{"karpenter.sh/do-not-disrupt", "true"}}},
+            // Looked at by expiration (NotExpired) and drift (provider).
+            {.expire_after = "720h"})
+      .BusyNode({.name = "b-busy"})
+      .BareNode({.name = "d-unmanaged", .pool = ""});
+  w.ProviderDrift("a-dnd");
+  const Plan plan = w.Decide();
+
+  REQUIRE(plan.verdicts.size() == 4);
+  for (size_t i = 1; i < plan.verdicts.size(); ++i) {
+    CHECK(plan.verdicts[i - 1].node < plan.verdicts[i].node);
+  }
+  for (const NodeVerdict& v : plan.verdicts) {
+    CAPTURE(v.node, v.code, v.message);
+    REQUIRE(plan.VerdictOf(v.node) == &v);
+  }
+  CHECK(plan.VerdictOf("no-such-node") == nullptr);
+  CHECK(plan.VerdictOf("") == nullptr);
+
+  CHECK(CodeOf(plan, "c-empty") == reasons::kCommanded);
+  CHECK(plan.VerdictOf("c-empty")->method == Method::kEmptiness);
+  CHECK(plan.VerdictOf("c-empty")->node_claim == "c-empty-claim");
+  CHECK(CodeOf(plan, "a-dnd") == reasons::kNodeDoNotDisrupt);
+  CHECK(CodeOf(plan, "d-unmanaged") == reasons::kNotManaged);
+  CHECK(CodeOf(plan, "b-busy") != reasons::kCommanded);
+  CHECK(plan.acted == Method::kEmptiness);
+  REQUIRE(CommandSummary(plan) ==
+          std::vector<std::string>{"Emptiness:c-empty"});
+}
+
+TEST_CASE("controller: forceful methods always run and are budget-free",
+          "[controller]") {
+  World w;
+  w.Pool()
+      .Budget("0")
+      .BusyNode({.name = "a-expired"},
+                {.created = kT0 - absl::Hours(2), .expire_after = "1h"})
+      .BusyNode({.name = "b-orphan", .pool = "gone"})
+      .Node({.name = "c-empty"})
+      .BusyNode({.name = "d-drift"});
+  w.ProviderDrift("d-drift");
+  const Plan plan = w.Decide();
+
+  CHECK(CommandSummary(plan) ==
+        std::vector<std::string>{"NodePoolDeleted:b-orphan",
+                                 "Expiration:a-expired"});
+  CHECK_FALSE(plan.acted.has_value());
+  CHECK(CodeOf(plan, "a-expired") == reasons::kCommanded);
+  CHECK(CodeOf(plan, "b-orphan") == reasons::kCommanded);
+  CHECK(CodeOf(plan, "c-empty") == reasons::kBudgetExhausted);
+  CHECK(CodeOf(plan, "d-drift") == reasons::kBudgetExhausted);
+  for (const Command& c : plan.commands) CHECK_FALSE(c.validate_at.has_value());
+}
+
+TEST_CASE("controller: the first budgeted method that acts ends the pass",
+          "[controller]") {
+  auto build = [](bool with_empty) {
+    World w;
+    w.Pool().Budget("100%").BusyNode({.name = "b-drift"});
+    if (with_empty) w.Node({.name = "a-empty"});
+    // Forceful methods run before and beside the budgeted one.
+    w.BusyNode({.name = "c-expired"},
+               {.created = kT0 - absl::Hours(2), .expire_after = "1h"});
+    w.ProviderDrift("b-drift");
+    return w;
+  };
+  SECTION("emptiness acts, drift does not") {
+    World w = build(true);
+    const Plan plan = w.Decide();
+    CHECK(plan.acted == Method::kEmptiness);
+    CHECK(
+        CommandSummary(plan) ==
+        std::vector<std::string>{"Expiration:c-expired", "Emptiness:a-empty"});
+    CHECK(CodeOf(plan, "b-drift") != reasons::kCommanded);
+    // The drift mark is still written: marking is not a method.
+    REQUIRE(plan.drift_updates.size() == 1);
+    CHECK(plan.drift_updates[0].node_claim == "b-drift-claim");
+  }
+  SECTION("without the empty node drift acts") {
+    World w = build(false);
+    const Plan plan = w.Decide();
+    CHECK(plan.acted == Method::kDrift);
+    CHECK(CommandSummary(plan) ==
+          std::vector<std::string>{"Expiration:c-expired", "Drift:b-drift"});
+    CHECK(CodeOf(plan, "b-drift") == reasons::kCommanded);
+    CHECK(plan.VerdictOf("b-drift")->method == Method::kDrift);
+  }
+}
+
+TEST_CASE("controller: provider drift becomes a Drifted update and a command",
+          "[controller]") {
+  World w;
+  w.Pool({.consolidate_after = "Never"})
+      .Budget("100%")
+      .BusyNode({.name = "a-drift"})
+      .BusyNode({.name = "b-clean"})
+      .BusyNode(
+          {.name = "c-unmarked"},
+          {.drifted_since = kT0 - absl::Minutes(5), .drift_reason = "AMIDrift"})
+      .BusyNode({.name = "d-unobserved"});
+  w.ProviderDrift("a-drift", "AMIDrift")
+      .ProviderDrift("b-clean", std::nullopt)
+      .ProviderDrift("c-unmarked", std::nullopt);
+  const Plan plan = w.Decide();
+
+  REQUIRE(plan.drift_updates.size() == 2);
+  CHECK(plan.drift_updates[0].node_claim == "a-drift-claim");
+  CHECK(plan.drift_updates[0].change == drift::DriftConditionChange::kSet);
+  CHECK(plan.drift_updates[0].reason == "AMIDrift");
+  CHECK(plan.drift_updates[0].since == kT0);
+  CHECK(plan.drift_updates[1].node_claim == "c-unmarked-claim");
+  CHECK(plan.drift_updates[1].change == drift::DriftConditionChange::kRemove);
+  CHECK(plan.drift_errors.empty());
+
+  REQUIRE(plan.commands.size() == 1);
+  const Command& cmd = plan.commands[0];
+  CHECK(cmd.method == Method::kDrift);
+  REQUIRE(cmd.candidates.size() == 1);
+  CHECK(cmd.candidates[0].node_name == "a-drift");
+  CHECK(cmd.candidates[0].drift_reason == "AMIDrift");
+  CHECK(cmd.candidates[0].drifted_since == kT0);
+  CHECK_FALSE(cmd.validate_at.has_value());
+  // Not drifted, in a NodePool that never consolidates: the policy is the
+  // most telling verdict.
+  for (const char* n : {"b-clean", "c-unmarked", "d-unobserved"}) {
+    CAPTURE(n);
+    CHECK(CodeOf(plan, n) == reasons::kConsolidationDisabled);
+  }
+}
+
+TEST_CASE("controller: an unobserved Drifted condition still drifts the node",
+          "[controller]") {
+  // IsDrifted not answered (not asked, or NotFound): the drift controller
+  // leaves the condition, and Karpenter's disruption pass reads it.
+  World w;
+  w.Pool({.consolidate_after = "Never"})
+      .Budget("100%")
+      .BusyNode({.name = "a-marked"}, {.drifted_since = kT0 - absl::Hours(1),
+                                       .drift_reason = "AMIDrift"});
+  const Plan plan = w.Decide();
+  CHECK(plan.drift_updates.empty());
+  REQUIRE(CommandSummary(plan) == std::vector<std::string>{"Drift:a-marked"});
+  CHECK(plan.commands[0].candidates[0].drift_reason == "AMIDrift");
+  CHECK(plan.commands[0].candidates[0].drifted_since == kT0 - absl::Hours(1));
+}
+
+TEST_CASE("controller: a budget for Drifted does not block emptiness",
+          "[controller]") {
+  World w;
+  w.Pool().Budget("0", {"Drifted"}).BusyNode({.name = "b-drift"});
+  SECTION("drift alone is blocked") {
+    w.ProviderDrift("b-drift");
+    ControllerOptions options;
+    options.disable_consolidation = true;
+    const Plan plan = w.Decide(options);
+    CHECK(plan.commands.empty());
+    CHECK_FALSE(plan.acted.has_value());
+    CHECK(CodeOf(plan, "b-drift") == reasons::kBudgetExhausted);
+    CHECK(plan.VerdictOf("b-drift")->method == Method::kDrift);
+    CHECK(RemainingDrifted(plan, "default") == 0);
+  }
+  SECTION("emptiness still acts") {
+    w.Node({.name = "a-empty"});
+    w.ProviderDrift("b-drift");
+    const Plan plan = w.Decide();
+    CHECK(plan.acted == Method::kEmptiness);
+    CHECK(CommandSummary(plan) ==
+          std::vector<std::string>{"Emptiness:a-empty"});
+    CHECK(plan.budgets.Remaining("default", budget::DisruptionReason::kEmpty) >
+          0);
+  }
+}
+
+TEST_CASE("controller: a NodePool in backoff yields to the others",
+          "[controller]") {
+  World w;
+  w.Pool({.name = "p1", .consolidate_after = "Never"})
+      .Budget("100%")
+      .BusyNode({.name = "a1", .pool = "p1"})
+      .Pool({.name = "p2", .consolidate_after = "Never"})
+      .Budget("100%")
+      .BusyNode({.name = "b2", .pool = "p2"});
+  w.ProviderDrift("a1").ProviderDrift("b2");
+  SECTION("active backoff") {
+    w.inputs.node_pool_backoff["p1"] = kT0 + absl::Minutes(1);
+    const Plan plan = w.Decide();
+    CHECK(CommandSummary(plan) == std::vector<std::string>{"Drift:b2"});
+    CHECK(CodeOf(plan, "a1") == reasons::kNodePoolBackoff);
+    CHECK_THAT(plan.VerdictOf("a1")->message,
+               Catch::Contains("\"p1\"") && Catch::Contains("backing off"));
+    CHECK(CodeOf(plan, "b2") == reasons::kCommanded);
+  }
+  SECTION("an expired backoff is ignored") {
+    w.inputs.node_pool_backoff["p1"] = kT0;
+    w.inputs.node_pool_backoff["p2"] = kT0 - absl::Minutes(1);
+    const Plan plan = w.Decide();
+    CHECK(CommandSummary(plan) ==
+          std::vector<std::string>{"Drift:a1", "Drift:b2"});
+  }
+}
+
+TEST_CASE("controller: max_commands caps budgeted commands, not forceful ones",
+          "[controller]") {
+  World w;
+  w.Pool({.consolidate_after = "Never"}).Budget("100%");
+  for (const char* n : {"a-drift", "b-drift", "c-drift"}) {
+    w.BusyNode({.name = n}, {.drifted_since = kT0 - absl::Minutes(10)});
+    w.ProviderDrift(n, "NodePoolDrifted");
+  }
+  w.BusyNode({.name = "x-expired"},
+             {.created = kT0 - absl::Hours(2), .expire_after = "1h"});
+  w.BusyNode({.name = "y-expired"},
+             {.created = kT0 - absl::Hours(2), .expire_after = "1h"});
+  w.inputs.max_commands = 1;
+  const Plan plan = w.Decide();
+
+  CHECK(CommandSummary(plan) == std::vector<std::string>{"Expiration:x-expired",
+                                                         "Expiration:y-expired",
+                                                         "Drift:a-drift"});
+  CHECK(plan.acted == Method::kDrift);
+  CHECK(CodeOf(plan, "b-drift") == reasons::kNotSelected);
+  CHECK(CodeOf(plan, "c-drift") == reasons::kNotSelected);
+  CHECK_THAT(plan.VerdictOf("b-drift")->message,
+             Catch::Contains("allows 1 more"));
+
+  SECTION("zero slots: nothing budgeted acts") {
+    w.inputs.max_commands = 0;
+    const Plan none = w.Decide();
+    CHECK(none.commands.size() == 2);
+    CHECK_FALSE(none.acted.has_value());
+    CHECK(CodeOf(none, "a-drift") == reasons::kNotSelected);
+  }
+}
+
+TEST_CASE("controller: in-flight nodes count against the budget",
+          "[controller]") {
+  World w;
+  w.Pool({.consolidate_after = "Never"})
+      .Budget("1")
+      .BusyNode({.name = "a-inflight"})
+      .BusyNode({.name = "b-drift"});
+  w.ProviderDrift("a-inflight").ProviderDrift("b-drift");
+  SECTION("one queued command exhausts a budget of one") {
+    w.inputs.in_flight.insert("aws:///a-inflight");
+    const Plan plan = w.Decide();
+    CHECK(plan.commands.empty());
+    CHECK(CodeOf(plan, "a-inflight") == reasons::kInFlight);
+    CHECK(CodeOf(plan, "b-drift") == reasons::kBudgetExhausted);
+    CHECK(RemainingDrifted(plan, "default") == 0);
+  }
+  SECTION("control: nothing in flight, one node goes") {
+    const Plan plan = w.Decide();
+    CHECK(CommandSummary(plan) == std::vector<std::string>{"Drift:a-inflight"});
+    CHECK(CodeOf(plan, "b-drift") == reasons::kBudgetExhausted);
+  }
+}
+
+TEST_CASE("controller: count_replacement_pairs_once takes 20 percent of 5",
+          "[controller]") {
+  World w;
+  w.Pool({.consolidate_after = "Never"}).Budget("20%");
+  for (int i = 1; i <= 5; ++i) {
+    const std::string name = absl::StrCat("old-", i);
+    w.BusyNode({.name = name});
+    w.ProviderDrift(name);
+  }
+  // The launched, initialised replacement of a queued command.
+  w.BusyNode({.name = "z-new"});
+  w.inputs.in_flight_replacements.insert("z-new-claim");
+
+  ControllerOptions karpenter;
+  const Plan off = w.Decide(karpenter);
+  CHECK(RemainingDrifted(off, "default") == 2);  // ceil(0.2 x 6)
+  CHECK(off.commands.size() == 2);
+
+  ControllerOptions once;
+  once.count_replacement_pairs_once = true;
+  const Plan on = w.Decide(once);
+  CHECK(RemainingDrifted(on, "default") == 1);  // ceil(0.2 x 5)
+  CHECK(CommandSummary(on) == std::vector<std::string>{"Drift:old-1"});
+  CHECK(CodeOf(on, "old-2") == reasons::kBudgetExhausted);
+
+  SECTION("without a named replacement both counts agree") {
+    w.inputs.in_flight_replacements.clear();
+    CHECK(RemainingDrifted(w.Decide(once), "default") == 2);
+  }
+}
+
+TEST_CASE("controller: the same inputs give the same plan", "[controller]") {
+  World w;
+  w.Pool().Budget("2");
+  w.Pool({.name = "spot"}).Budget("50%");
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = absl::StrCat("n", i);
+    const std::string pool = i % 2 == 0 ? "default" : "spot";
+    if (i < 2) {
+      w.Node({.name = name, .pool = pool});
+    } else {
+      w.BusyNode({.name = name, .pool = pool});
+    }
+    if (i % 3 == 0) w.ProviderDrift(name);
+  }
+  w.BusyNode({.name = "x-expired"},
+             {.created = kT0 - absl::Hours(2), .expire_after = "1h"});
+  w.Build();
+  const Plan a = w.Decide();
+  const Plan b = w.Decide();
+  CHECK(CommandSummary(a) == CommandSummary(b));
+  CHECK_FALSE(a.commands.empty());
+  REQUIRE(a.verdicts.size() == b.verdicts.size());
+  for (size_t i = 0; i < a.verdicts.size(); ++i) {
+    CHECK(a.verdicts[i].node == b.verdicts[i].node);
+    CHECK(a.verdicts[i].code == b.verdicts[i].code);
+    CHECK(a.verdicts[i].message == b.verdicts[i].message);
+  }
+  for (size_t i = 0; i < a.commands.size(); ++i) {
+    CHECK(a.commands[i].explanation == b.commands[i].explanation);
+    CHECK(a.commands[i].validate_at == b.commands[i].validate_at);
+  }
+  CHECK(a.drift_updates.size() == b.drift_updates.size());
+  CHECK(a.next_pass == b.next_pass);
+}
+
+TEST_CASE("controller: next_pass", "[controller]") {
+  SECTION("now when something acted") {
+    World w;
+    w.Pool().Node({.name = "a-empty"});
+    const Plan plan = w.Decide();
+    REQUIRE(plan.acted.has_value());
+    CHECK(plan.next_pass == kT0);
+  }
+  SECTION("the poll interval when nothing acted") {
+    World w;
+    w.Pool({.consolidate_after = "Never"}).BusyNode({.name = "a-busy"});
+    const Plan plan = w.Decide();
+    CHECK(plan.commands.empty());
+    CHECK(plan.next_pass == kT0 + absl::Seconds(10));
+    ControllerOptions slow;
+    slow.poll_interval = absl::Minutes(1);
+    CHECK(w.Decide(slow).next_pass == kT0 + absl::Minutes(1));
+  }
+  SECTION("earlier when a NodeClaim expires sooner") {
+    World w;
+    w.Pool({.consolidate_after = "Never"})
+        .BusyNode({.name = "a-busy"},
+                  {.created = kT0 - absl::Hours(1), .expire_after = "3605s"});
+    const Plan plan = w.Decide();
+    CHECK(plan.commands.empty());
+    CHECK(plan.next_pass == kT0 + absl::Seconds(5));
+    // Once it has expired the pass acts on it.
+    const Plan later = w.Decide({}, kT0 + absl::Seconds(5));
+    CHECK(CommandSummary(later) ==
+          std::vector<std::string>{"Expiration:a-busy"});
+  }
+  SECTION("earlier when a node becomes consolidatable sooner") {
+    World w;
+    w.Pool({.consolidate_after = "30s"})
+        .Node({.name = "a-empty"}, {.last_pod_event = kT0 - absl::Seconds(25)});
+    const Plan plan = w.Decide();
+    CHECK(plan.commands.empty());
+    CHECK(CodeOf(plan, "a-empty") == reasons::kNotConsolidatable);
+    CHECK(plan.next_pass == kT0 + absl::Seconds(5));
+  }
+}
+
+TEST_CASE("controller: Validate re-checks an emptiness command",
+          "[controller]") {
+  World w;
+  w.Pool().Node({.name = "a-empty"});
+  const Plan plan = w.Decide();
+  REQUIRE(plan.commands.size() == 1);
+  const Command& cmd = plan.commands[0];
+  REQUIRE(cmd.validate_at == kT0 + absl::Seconds(15));
+  const Controller controller;
+
+  SECTION("unchanged: returned without validate_at") {
+    absl::StatusOr<Command> v =
+        controller.Validate(cmd, *w.snapshot, w.inputs, *cmd.validate_at);
+    REQUIRE(v.ok());
+    CHECK_FALSE(v->validate_at.has_value());
+    CHECK(v->method == Method::kEmptiness);
+    CHECK(test::Names(v->candidates) == std::vector<std::string>{"a-empty"});
+  }
+  SECTION("a pod landed: rejected") {
+    World moved;
+    moved.Pool().BusyNode({.name = "a-empty"});
+    moved.Build();
+    absl::StatusOr<Command> v = controller.Validate(
+        cmd, *moved.snapshot, moved.inputs, *cmd.validate_at);
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.status().code() == absl::StatusCode::kFailedPrecondition);
+    CHECK_THAT(std::string(v.status().message()), Catch::Contains("a-empty"));
+  }
+  SECTION("a command without validate_at is returned unchanged") {
+    Command drift = cmd;
+    drift.method = Method::kDrift;
+    drift.validate_at.reset();
+    drift.explanation = "as computed";
+    absl::StatusOr<Command> v =
+        controller.Validate(drift, *w.snapshot, w.inputs, kT0);
+    REQUIRE(v.ok());
+    CHECK(v->explanation == "as computed");
+    CHECK(test::Names(v->candidates) == std::vector<std::string>{"a-empty"});
+  }
+}
+
+TEST_CASE("controller: disable_consolidation skips both consolidation methods",
+          "[controller]") {
+  World w;
+  // Two half-used nodes: one can go, its pod fits on the other.
+  w.Pool().BusyNode({.name = "a-busy"}).BusyNode({.name = "b-busy"});
+  const Plan on = w.Decide();
+  REQUIRE(on.acted.has_value());
+  CHECK((*on.acted == Method::kMultiNodeConsolidation ||
+         *on.acted == Method::kSingleNodeConsolidation));
+
+  ControllerOptions options;
+  options.disable_consolidation = true;
+  const Plan off = w.Decide(options);
+  CHECK(off.commands.empty());
+  CHECK_FALSE(off.acted.has_value());
+  for (const NodeVerdict& v : off.verdicts) {
+    CAPTURE(v.node, v.code);
+    CHECK(v.method != Method::kMultiNodeConsolidation);
+    CHECK(v.method != Method::kSingleNodeConsolidation);
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::disruption

@@ -1,0 +1,482 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// disruption::Runner against FakeCluster, FakeCloudProvider and
+// FakeNodeLifecycle (with termination::Executor finishing what the runner
+// deletes): replacement before deletion, the 15 s validation wait, Drifted
+// conditions, cleanup after a restart and write faults.
+
+#include "karpenter/disruption/runner.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "karpenter/termination/executor.h"
+#include "karpenter/testing/fake_clock.h"
+#include "karpenter/testing/fake_cloud_provider.h"
+#include "karpenter/testing/fake_cluster.h"
+#include "karpenter/testing/fake_node_lifecycle.h"
+#include "karpenter/testing/recorders.h"
+
+namespace karpenter::disruption {
+namespace {
+
+const absl::Time kStart = absl::FromUnixSeconds(1704067200);
+
+void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
+  ts->set_seconds(absl::ToUnixSeconds(t));
+}
+
+void AddCondition(google::protobuf::RepeatedPtrField<v1::Condition>* cs,
+                  const std::string& type, const std::string& reason = "") {
+  v1::Condition* c = cs->Add();
+  c->set_type(type);
+  c->set_status("True");
+  c->set_reason(reason);
+  Stamp(kStart - absl::Hours(24), c->mutable_last_transition_time());
+}
+
+std::string ProviderId(const std::string& node) {
+  return absl::StrCat("fake:///test-zone-a/i-", node);
+}
+
+struct PoolSpec {
+  std::string consolidate_after = "Never";
+  // Budgets as (nodes, reason or "" for all).
+  std::vector<std::pair<std::string, std::string>> budgets = {{"100%", ""}};
+};
+
+v1::NodePool MakeNodePool(const PoolSpec& s) {
+  v1::NodePool pool;
+  pool.mutable_metadata()->set_name("default");
+  v1::NodeClaimSpec& spec =
+      *pool.mutable_spec()->mutable_template_()->mutable_spec();
+  spec.mutable_node_class_ref()->set_group("karpenter.k8s.aws");
+  spec.mutable_node_class_ref()->set_kind("EC2NodeClass");
+  spec.mutable_node_class_ref()->set_name("default");
+  spec.set_expire_after("Never");
+  v1::NodeSelectorRequirement* ct = spec.add_requirements();
+  ct->set_key("karpenter.sh/capacity-type");
+  ct->set_operator_("In");
+  ct->add_values("on-demand");
+  v1::Disruption& d = *pool.mutable_spec()->mutable_disruption();
+  d.set_consolidation_policy("WhenEmptyOrUnderutilized");
+  d.set_consolidate_after(s.consolidate_after);
+  for (const auto& [nodes, reason] : s.budgets) {
+    v1::Budget* b = d.add_budgets();
+    b->set_nodes(nodes);
+    if (!reason.empty()) b->add_reasons(reason);
+  }
+  return pool;
+}
+
+struct NodeSpec {
+  std::string name;
+  // Pods of 800m / 3Gi each, owned by ReplicaSet "app".
+  int pods = 0;
+  // A leftover of an interrupted command: disrupted taint and
+  // DisruptionReason condition.
+  bool leftover_marks = false;
+};
+
+void AddNode(snapshot::ObjectSet& o, const NodeSpec& s,
+             const v1::NodePool& pool) {
+  v1::Node n;
+  v1::ObjectMeta& m = *n.mutable_metadata();
+  m.set_name(s.name);
+  Stamp(kStart - absl::Hours(24), m.mutable_creation_timestamp());
+  for (const auto& [k, v] : std::map<std::string, std::string>{
+           {"karpenter.sh/nodepool", "default"},
+           {"karpenter.sh/initialized", "true"},
+           {"karpenter.sh/registered", "true"},
+           {"karpenter.sh/capacity-type", "on-demand"},
+           {"node.kubernetes.io/instance-type", "m5.large"},
+           {"topology.kubernetes.io/zone", "test-zone-a"},
+           {"kubernetes.io/hostname", s.name}}) {
+    (*m.mutable_labels())[k] = v;
+  }
+  m.add_finalizers("karpenter.sh/termination");
+  n.mutable_spec()->set_provider_id(ProviderId(s.name));
+  if (s.leftover_marks) {
+    v1::Taint* t = n.mutable_spec()->add_taints();
+    t->set_key("karpenter.sh/disrupted");
+    t->set_effect("NoSchedule");
+  }
+  for (const auto& [k, v] : std::map<std::string, std::string>{
+           {"cpu", "2"}, {"memory", "8Gi"}, {"pods", "29"}}) {
+    (*n.mutable_status()->mutable_capacity())[k] = v;
+    (*n.mutable_status()->mutable_allocatable())[k] = v;
+  }
+  AddCondition(n.mutable_status()->mutable_conditions(), "Ready");
+  o.nodes.push_back(n);
+
+  v1::NodeClaim c;
+  v1::ObjectMeta& cm = *c.mutable_metadata();
+  cm.set_name(s.name);
+  Stamp(kStart - absl::Hours(24), cm.mutable_creation_timestamp());
+  *cm.mutable_labels() = m.labels();
+  cm.add_finalizers("karpenter.sh/termination");
+  *c.mutable_spec() = pool.spec().template_().spec();
+  c.mutable_status()->set_provider_id(ProviderId(s.name));
+  c.mutable_status()->set_node_name(s.name);
+  c.mutable_status()->set_image_id("image-1");
+  for (const char* type : {"Launched", "Registered", "Initialized"}) {
+    AddCondition(c.mutable_status()->mutable_conditions(), type);
+  }
+  if (s.leftover_marks) {
+    AddCondition(c.mutable_status()->mutable_conditions(), "DisruptionReason",
+                 "Drifted");
+  }
+  o.node_claims.push_back(c);
+
+  for (int i = 0; i < s.pods; ++i) {
+    v1::Pod p;
+    v1::ObjectMeta& pm = *p.mutable_metadata();
+    pm.set_namespace_("default");
+    pm.set_name(absl::StrCat(s.name, "-pod-", i));
+    (*pm.mutable_labels())["app"] = "app";
+    v1::OwnerReference* ref = pm.add_owner_references();
+    ref->set_api_version("apps/v1");
+    ref->set_kind("ReplicaSet");
+    ref->set_name("app");
+    ref->set_uid("rs-app");
+    ref->set_controller(true);
+    p.mutable_spec()->set_node_name(s.name);
+    p.mutable_spec()->set_termination_grace_period_seconds(30);
+    v1::Container* ctr = p.mutable_spec()->add_containers();
+    ctr->set_name("main");
+    (*ctr->mutable_resources()->mutable_requests())["cpu"] = "800m";
+    (*ctr->mutable_resources()->mutable_requests())["memory"] = "3Gi";
+    p.mutable_status()->set_phase("Running");
+    AddCondition(p.mutable_status()->mutable_conditions(), "Ready");
+    o.pods.push_back(p);
+  }
+}
+
+const v1::Condition* FindCondition(const v1::NodeClaim& claim,
+                                   absl::string_view type) {
+  for (const v1::Condition& c : claim.status().conditions()) {
+    if (c.type() == type) return &c;
+  }
+  return nullptr;
+}
+
+bool HasDisruptedTaint(const v1::Node& node) {
+  for (const v1::Taint& t : node.spec().taints()) {
+    if (t.key() == kDisruptedTaintKey) return true;
+  }
+  return false;
+}
+
+struct World {
+  World(const PoolSpec& pool_spec, const std::vector<NodeSpec>& nodes)
+      : clock(kStart) {
+    const v1::NodePool pool = MakeNodePool(pool_spec);
+    snapshot::ObjectSet objects;
+    objects.node_pools.push_back(pool);
+    for (const NodeSpec& n : nodes) AddNode(objects, n, pool);
+    testing::FakeClusterOptions cluster_options;
+    cluster_options.respect_capacity = true;
+    absl::StatusOr<std::unique_ptr<testing::FakeCluster>> c =
+        testing::FakeCluster::Create(std::move(objects), clock,
+                                     cluster_options);
+    REQUIRE(c.ok());
+    cluster = *std::move(c);
+    testing::FakeCloudProviderOptions cloud_options;
+    cloud_options.default_image_id = "image-1";
+    absl::StatusOr<std::unique_ptr<testing::FakeCloudProvider>> p =
+        testing::FakeCloudProvider::Create(clock, cloud_options);
+    REQUIRE(p.ok());
+    cloud = *std::move(p);
+    for (const NodeSpec& n : nodes) {
+      Instance inst;
+      inst.provider_id = ProviderId(n.name);
+      inst.created = kStart - absl::Hours(24);
+      inst.instance_type = "m5.large";
+      inst.zone = "test-zone-a";
+      inst.capacity_type = "on-demand";
+      inst.image_id = "image-1";
+      inst.tags["karpenter.sh/nodeclaim"] = n.name;
+      REQUIRE(cloud->AddInstance(inst).ok());
+    }
+    absl::StatusOr<std::unique_ptr<testing::FakeNodeLifecycle>> l =
+        testing::FakeNodeLifecycle::Create(*cluster, *cloud, clock);
+    REQUIRE(l.ok());
+    lifecycle = *std::move(l);
+    absl::StatusOr<std::unique_ptr<termination::Executor>> e =
+        termination::Executor::Create(*cluster, *cluster, *cloud, events,
+                                      metrics, clock, {});
+    REQUIRE(e.ok());
+    executor = *std::move(e);
+    runner = NewRunner();
+  }
+
+  std::unique_ptr<Runner> NewRunner() {
+    absl::StatusOr<std::unique_ptr<Runner>> r =
+        Runner::Create(*cluster, *cloud, events, metrics, clock, {});
+    REQUIRE(r.ok());
+    return *std::move(r);
+  }
+
+  RunReport RunOnce() {
+    absl::StatusOr<RunReport> r = runner->RunOnce();
+    REQUIRE(r.ok());
+    return *std::move(r);
+  }
+
+  // The runner, then the executor and the kubelet, then one second.
+  void Step() {
+    RunOnce();
+    REQUIRE(executor->RunOnce().ok());
+    REQUIRE(lifecycle->Reconcile().ok());
+    REQUIRE(clock.Advance(absl::Seconds(1)).ok());
+  }
+
+  snapshot::Snapshot Read() {
+    absl::StatusOr<snapshot::Snapshot> s = cluster->Read();
+    REQUIRE(s.ok());
+    return *std::move(s);
+  }
+
+  testing::FakeClock clock;
+  std::unique_ptr<testing::FakeCluster> cluster;
+  std::unique_ptr<testing::FakeCloudProvider> cloud;
+  std::unique_ptr<testing::FakeNodeLifecycle> lifecycle;
+  testing::RecordingEventRecorder events;
+  testing::InMemoryMetrics metrics;
+  std::unique_ptr<termination::Executor> executor;
+  std::unique_ptr<Runner> runner;
+};
+
+// The NodeClaim "old-a" (replacements sort before it).
+v1::NodeClaim OldClaim(World& w) {
+  const snapshot::Snapshot s = w.Read();
+  std::optional<snapshot::NodeClaimIndex> i = s.FindNodeClaim("old-a");
+  REQUIRE(i.has_value());
+  return s.node_claims()[*i];
+}
+
+// Replacement NodeClaims (not named old-*) whose Node is initialised.
+int InitialisedReplacements(const snapshot::Snapshot& s) {
+  int n = 0;
+  for (const v1::NodeClaim& c : s.node_claims()) {
+    if (c.metadata().name().rfind("old-", 0) == 0) continue;
+    const v1::Condition* init = FindCondition(c, "Initialized");
+    n += init != nullptr && init->status() == "True";
+  }
+  return n;
+}
+
+TEST_CASE("runner: a drifted node is replaced before it is deleted",
+          "[runner]") {
+  World w({}, {{.name = "old-a", .pods = 2}});
+  w.cloud->SetImage("image-2");
+  bool seen_replacement = false;
+  bool seen_deletion = false;
+  for (int i = 0; i < 600 && !seen_deletion; ++i) {
+    const snapshot::Snapshot s = w.Read();
+    std::optional<snapshot::NodeClaimIndex> old = s.FindNodeClaim("old-a");
+    const bool deleting =
+        !old.has_value() ||
+        s.node_claims()[*old].metadata().has_deletion_timestamp();
+    if (deleting) {
+      // Replacement before deletion: it is already initialised.
+      CHECK(InitialisedReplacements(s) == 1);
+      seen_deletion = true;
+      break;
+    }
+    seen_replacement |= s.node_claims().size() == 2;
+    w.Step();
+  }
+  CHECK(seen_replacement);
+  REQUIRE(seen_deletion);
+
+  // The rollout finishes: the old node is gone and its pods run on the new.
+  for (int i = 0; i < 600 && w.Read().FindNodeClaim("old-a").has_value(); ++i) {
+    w.Step();
+  }
+  for (int i = 0; i < 60; ++i) w.Step();
+  const snapshot::Snapshot s = w.Read();
+  CHECK_FALSE(s.FindNodeClaim("old-a").has_value());
+  REQUIRE(s.nodes().size() == 1);
+  CHECK(s.pods().size() == 2);
+  for (const v1::Pod& p : s.pods()) {
+    CHECK(p.spec().node_name() == s.nodes()[0].metadata().name());
+  }
+  CHECK(w.cluster->PdbViolations().empty());
+}
+
+TEST_CASE("runner: an emptiness command waits 15 s for its validation",
+          "[runner]") {
+  // Consolidation of the busy node is not under test: its budget is 0.
+  World w({.consolidate_after = "0s",
+           .budgets = {{"100%", ""}, {"0", "Underutilized"}}},
+          {{.name = "old-busy", .pods = 1}, {.name = "old-empty"}});
+  const RunReport first = w.RunOnce();
+  REQUIRE(first.plan.commands.size() == 1);
+  const Command& cmd = first.plan.commands[0];
+  CHECK(cmd.method == Method::kEmptiness);
+  CHECK(cmd.validate_at == kStart + absl::Seconds(15));
+  CHECK(first.started == 0);
+  CHECK(first.waiting_validation == 1);
+  CHECK(first.next_wake <= kStart + absl::Seconds(15));
+
+  REQUIRE(w.clock.Advance(absl::Seconds(14)).ok());
+  const RunReport waiting = w.RunOnce();
+  CHECK(waiting.started == 0);
+  CHECK(waiting.waiting_validation == 1);
+  // The waiting command's node is in flight for the new pass.
+  CHECK(waiting.plan.commands.empty());
+  CHECK(waiting.plan.VerdictOf("old-empty")->code == reasons::kInFlight);
+  CHECK_FALSE(HasDisruptedTaint(w.Read().nodes()[1]));
+
+  REQUIRE(w.clock.Advance(absl::Seconds(1)).ok());
+  const RunReport due = w.RunOnce();
+  CHECK(due.rejected.empty());
+  CHECK(due.started == 1);
+  CHECK(due.waiting_validation == 0);
+  CHECK(w.runner->orchestrator().size() == 1);
+  const snapshot::Snapshot s = w.Read();
+  REQUIRE(s.nodes()[1].metadata().name() == "old-empty");
+  CHECK(HasDisruptedTaint(s.nodes()[1]));
+  CHECK_FALSE(HasDisruptedTaint(s.nodes()[0]));
+}
+
+TEST_CASE("runner: a waiting emptiness command is rejected when a pod lands",
+          "[runner]") {
+  World w({.consolidate_after = "0s",
+           .budgets = {{"100%", ""}, {"0", "Underutilized"}}},
+          {{.name = "old-busy", .pods = 1}, {.name = "old-empty"}});
+  REQUIRE(w.RunOnce().waiting_validation == 1);
+  v1::Pod pod;
+  pod.mutable_metadata()->set_name("late");
+  pod.mutable_metadata()->set_namespace_("default");
+  v1::OwnerReference* ref = pod.mutable_metadata()->add_owner_references();
+  ref->set_api_version("apps/v1");
+  ref->set_kind("ReplicaSet");
+  ref->set_name("late");
+  ref->set_controller(true);
+  pod.mutable_spec()->set_node_name("old-empty");
+  pod.mutable_status()->set_phase("Running");
+  REQUIRE(w.cluster->AddPod(pod).ok());
+  REQUIRE(w.clock.Advance(absl::Seconds(15)).ok());
+  const RunReport due = w.RunOnce();
+  CHECK(due.started == 0);
+  REQUIRE(due.rejected.size() == 1);
+  CHECK_THAT(due.rejected[0], Catch::StartsWith("Emptiness: "));
+  CHECK(w.runner->orchestrator().size() == 0);
+}
+
+TEST_CASE("runner: the Drifted condition is written through the ClusterView",
+          "[runner]") {
+  World w({.budgets = {{"0", ""}}}, {{.name = "old-a", .pods = 1}});
+  w.cloud->SetImage("image-2");
+  const RunReport r = w.RunOnce();
+  CHECK(r.errors.empty());
+  REQUIRE(r.plan.drift_updates.size() == 1);
+  CHECK(r.plan.commands.empty());  // The budget is 0.
+  const v1::NodeClaim claim = OldClaim(w);
+  const v1::Condition* drifted = FindCondition(claim, drift::kDriftedCondition);
+  REQUIRE(drifted != nullptr);
+  CHECK(drifted->status() == "True");
+  CHECK(drifted->reason() == testing::kImageDrift);
+  CHECK(drifted->last_transition_time().seconds() ==
+        absl::ToUnixSeconds(kStart));
+
+  // Written once: the next pass has nothing to change.
+  REQUIRE(w.clock.Advance(absl::Seconds(10)).ok());
+  CHECK(w.RunOnce().plan.drift_updates.empty());
+
+  // The image goes back: the condition is removed.
+  w.cloud->SetImage("image-1");
+  const RunReport back = w.RunOnce();
+  REQUIRE(back.plan.drift_updates.size() == 1);
+  CHECK(back.plan.drift_updates[0].change ==
+        drift::DriftConditionChange::kRemove);
+  CHECK(FindCondition(OldClaim(w), drift::kDriftedCondition) == nullptr);
+}
+
+TEST_CASE("runner: a new runner cleans up the marks of an interrupted command",
+          "[runner]") {
+  SECTION("a leftover from before the start") {
+    World w({}, {{.name = "old-a", .pods = 1, .leftover_marks = true}});
+    const RunReport r = w.RunOnce();
+    CHECK(r.errors.empty());
+    CHECK(r.plan.commands.empty());
+    const snapshot::Snapshot s = w.Read();
+    CHECK_FALSE(HasDisruptedTaint(s.nodes()[0]));
+    CHECK(FindCondition(s.node_claims()[0], kDisruptionReasonCondition) ==
+          nullptr);
+  }
+  SECTION("a command cut short by a restart") {
+    World w({}, {{.name = "old-a", .pods = 1}});
+    w.cloud->SetImage("image-2");
+    const RunReport r = w.RunOnce();
+    REQUIRE(r.started == 1);
+    REQUIRE(HasDisruptedTaint(w.Read().nodes()[0]));
+    // The restart forgets the queue; the drift went away meanwhile.
+    w.cloud->SetImage("image-1");
+    REQUIRE(w.cloud->SetDrifted(ProviderId("old-a"), std::nullopt).ok());
+    w.runner = w.NewRunner();
+    const RunReport after = w.RunOnce();
+    CHECK(after.errors.empty());
+    CHECK(after.plan.commands.empty());
+    const snapshot::Snapshot s = w.Read();
+    std::optional<snapshot::NodeIndex> old = s.FindNode("old-a");
+    REQUIRE(old.has_value());
+    CHECK_FALSE(HasDisruptedTaint(s.nodes()[*old]));
+    CHECK(FindCondition(s.node_claims()[*s.FindNodeClaim("old-a")],
+                        kDisruptionReasonCondition) == nullptr);
+  }
+}
+
+TEST_CASE("runner: write faults are reported without failing the pass",
+          "[runner]") {
+  World w({}, {{.name = "old-a", .pods = 1}});
+  w.cloud->SetImage("image-2");
+  SECTION("the Drifted condition write fails, then is retried") {
+    REQUIRE(w.cluster
+                ->FailNext(testing::FakeMethod::kSetNodeClaimCondition,
+                           absl::UnavailableError("etcd is down"))
+                .ok());
+    const RunReport r = w.RunOnce();
+    REQUIRE(r.errors.size() == 1);
+    CHECK_THAT(r.errors[0], Catch::Contains("Drifted condition of old-a") &&
+                                Catch::Contains("etcd is down"));
+    // The command was still started (the mark is a separate write).
+    CHECK(r.started == 1);
+    CHECK(FindCondition(OldClaim(w), drift::kDriftedCondition) == nullptr);
+    const RunReport retry = w.RunOnce();
+    CHECK(retry.errors.empty());
+    CHECK(FindCondition(OldClaim(w), drift::kDriftedCondition) != nullptr);
+  }
+  SECTION("the start fails on the taint") {
+    REQUIRE(w.cluster
+                ->FailNext(testing::FakeMethod::kTaintNode,
+                           absl::UnavailableError("etcd is down"))
+                .ok());
+    const RunReport r = w.RunOnce();
+    REQUIRE(r.errors.size() == 1);
+    CHECK_THAT(r.errors[0], Catch::StartsWith("start Drift: UNAVAILABLE") &&
+                                Catch::Contains("etcd is down"));
+    CHECK(r.started == 0);
+    CHECK(w.runner->orchestrator().size() == 0);
+    CHECK(w.Read().node_claims().size() == 1);  // Nothing launched.
+  }
+  SECTION("a failed read fails the pass and applies nothing") {
+    REQUIRE(w.cluster
+                ->FailNext(testing::FakeMethod::kRead,
+                           absl::UnavailableError("etcd is down"))
+                .ok());
+    absl::StatusOr<RunReport> r = w.runner->RunOnce();
+    CHECK(absl::IsUnavailable(r.status()));
+    CHECK(w.runner->orchestrator().size() == 0);
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::disruption
