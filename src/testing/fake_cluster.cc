@@ -52,6 +52,9 @@ struct PodRecord {
   std::string controller;      // Controller key; empty without controller.
   bool replaceable = false;    // Controller-owned, not DaemonSet or Node.
   std::string name_base;       // Prefix of its replacements' names.
+  // A replacement left unscheduled: the node of the pod it replaces, which
+  // the scheduler must not send it back to.
+  std::string avoid_node;
 };
 
 struct ControllerRecord {
@@ -501,6 +504,7 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   }
   const std::string new_key = Key(ns, meta.name());
   const PodId id = InsertPod(std::move(pod), e.name_base);
+  if (!node) pods_.at(id).avoid_node = e.replaced.spec().node_name();
   if (node) RefreshVolumesOn(*node, at);
   Log(at,
       absl::StrCat("recreate ", Key(ns, e.replaced.metadata().name()), " -> ",
@@ -582,7 +586,7 @@ void FakeClusterState::ScheduleUnscheduled(absl::Time now) {
     if (!pod.spec().node_name().empty() || !IsActive(pod) || !r.replaceable) {
       continue;
     }
-    const std::optional<std::string> node = ChooseNode("", pod);
+    const std::optional<std::string> node = ChooseNode(r.avoid_node, pod);
     if (!node) continue;
     pod.mutable_spec()->set_node_name(*node);
     SetPodCondition(pod, "PodScheduled", "True", "", now);

@@ -130,7 +130,8 @@ struct FakeClusterOptions {
   // When true, a recreated pod only goes to a Node whose
   // `status.allocatable` covers its requests (disruption::PodRequests; cpu,
   // memory, ephemeral-storage, ... and one "pods") next to the non-terminal
-  // pods bound there, and a pod left unscheduled is bound, oldest first, at
+  // pods bound there, and a pod left unscheduled is bound, oldest first
+  // (never to the node of the pod it replaces), at
   // the first later call that finds room (e.g. after a Node is added). A
   // minimal scheduler, for disruption tests where capacity decides. Off,
   // capacity is not modelled (the file comment's rule).
