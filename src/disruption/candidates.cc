@@ -11,104 +11,34 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "disruption/facts_internal.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/disruption/cost.h"
+#include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
 
 namespace karpenter::disruption {
 namespace {
 
-using Conditions = google::protobuf::RepeatedPtrField<v1::Condition>;
-using StringMap = google::protobuf::Map<std::string, std::string>;
+using internal::ClaimFacts;
+using internal::kNoIndex;
+using internal::NodeFacts;
 
-// Map keys as std::string, so protobuf map lookups allocate nothing.
-struct Keys {
-  std::string node_pool = "karpenter.sh/nodepool";
-  std::string initialized = std::string(kInitializedLabel);
-  std::string instance_type = std::string(kInstanceTypeLabel);
-  std::string zone = "topology.kubernetes.io/zone";
-  std::string capacity_type = "karpenter.sh/capacity-type";
-  std::string do_not_disrupt = std::string(kNodeDoNotDisruptAnnotation);
-};
-const Keys& K() {
-  static const Keys* const kKeys = new Keys();
-  return *kKeys;
-}
-
-absl::string_view Get(const StringMap& map, const std::string& key) {
-  auto it = map.find(key);
-  return it == map.end() ? absl::string_view() : absl::string_view(it->second);
-}
-
-const v1::Condition* FindCondition(const Conditions& conditions,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-bool ConditionTrue(const Conditions& conditions, absl::string_view type) {
-  const v1::Condition* c = FindCondition(conditions, type);
-  return c != nullptr && c->status() == "True";
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
-bool IsSet(const google::protobuf::Timestamp& ts) {
-  return ts.seconds() != 0 || ts.nanos() != 0;
-}
-
-bool IsOwnedByStatefulSet(const v1::Pod& pod) {
-  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
-    if (ref.api_version() == "apps/v1" && ref.kind() == "StatefulSet") {
-      return true;
-    }
-  }
-  return false;
-}
-
-bool HasDisruptedTaint(const v1::Node& node) {
-  for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == drain::kDisruptedTaintKey && t.effect() == "NoSchedule") {
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string PodName(const v1::Pod& pod) {
-  return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
-}
-
-// What the pool needs of each NodePool, computed once.
+// What the pool needs of each NodePool this pass: its facts and its
+// instance types in the catalogue.
 struct PoolInfo {
-  std::string spec_error;
-  bool is_static = false;
-  budget::ConsolidationPolicy policy =
-      budget::ConsolidationPolicy::kWhenEmptyOrUnderutilized;
-  std::optional<absl::Duration> consolidate_after;  // nullopt: Never.
+  const internal::PoolFacts* facts = nullptr;
   // From the catalogue; null when absent.
   const std::vector<InstanceType>* types = nullptr;
   absl::flat_hash_map<absl::string_view, const InstanceType*> by_name;
 };
 
 PoolInfo MakePoolInfo(const v1::NodePool& pool,
+                      const internal::PoolFacts& facts,
                       const InstanceTypeCatalog* catalog) {
   PoolInfo info;
-  info.is_static = pool.spec().has_replicas();
-  absl::StatusOr<budget::DisruptionSpec> spec =
-      budget::ParseDisruptionSpec(pool);
-  if (spec.ok()) {
-    info.policy = spec->consolidation_policy;
-    info.consolidate_after = spec->consolidate_after;
-  } else {
-    info.spec_error = std::string(spec.status().message());
-    info.consolidate_after = std::nullopt;  // Disabled: fail closed.
-  }
+  info.facts = &facts;
   if (catalog != nullptr) {
     auto it = catalog->find(pool.metadata().name());
     if (it != catalog->end()) {
@@ -151,15 +81,32 @@ NodeVerdict Verdict(absl::string_view node, const Candidate* c,
   return v;
 }
 
+std::string PodName(const v1::Pod& pod) {
+  return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
+}
+
+double Lifetime(const ClaimFacts& f, absl::Time now) {
+  if (!f.expire_after_error.ok() || !f.expire_after.has_value()) return 1.0;
+  const absl::Duration expire_after = *f.expire_after;
+  if (expire_after <= absl::ZeroDuration()) return 0.0;
+  const double remaining =
+      absl::FDivDuration(expire_after - (now - f.created), expire_after);
+  return std::clamp(remaining, 0.0, 1.0);
+}
+
 }  // namespace
 
-// Builds a CandidatePool in one walk; a friend of CandidatePool.
+// Builds a CandidatePool in one walk over the nodes; a friend of
+// CandidatePool.
 class CandidatePoolBuilder {
  public:
-  explicit CandidatePoolBuilder(const CandidateContext& ctx)
-      : ctx_(ctx), snap_(*ctx.snapshot) {}
+  CandidatePoolBuilder(const CandidateContext& ctx,
+                       const internal::CandidateFacts& facts)
+      : ctx_(ctx), snap_(*ctx.snapshot), facts_(facts) {}
 
-  absl::StatusOr<CandidatePool> Build() {
+  absl::StatusOr<CandidatePool> Build(
+      std::unique_ptr<budget::PdbIndex> owned_pdbs,
+      std::unique_ptr<internal::CandidateFacts> owned_facts) {
     if (!ctx_.drift_marks.empty() &&
         ctx_.drift_marks.size() != snap_.node_claims().size()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -170,18 +117,16 @@ class CandidatePoolBuilder {
     pool_.snapshot_ = &snap_;
     pool_.catalog_ = ctx_.catalog;
     pool_.now_ = ctx_.now;
-    pdbs_ = ctx_.pdbs;
-    if (pdbs_ == nullptr) {
-      pool_.owned_pdbs_ =
-          std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snap_));
-      pdbs_ = pool_.owned_pdbs_.get();
-    }
-    for (const v1::NodePool& np : snap_.node_pools()) {
-      pools_.push_back(MakePoolInfo(np, ctx_.catalog));
-      pool_.spec_errors_.push_back(pools_.back().spec_error);
+    pool_.owned_pdbs_ = std::move(owned_pdbs);
+    pool_.owned_facts_ = std::move(owned_facts);
+    pools_.reserve(snap_.node_pools().size());
+    for (size_t i = 0; i < snap_.node_pools().size(); ++i) {
+      pools_.push_back(
+          MakePoolInfo(snap_.node_pools()[i], facts_.pools[i], ctx_.catalog));
+      pool_.spec_errors_.push_back(facts_.pools[i].spec_error);
     }
     BuildClaims();
-    WalkNodes();
+    for (uint32_t n : facts_.node_order) VisitNode(n);
     for (const ManagedClaim& m : pool_.claims_) {
       if (m.facts.has_node) continue;
       const Candidate& c = m.facts;
@@ -204,52 +149,46 @@ class CandidatePoolBuilder {
 
  private:
   // One ManagedClaim per NodeClaim, in name order, with the NodeClaim's
-  // facts; node facts are added by WalkNodes.
+  // facts; node facts are added by VisitNode.
   void BuildClaims() {
-    const auto claims = snap_.node_claims();
-    std::vector<snapshot::NodeClaimIndex> order(claims.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return claims[a].metadata().name() < claims[b].metadata().name();
-    });
-    claim_pos_.assign(claims.size(), 0);
-    pool_.claims_.resize(claims.size());
-    for (size_t pos = 0; pos < order.size(); ++pos) {
-      claim_pos_[order[pos]] = pos;
-      ManagedClaim& m = pool_.claims_[pos];
-      FillClaimFacts(order[pos], m);
-      m.facts.has_node = false;
-      m.facts.node = 0;
+    const size_t count = snap_.node_claims().size();
+    claim_pos_.assign(count, 0);
+    pool_.claims_.resize(count);
+    for (size_t pos = 0; pos < count; ++pos) {
+      const uint32_t i = facts_.claim_order[pos];
+      claim_pos_[i] = pos;
+      FillClaimFacts(i, pool_.claims_[pos]);
     }
   }
 
   void FillClaimFacts(snapshot::NodeClaimIndex i, ManagedClaim& m) {
-    const v1::NodeClaim& claim = snap_.node_claims()[i];
+    const ClaimFacts& f = facts_.claims[i];
     Candidate& c = m.facts;
     c.node_claim = i;
-    c.node_claim_name = claim.metadata().name();
-    c.provider_id = claim.status().provider_id();
-    c.created = FromProto(claim.metadata().creation_timestamp());
-    c.has_termination_grace_period =
-        claim.spec().has_termination_grace_period();
-    absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
-    if (!expire.ok()) {
-      m.expire_after_error = expire.status();
-    } else if (expire->has_value()) {
-      c.expires_at = c.created + **expire;
+    c.node_claim_name = std::string(f.name);
+    c.provider_id = std::string(f.provider_id);
+    c.created = f.created;
+    c.has_termination_grace_period = f.has_termination_grace_period;
+    c.has_node = false;
+    c.node = 0;
+    if (!f.expire_after_error.ok()) {
+      m.expire_after_error = f.expire_after_error;
+    } else if (f.expire_after.has_value()) {
+      c.expires_at = c.created + *f.expire_after;
     }
-    c.lifetime_remaining = LifetimeRemaining(claim, ctx_.now);
-    SetDrift(i, claim, c);
-    m.deleting =
-        claim.metadata().has_deletion_timestamp() ||
-        ConditionTrue(claim.status().conditions(), "InstanceTerminating");
-    m.in_flight =
-        !c.provider_id.empty() && ctx_.in_flight.contains(c.provider_id);
-    SetPool(Get(claim.metadata().labels(), K().node_pool), claim, m);
+    c.lifetime_remaining = Lifetime(f, ctx_.now);
+    SetDrift(i, f, c);
+    m.deleting = f.deleting;
+    m.in_flight = !c.provider_id.empty() && InFlight(c.provider_id);
+    SetPool(f.pool_label, f, m);
   }
 
-  void SetDrift(snapshot::NodeClaimIndex i, const v1::NodeClaim& claim,
-                Candidate& c) {
+  bool InFlight(absl::string_view provider_id) const {
+    return !ctx_.in_flight.empty() &&
+           ctx_.in_flight.contains(std::string(provider_id));
+  }
+
+  void SetDrift(snapshot::NodeClaimIndex i, const ClaimFacts& f, Candidate& c) {
     if (!ctx_.drift_marks.empty()) {
       if (ctx_.drift_marks[i].has_value()) {
         c.drifted_since = ctx_.drift_marks[i]->since;
@@ -257,74 +196,46 @@ class CandidatePoolBuilder {
       }
       return;
     }
-    const v1::Condition* drifted =
-        FindCondition(claim.status().conditions(), "Drifted");
-    if (drifted != nullptr && drifted->status() == "True") {
-      c.drifted_since = FromProto(drifted->last_transition_time());
-      c.drift_reason = drifted->reason();
+    if (f.drifted_since.has_value()) {
+      c.drifted_since = f.drifted_since;
+      c.drift_reason = std::string(f.drift_reason);
     }
   }
 
   // NodePool facts, and §2.12 Consolidatable at ctx.now.
-  void SetPool(absl::string_view name, const v1::NodeClaim& claim,
-               ManagedClaim& m) {
+  void SetPool(absl::string_view name, const ClaimFacts& f, ManagedClaim& m) {
     Candidate& c = m.facts;
     c.node_pool_name = std::string(name);
-    std::optional<snapshot::NodePoolIndex> p = snap_.FindNodePool(name);
-    m.node_pool_exists = !name.empty() && p.has_value();
+    std::optional<snapshot::NodePoolIndex> p =
+        name.empty() ? std::nullopt : snap_.FindNodePool(name);
+    m.node_pool_exists = p.has_value();
     c.node_pool = 0;
     c.static_node_pool = false;
     c.consolidation_disabled = false;
     c.consolidatable = false;
     c.consolidatable_at = std::nullopt;
     if (!m.node_pool_exists) return;
-    const PoolInfo& info = pools_[*p];
+    const internal::PoolFacts& info = *pools_[*p].facts;
     c.node_pool = *p;
     c.static_node_pool = info.is_static;
     c.consolidation_policy = info.policy;
     c.consolidation_disabled = !info.consolidate_after.has_value();
     if (info.is_static || c.consolidation_disabled) return;
-    const v1::Condition* init =
-        FindCondition(claim.status().conditions(), "Initialized");
-    if (init == nullptr || init->status() != "True") return;
-    const absl::Time t0 = IsSet(claim.status().last_pod_event_time())
-                              ? FromProto(claim.status().last_pod_event_time())
-                              : FromProto(init->last_transition_time());
-    c.consolidatable_at = t0 + *info.consolidate_after;
+    if (!f.consolidation_start.has_value()) return;
+    c.consolidatable_at = *f.consolidation_start + *info.consolidate_after;
     c.consolidatable = *c.consolidatable_at <= ctx_.now;
   }
 
-  void WalkNodes() {
-    const auto nodes = snap_.nodes();
-    std::vector<snapshot::NodeIndex> order(nodes.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return nodes[a].metadata().name() < nodes[b].metadata().name();
-    });
-    for (snapshot::NodeIndex n : order) VisitNode(n);
-  }
-
-  std::optional<snapshot::NodeClaimIndex> ClaimOf(const v1::Node& node) const {
-    if (!node.spec().provider_id().empty()) {
-      return snap_.FindNodeClaimByProviderId(node.spec().provider_id());
-    }
-    return snap_.FindNodeClaimByNodeName(node.metadata().name());
-  }
-
   void VisitNode(snapshot::NodeIndex n) {
-    const v1::Node& node = snap_.nodes()[n];
-    const std::string& name = node.metadata().name();
-    const std::string& pid = node.spec().provider_id();
-    std::optional<snapshot::NodeClaimIndex> ci = ClaimOf(node);
+    const NodeFacts& nf = facts_.nodes[n];
+    const std::string& name = snap_.nodes()[n].metadata().name();
     ManagedClaim* m =
-        ci.has_value() ? &pool_.claims_[claim_pos_[*ci]] : nullptr;
-    const bool queued = (!pid.empty() && ctx_.in_flight.contains(pid)) ||
+        nf.claim != kNoIndex ? &pool_.claims_[claim_pos_[nf.claim]] : nullptr;
+    const bool queued = (!nf.provider_id.empty() && InFlight(nf.provider_id)) ||
                         (m != nullptr && m->in_flight);
     // Observed state of a started command (see the header).
-    const bool marked =
-        m != nullptr && HasDisruptedTaint(node) &&
-        ConditionTrue(snap_.node_claims()[*ci].status().conditions(),
-                      "DisruptionReason");
+    const bool marked = m != nullptr && nf.disrupted_taint &&
+                        facts_.claims[nf.claim].disruption_reason;
     const bool in_flight = queued || marked;
     if (m == nullptr) {
       pool_.exclusions_.push_back(
@@ -336,38 +247,41 @@ class CandidatePoolBuilder {
     }
     Candidate& c = m->facts;
     m->in_flight = in_flight;
-    m->deleting = m->deleting || node.metadata().has_deletion_timestamp();
+    m->deleting = m->deleting || nf.deleting;
     c.has_node = true;
     c.node = n;
     c.node_name = name;
-    if (!pid.empty()) c.provider_id = pid;
-    const StringMap& labels = node.metadata().labels();
-    const absl::string_view pool_label = Get(labels, K().node_pool);
-    if (!pool_label.empty()) {
-      SetPool(pool_label, snap_.node_claims()[*ci], *m);
+    if (!nf.provider_id.empty()) c.provider_id = std::string(nf.provider_id);
+    if (!nf.pool_label.empty()) {
+      SetPool(nf.pool_label, facts_.claims[nf.claim], *m);
     }
-    c.instance_type = std::string(Get(labels, K().instance_type));
-    c.zone = std::string(Get(labels, K().zone));
-    c.capacity_type = std::string(Get(labels, K().capacity_type));
+    c.instance_type = std::string(nf.instance_type);
+    c.zone = std::string(nf.zone);
+    c.capacity_type = std::string(nf.capacity_type);
     if (m->node_pool_exists) c.price = PriceOf(pools_[c.node_pool], c);
+    const absl::Span<const snapshot::PodIndex> pods = snap_.PodsOnNode(n);
+    c.pods.assign(pods.begin(), pods.end());
+    const absl::Span<const snapshot::PodIndex> resched =
+        facts_.Reschedulable(n);
+    c.reschedulable_pods.assign(resched.begin(), resched.end());
+    c.disruption_cost = nf.eviction_cost * c.lifetime_remaining;
+    c.reschedule_disruption_cost = nf.reschedule_cost;
 
     std::optional<NodeVerdict> excluded =
-        NodeRule(node, *m, queued, marked, pool_label);
-    std::optional<NodeVerdict> pod_block = WalkPods(n, c, !excluded);
+        NodeRule(name, nf, *m, queued, marked);
     if (excluded.has_value()) {
       pool_.exclusions_.push_back(std::move(*excluded));
       return;
     }
     pool_.entries_.push_back(
-        CandidatePool::Entry{claim_pos_[*ci], std::move(pod_block)});
+        CandidatePool::Entry{claim_pos_[nf.claim], PodBlock(n, c)});
   }
 
   // Rules 1 and 4-9 for a managed Node (2 and 3 are decided by the caller).
-  std::optional<NodeVerdict> NodeRule(const v1::Node& node,
+  std::optional<NodeVerdict> NodeRule(const std::string& name,
+                                      const NodeFacts& nf,
                                       const ManagedClaim& m, bool queued,
-                                      bool marked,
-                                      absl::string_view pool_label) const {
-    const std::string& name = node.metadata().name();
+                                      bool marked) const {
     const Candidate& c = m.facts;
     if (queued) {
       return Verdict(name, &c, reasons::kInFlight,
@@ -379,7 +293,7 @@ class CandidatePoolBuilder {
                      "karpenter.sh/disrupted:NoSchedule taint and its "
                      "NodeClaim has condition DisruptionReason=True)");
     }
-    if (Get(node.metadata().labels(), K().initialized) != "true") {
+    if (!nf.initialized) {
       return Verdict(name, &c, reasons::kNotInitialized,
                      "node isn't initialized");
     }
@@ -387,17 +301,17 @@ class CandidatePoolBuilder {
       return Verdict(name, &c, reasons::kDeleting,
                      "node is deleting or marked for deletion");
     }
-    if (ctx_.nominated.contains(name)) {
+    if (!ctx_.nominated.empty() && ctx_.nominated.contains(name)) {
       return Verdict(name, &c, reasons::kNominated,
                      "node is nominated for a pending pod");
     }
-    if (Get(node.metadata().annotations(), K().do_not_disrupt) == "true") {
+    if (nf.do_not_disrupt) {
       return Verdict(
           name, &c, reasons::kNodeDoNotDisrupt,
           absl::StrCat("disruption is blocked through the \"",
                        kNodeDoNotDisruptAnnotation, "\" annotation"));
     }
-    if (pool_label.empty()) {
+    if (nf.pool_label.empty()) {
       return Verdict(name, &c, reasons::kNoNodePoolLabel,
                      "node doesn't have required label "
                      "(label=karpenter.sh/nodepool)");
@@ -405,66 +319,33 @@ class CandidatePoolBuilder {
     if (!m.node_pool_exists) {
       return Verdict(
           name, &c, reasons::kNodePoolNotFound,
-          absl::StrCat("NodePool not found (NodePool=", pool_label, ")"));
+          absl::StrCat("NodePool not found (NodePool=", nf.pool_label, ")"));
     }
     const PoolInfo& info = pools_[c.node_pool];
     if (ctx_.catalog != nullptr &&
         (info.types == nullptr || info.types->empty())) {
-      return Verdict(name, &c, reasons::kNodePoolNotFound,
-                     absl::StrCat("NodePool not found (NodePool=", pool_label,
-                                  "): no instance types in the catalogue"));
+      return Verdict(
+          name, &c, reasons::kNodePoolNotFound,
+          absl::StrCat("NodePool not found (NodePool=", nf.pool_label,
+                       "): no instance types in the catalogue"));
     }
     return std::nullopt;
   }
 
-  // Pods, reschedulable pods and costs (§2.3, §2.11); with `check_blocks`,
-  // rule 10: the first pod with an active do-not-disrupt, else the first
-  // pod a PDB blocks (Karpenter checks every pod for the former first).
-  std::optional<NodeVerdict> WalkPods(snapshot::NodeIndex n, Candidate& c,
-                                      bool check_blocks) {
-    double total = 0;
-    double reschedule = 1.0;
-    std::optional<NodeVerdict> dnd_block;
-    std::optional<NodeVerdict> pdb_block;
-    const absl::Span<const snapshot::PodIndex> pods = snap_.PodsOnNode(n);
-    c.pods.assign(pods.begin(), pods.end());
-    c.reschedulable_pods.clear();
-    for (snapshot::PodIndex p : pods) {
+  // Rule 10: the first pod with an active do-not-disrupt at ctx.now, else
+  // the first pod a PDB blocks (Karpenter checks every pod for the former
+  // first).
+  std::optional<NodeVerdict> PodBlock(snapshot::NodeIndex n,
+                                      const Candidate& c) const {
+    for (snapshot::PodIndex p : facts_.DoNotDisrupt(n)) {
       const v1::Pod& pod = snap_.pods()[p];
-      const double cost = EvictionCost(pod);
-      total += cost;
-      const bool terminating = drain::IsTerminating(pod);
-      const bool active = !terminating && !drain::IsTerminal(pod);
-      const bool mirror = drain::IsOwnedByNode(pod);
-      const bool reschedulable =
-          (active || (terminating && IsOwnedByStatefulSet(pod))) &&
-          !drain::IsOwnedByDaemonSet(pod) && !mirror;
-      if (reschedulable) {
-        c.reschedulable_pods.push_back(p);
-        reschedule += std::max(0.0, cost);
-      }
-      if (!check_blocks || dnd_block.has_value() || !active) continue;
-      if (!pod.metadata().annotations().empty()) {
-        const drain::DoNotDisrupt dnd =
-            drain::EvaluateDoNotDisrupt(pod, ctx_.now);
-        if (dnd.active()) {
-          dnd_block = DoNotDisruptVerdict(c, pod, dnd);
-          continue;
-        }
-      }
-      if (pdb_block.has_value() || mirror || pdbs_->PdbsOfPod(p).empty()) {
-        continue;
-      }
-      if (pod.spec().tolerations_size() > 0 &&
-          drain::ToleratesDisruptedNoScheduleTaint(pod)) {
-        continue;
-      }
-      budget::EvictionCheck check = pdbs_->CanEvict(snap_, p, true);
-      if (check.blocked()) pdb_block = PdbVerdict(c, pod, check);
+      const drain::DoNotDisrupt dnd =
+          drain::EvaluateDoNotDisrupt(pod, ctx_.now);
+      if (dnd.active()) return DoNotDisruptVerdict(c, pod, dnd);
     }
-    c.disruption_cost = total * c.lifetime_remaining;
-    c.reschedule_disruption_cost = reschedule;
-    return dnd_block.has_value() ? std::move(dnd_block) : std::move(pdb_block);
+    const NodeFacts& nf = facts_.nodes[n];
+    if (nf.pdb_block_pod == kNoIndex) return std::nullopt;
+    return Verdict(c.node_name, &c, nf.pdb_block_code, nf.pdb_block_message);
   }
 
   NodeVerdict DoNotDisruptVerdict(const Candidate& c, const v1::Pod& pod,
@@ -481,28 +362,9 @@ class CandidatePoolBuilder {
                    std::move(message));
   }
 
-  NodeVerdict PdbVerdict(const Candidate& c, const v1::Pod& pod,
-                         const budget::EvictionCheck& check) const {
-    if (check.verdict == budget::EvictionVerdict::kMisconfigured) {
-      return Verdict(c.node_name, &c, reasons::kMultiplePdbs,
-                     absl::StrCat("eviction does not support multiple PDBs "
-                                  "(PodDisruptionBudget(s)=[",
-                                  absl::StrJoin(check.blocking_pdbs, " "),
-                                  "], Pod=", PodName(pod), ")"));
-    }
-    const std::string pdb =
-        check.blocking_pdbs.empty() ? "" : check.blocking_pdbs.front();
-    std::string message = absl::StrCat(
-        "pdb \"", pdb, "\" prevents pod evictions (Pod=", PodName(pod), ")");
-    if (check.verdict == budget::EvictionVerdict::kInvalidPdb) {
-      absl::StrAppend(&message, ": the PDB is invalid");
-    }
-    return Verdict(c.node_name, &c, reasons::kPdbBlocked, std::move(message));
-  }
-
   const CandidateContext& ctx_;
   const snapshot::Snapshot& snap_;
-  const budget::PdbIndex* pdbs_ = nullptr;
+  const internal::CandidateFacts& facts_;
   std::vector<PoolInfo> pools_;
   std::vector<uint32_t> claim_pos_;  // NodeClaimIndex -> claims_ position.
   CandidatePool pool_;
@@ -513,8 +375,32 @@ absl::StatusOr<CandidatePool> CandidatePool::Build(
   if (ctx.snapshot == nullptr) {
     return absl::InvalidArgumentError("CandidateContext.snapshot is null");
   }
-  return CandidatePoolBuilder(ctx).Build();
+  if (ctx.facts != nullptr) {
+    if (&ctx.facts->snapshot() != ctx.snapshot) {
+      return absl::InvalidArgumentError(
+          "CandidateContext.facts was built over another snapshot");
+    }
+    return CandidatePoolBuilder(ctx, ctx.facts->candidate_facts())
+        .Build(nullptr, nullptr);
+  }
+  std::unique_ptr<budget::PdbIndex> owned_pdbs;
+  const budget::PdbIndex* pdbs = ctx.pdbs;
+  if (pdbs == nullptr) {
+    owned_pdbs = std::make_unique<budget::PdbIndex>(
+        budget::PdbIndex::Build(*ctx.snapshot));
+    pdbs = owned_pdbs.get();
+  }
+  auto facts = std::make_unique<internal::CandidateFacts>(
+      internal::BuildCandidateFacts(*ctx.snapshot, *pdbs));
+  const internal::CandidateFacts& ref = *facts;
+  return CandidatePoolBuilder(ctx, ref).Build(std::move(owned_pdbs),
+                                              std::move(facts));
 }
+
+CandidatePool::CandidatePool() = default;
+CandidatePool::CandidatePool(CandidatePool&&) noexcept = default;
+CandidatePool& CandidatePool::operator=(CandidatePool&&) noexcept = default;
+CandidatePool::~CandidatePool() = default;
 
 CandidatePool::Selection CandidatePool::For(Method method) const {
   const MethodClass cls = ClassOf(method);

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "disruption/facts_internal.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/orchestrator.h"
@@ -370,16 +371,16 @@ absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
 // the caller (`error()`) and every simulation then reports it.
 class LazySimulator final : public SchedulingSimulator {
  public:
-  LazySimulator(const snapshot::Snapshot& snapshot,
-                const InstanceTypeCatalog& catalog, SimulatorOptions options)
-      : snapshot_(snapshot), catalog_(catalog), options_(options) {}
+  LazySimulator(const SnapshotFacts& facts, const InstanceTypeCatalog& catalog,
+                SimulatorOptions options)
+      : facts_(facts), catalog_(catalog), options_(options) {}
 
   SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const override {
     if (!built_) {
       built_ = true;
       absl::StatusOr<Scheduler> s =
-          Scheduler::Build(snapshot_, catalog_, options_);
+          Scheduler::Build(facts_, catalog_, options_);
       if (s.ok()) {
         scheduler_.emplace(*std::move(s));
       } else {
@@ -395,13 +396,27 @@ class LazySimulator final : public SchedulingSimulator {
   const absl::Status& error() const { return error_; }
 
  private:
-  const snapshot::Snapshot& snapshot_;
+  const SnapshotFacts& facts_;
   const InstanceTypeCatalog& catalog_;
   const SimulatorOptions options_;
   mutable bool built_ = false;
   mutable std::optional<Scheduler> scheduler_;
   mutable absl::Status error_;
 };
+// NodesToCleanUp (orchestrator.h) from the facts.
+std::vector<std::string> MarkedNodes(
+    const SnapshotFacts& facts,
+    const absl::flat_hash_set<std::string>& in_flight) {
+  const internal::CandidateFacts& cf = facts.candidate_facts();
+  std::vector<std::string> out;
+  for (uint32_t n : cf.marked_nodes) {
+    const absl::string_view id = cf.nodes[n].provider_id;
+    if (!id.empty() && in_flight.contains(std::string(id))) continue;
+    out.push_back(facts.snapshot().nodes()[n].metadata().name());
+  }
+  return out;
+}
+
 }  // namespace
 
 const NodeVerdict* Plan::VerdictOf(absl::string_view node) const {
@@ -415,33 +430,36 @@ const NodeVerdict* Plan::VerdictOf(absl::string_view node) const {
 Controller::Controller(ControllerOptions options)
     : options_(std::move(options)) {}
 
+absl::Status Controller::CheckBudgetOptions(const SnapshotFacts& facts) const {
+  if (facts.budget_options() == options_.budgets) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      "SnapshotFacts were built with other budget::BudgetOptions than "
+      "ControllerOptions.budgets");
+}
+
 // What a pass builds from the snapshot before any method runs.
 struct Controller::Prepared {
-  // Heap-held: the pool points at it.
-  std::unique_ptr<budget::PdbIndex> pdbs;
   CandidatePool pool;
   std::optional<LazySimulator> simulator;
   std::map<std::string, absl::Time, std::less<>> backoffs;
 };
 
-absl::Status Controller::Prepare(const snapshot::Snapshot& snapshot,
+absl::Status Controller::Prepare(const SnapshotFacts& facts,
                                  const PassInputs& inputs, absl::Time now,
                                  Prepared& prepared, Plan& plan) const {
+  const snapshot::Snapshot& snapshot = facts.snapshot();
   plan.now = now;
-  prepared.pdbs =
-      std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snapshot));
-  plan.budgets =
-      budget::BudgetBook::Build(snapshot, options_.budgets).Evaluate(now);
+  plan.budgets = facts.budgets().Evaluate(now);
   CandidateContext ctx;
   ctx.snapshot = &snapshot;
-  ctx.pdbs = prepared.pdbs.get();
+  ctx.facts = &facts;
   ctx.catalog = &inputs.catalog;
   ctx.now = now;
   ctx.in_flight = inputs.in_flight;
   ctx.nominated = inputs.nominated;
   ctx.drift_marks = EvaluateDriftMarks(snapshot, inputs, now, plan);
   KARPENTER_ASSIGN_OR_RETURN(prepared.pool, CandidatePool::Build(ctx));
-  prepared.simulator.emplace(snapshot, inputs.catalog, options_.simulator);
+  prepared.simulator.emplace(facts, inputs.catalog, options_.simulator);
   prepared.backoffs = ActiveBackoffs(inputs, now);
   if (options_.count_replacement_pairs_once) {
     KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(
@@ -454,9 +472,17 @@ absl::Status Controller::Prepare(const snapshot::Snapshot& snapshot,
 absl::StatusOr<Plan> Controller::Decide(const snapshot::Snapshot& snapshot,
                                         const PassInputs& inputs,
                                         absl::Time now) const {
+  return Decide(SnapshotFacts::Build(snapshot, options_.budgets), inputs, now);
+}
+
+absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
+                                        const PassInputs& inputs,
+                                        absl::Time now) const {
+  KARPENTER_RETURN_IF_ERROR(CheckBudgetOptions(facts));
+  const snapshot::Snapshot& snapshot = facts.snapshot();
   Plan plan;
   Prepared prepared;
-  KARPENTER_RETURN_IF_ERROR(Prepare(snapshot, inputs, now, prepared, plan));
+  KARPENTER_RETURN_IF_ERROR(Prepare(facts, inputs, now, prepared, plan));
   const CandidatePool& pool = prepared.pool;
 
   VerdictBook book;
@@ -489,7 +515,7 @@ absl::StatusOr<Plan> Controller::Decide(const snapshot::Snapshot& snapshot,
                            .message = "no method applies"});
   }
   plan.verdicts = std::move(book).Take();
-  plan.cleanup = NodesToCleanUp(snapshot, inputs.in_flight);
+  plan.cleanup = MarkedNodes(facts, inputs.in_flight);
   plan.next_pass = NextPass(pool, plan, options_, now);
   return plan;
 }
@@ -499,12 +525,23 @@ absl::StatusOr<Command> Controller::Validate(const Command& command,
                                              const PassInputs& inputs,
                                              absl::Time now) const {
   if (!command.validate_at.has_value()) return command;
+  if (!BudgetReasonOf(command.method).has_value()) return command;
+  return Validate(command, SnapshotFacts::Build(snapshot, options_.budgets),
+                  inputs, now);
+}
+
+absl::StatusOr<Command> Controller::Validate(const Command& command,
+                                             const SnapshotFacts& facts,
+                                             const PassInputs& inputs,
+                                             absl::Time now) const {
+  if (!command.validate_at.has_value()) return command;
   const std::optional<budget::DisruptionReason> reason =
       BudgetReasonOf(command.method);
   if (!reason.has_value()) return command;
+  KARPENTER_RETURN_IF_ERROR(CheckBudgetOptions(facts));
   Plan plan;
   Prepared prepared;
-  KARPENTER_RETURN_IF_ERROR(Prepare(snapshot, inputs, now, prepared, plan));
+  KARPENTER_RETURN_IF_ERROR(Prepare(facts, inputs, now, prepared, plan));
   BudgetLedger ledger = BudgetLedger::FromMapping(plan.budgets, *reason);
   for (const auto& [name, until] : prepared.backoffs) ledger.Set(name, 0);
   switch (command.method) {

@@ -11,12 +11,15 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "disruption/facts_internal.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/quantity.h"
 
@@ -260,22 +263,8 @@ uint64_t Fnv1a(absl::string_view s, uint64_t h = 0xcbf29ce484222325ULL) {
   return h;
 }
 
-// One way a pod may be placed on a new NodeClaim: its nodeSelector plus one
-// required node affinity term.
-struct Term {
-  Requirements requirements;
-  std::vector<v1::NodeSelectorRequirement> protos;
-};
-
-// The scheduling constraints shared by pods with equal tolerations,
-// nodeSelector, affinity and spread constraints.
-struct Profile {
-  const v1::Pod* pod = nullptr;  // Any pod of the profile.
-  bool has_required_affinity = false;
-  // Terms usable on a new NodeClaim, in order (matchFields terms left out).
-  std::vector<Term> terms;
-  std::string unsupported;  // Empty if every constraint is simulated.
-};
+using internal::Profile;
+using Term = internal::Profile::Term;
 
 struct TypeInfo {
   const InstanceType* type = nullptr;
@@ -291,10 +280,10 @@ struct PoolInfo {
   std::vector<size_t> admitted;
 };
 
-enum PodFlag : uint8_t {
-  kIndexed = 1,  // Requests parsed (non-terminal, bound or pending).
-  kMovable = 2,  // Disruptable and not fully PDB-blocked.
-};
+using internal::kDoNotDisruptAtNow;
+using internal::kIndexed;
+using internal::kMovable;
+using internal::kPending;
 
 std::string UnsupportedConstraint(const v1::PodSpec& spec) {
   if (!spec.affinity()
@@ -360,19 +349,6 @@ absl::StatusOr<Profile> MakeProfile(const v1::Pod& pod) {
   return p;
 }
 
-// The profile key: the pod's constraints, serialized deterministically.
-std::string ProfileKey(const v1::Pod& pod) {
-  v1::PodSpec key;
-  *key.mutable_tolerations() = pod.spec().tolerations();
-  *key.mutable_node_selector() = pod.spec().node_selector();
-  if (pod.spec().has_affinity()) {
-    *key.mutable_affinity() = pod.spec().affinity();
-  }
-  *key.mutable_topology_spread_constraints() =
-      pod.spec().topology_spread_constraints();
-  return DeterministicBytes(key);
-}
-
 bool TypeAdmits(const TypeInfo& t, const Requirements& reqs) {
   if (const Requirement* r = reqs.Get(kInstanceTypeLabel);
       r != nullptr && !r->Has(t.type->name)) {
@@ -411,168 +387,391 @@ std::optional<double> CheapestOffering(const InstanceType& type,
   return best;
 }
 
-struct Scheduler::State {
-  const snapshot::Snapshot* snap = nullptr;
-  SimulatorOptions options;
-  InstanceTypeCatalog catalog;
-  std::vector<std::string> dims;
-  size_t d = 0;
-  std::vector<int64_t> pod_req;  // pods x d
-  std::vector<uint8_t> pod_flags;
-  std::vector<int32_t> pod_profile;  // -1 when not indexed
-  std::vector<Profile> profiles;
-  std::vector<int64_t> node_free;  // nodes x d
-  std::vector<uint8_t> node_deleting;
-  std::vector<NodeIndex> node_order;  // Targets, in placement order.
-  std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
-  std::vector<PodIndex> pending_pods;
-  std::map<std::string, PoolInfo, std::less<>> pools;
+}  // namespace karpenter::disruption
+namespace karpenter::disruption::internal {
+namespace {
 
-  const int64_t* Req(PodIndex p) const { return &pod_req[size_t{p} * d]; }
+// A pod's requests, fast path: keys view into the pod. Returns false when
+// a quantity does not parse or a sum overflows (the caller then takes
+// PodRequestList's error).
+using FastList = absl::InlinedVector<std::pair<absl::string_view, int64_t>, 6>;
 
-  absl::Status IndexPods();
-  absl::Status IndexNodes();
-  absl::Status IndexPools();
-  void IndexMoves(const budget::PdbIndex& pdbs);
-};
+int64_t* Slot(FastList& list, absl::string_view key) {
+  for (auto& [k, v] : list) {
+    if (k == key) return &v;
+  }
+  list.emplace_back(key, 0);
+  return &list.back().second;
+}
 
-absl::Status Scheduler::State::IndexPods() {
-  const auto pods = snap->pods();
-  pod_flags.assign(pods.size(), 0);
-  pod_profile.assign(pods.size(), -1);
-  std::vector<ResourceList> lists(pods.size());
-  std::set<std::string, std::less<>> extended;
-  absl::flat_hash_map<std::string, int32_t> profile_ids;
-  for (PodIndex p = 0; p < pods.size(); ++p) {
-    const v1::Pod& pod = pods[p];
-    if (drain::IsTerminal(pod)) continue;
-    const bool bound = snap->NodeOfPod(p).has_value();
-    const bool pending = pod.spec().node_name().empty() &&
-                         !drain::IsTerminating(pod) &&
-                         options.include_pending_pods;
-    if (!bound && !pending) continue;
-    const std::string where = absl::StrCat("pods/", PodName(pod), ": ");
-    absl::StatusOr<ResourceList> list = PodRequestList(pod);
-    if (!list.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, list.status().message()));
+bool ParseFast(absl::string_view value, int64_t& out) {
+  absl::StatusOr<int64_t> milli = ParseQuantityMilli(value, "");
+  if (!milli.ok() || *milli < 0) return false;
+  out = *milli;
+  return true;
+}
+
+bool ContainerFast(const v1::Container& c, FastList& out) {
+  const auto& requests = c.resources().requests();
+  for (const auto& [key, value] : requests) {
+    int64_t v = 0;
+    if (!ParseFast(value, v)) return false;
+    out.emplace_back(key, v);
+  }
+  for (const auto& [key, value] : c.resources().limits()) {
+    if (requests.count(key) > 0) continue;
+    int64_t v = 0;
+    if (!ParseFast(value, v)) return false;
+    out.emplace_back(key, v);
+  }
+  return true;
+}
+
+bool PodRequestsFast(const v1::Pod& pod, FastList& sum) {
+  const v1::PodSpec& spec = pod.spec();
+  FastList one;
+  for (const v1::Container& c : spec.containers()) {
+    one.clear();
+    if (!ContainerFast(c, one)) return false;
+    for (const auto& [k, v] : one) {
+      int64_t* slot = Slot(sum, k);
+      if (__builtin_add_overflow(*slot, v, slot)) return false;
     }
-    for (const auto& [k, v] : *list) {
-      if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods) {
-        extended.insert(k);
-      }
+  }
+  FastList init;
+  for (const v1::Container& c : spec.init_containers()) {
+    one.clear();
+    if (!ContainerFast(c, one)) return false;
+    for (const auto& [k, v] : one) {
+      int64_t* slot = Slot(init, k);
+      *slot = std::max(*slot, v);
     }
-    lists[p] = *std::move(list);
-    pod_flags[p] = kIndexed;
-    if (pending) pending_pods.push_back(p);
-    auto [it, inserted] = profile_ids.try_emplace(
-        ProfileKey(pod), static_cast<int32_t>(profiles.size()));
+  }
+  for (const auto& [k, v] : init) {
+    int64_t* slot = Slot(sum, k);
+    *slot = std::max(*slot, v);
+  }
+  for (const auto& [key, value] : spec.overhead()) {
+    int64_t v = 0;
+    if (!ParseFast(value, v)) return false;
+    int64_t* slot = Slot(sum, key);
+    if (__builtin_add_overflow(*slot, v, slot)) return false;
+  }
+  *Slot(sum, kPods) = 1000;
+  return true;
+}
+
+// PodRequestList's error for a pod the fast path refused.
+absl::Status RequestError(const v1::Pod& pod) {
+  absl::StatusOr<ResourceList> list = PodRequestList(pod);
+  if (!list.ok()) return list.status();
+  return absl::InternalError("resource requests failed to parse");
+}
+
+void AppendPiece(char tag, absl::string_view bytes, std::string& key) {
+  absl::StrAppend(&key, absl::string_view(&tag, 1), bytes.size(), ":", bytes);
+}
+
+// The profile key: the pod's constraints, serialized deterministically;
+// "" for a pod without any.
+std::string ProfileKey(const v1::Pod& pod) {
+  const v1::PodSpec& spec = pod.spec();
+  std::string key;
+  for (const v1::Toleration& t : spec.tolerations()) {
+    AppendPiece('t', DeterministicBytes(t), key);
+  }
+  for (const std::string& k : SortedKeys(spec.node_selector())) {
+    AppendPiece('k', k, key);
+    AppendPiece('v', spec.node_selector().at(k), key);
+  }
+  if (spec.has_affinity()) {
+    AppendPiece('a', DeterministicBytes(spec.affinity()), key);
+  }
+  for (const pb::Struct& c : spec.topology_spread_constraints()) {
+    AppendPiece('s', DeterministicBytes(c), key);
+  }
+  return key;
+}
+
+class BaseBuilder {
+ public:
+  BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
+              SchedulerBase& out)
+      : snap_(snap), pdbs_(pdbs), b_(out) {
+    b_.snap = &snap;
+  }
+
+  absl::Status Build() {
+    if (absl::Status s = IndexPods(); !s.ok()) return s;
+    if (absl::Status s = IndexNodes(); !s.ok()) return s;
+    if (absl::Status s = IndexPools(); !s.ok()) return s;
+    IndexMoves();
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status IndexPod(PodIndex p, bool pending, FastList& list,
+                        absl::flat_hash_map<std::string, int32_t>& ids) {
+    const v1::Pod& pod = snap_.pods()[p];
+    list.clear();
+    if (!PodRequestsFast(pod, list)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pods/", PodName(pod), ": ", RequestError(pod).message()));
+    }
+    auto [it, inserted] = ids.try_emplace(
+        ProfileKey(pod), static_cast<int32_t>(b_.profiles.size()));
     if (inserted) {
       absl::StatusOr<Profile> profile = MakeProfile(pod);
       if (!profile.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(where, profile.status().message()));
+        ids.erase(it);
+        return absl::InvalidArgumentError(absl::StrCat(
+            "pods/", PodName(pod), ": ", profile.status().message()));
       }
-      profiles.push_back(*std::move(profile));
+      b_.profiles.push_back(*std::move(profile));
     }
-    pod_profile[p] = it->second;
+    b_.pod_profile[p] = it->second;
+    b_.pod_flags[p] = pending ? kPending : kIndexed;
+    if (pending) b_.pending_pods.push_back(p);
+    return absl::OkStatus();
   }
-  dims = {std::string(kCpu), std::string(kMemory), std::string(kEphemeral),
-          std::string(kPods)};
-  dims.insert(dims.end(), extended.begin(), extended.end());
-  d = dims.size();
-  pod_req.assign(pods.size() * d, 0);
-  for (PodIndex p = 0; p < pods.size(); ++p) {
-    for (size_t i = 0; i < d; ++i) {
-      const auto it = lists[p].find(dims[i]);
-      if (it != lists[p].end()) pod_req[size_t{p} * d + i] = it->second;
-    }
-  }
-  return absl::OkStatus();
-}
 
-absl::Status Scheduler::State::IndexNodes() {
-  const auto nodes = snap->nodes();
-  node_free.assign(nodes.size() * d, 0);
-  node_deleting.assign(nodes.size(), 0);
-  for (NodeIndex n = 0; n < nodes.size(); ++n) {
-    const v1::Node& node = nodes[n];
+  absl::Status IndexPods() {
+    const auto pods = snap_.pods();
+    b_.pod_flags.assign(pods.size(), 0);
+    b_.pod_profile.assign(pods.size(), -1);
+    std::vector<FastList> lists(pods.size());
+    std::set<std::string, std::less<>> extended;
+    absl::flat_hash_map<std::string, int32_t> profile_ids;
+    for (PodIndex p = 0; p < pods.size(); ++p) {
+      const v1::Pod& pod = pods[p];
+      if (drain::IsTerminal(pod)) continue;
+      const bool bound = snap_.NodeOfPod(p).has_value();
+      const bool pending =
+          pod.spec().node_name().empty() && !drain::IsTerminating(pod);
+      if (!bound && !pending) continue;
+      absl::Status s = IndexPod(p, pending, lists[p], profile_ids);
+      if (!s.ok() && !pending) return s;
+      if (!s.ok()) {
+        if (b_.pending_status.ok()) b_.pending_status = s;
+        continue;
+      }
+      for (const auto& [k, v] : lists[p]) {
+        if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods &&
+            extended.find(k) == extended.end()) {
+          extended.emplace(k);
+        }
+      }
+    }
+    b_.dims = {std::string(kCpu), std::string(kMemory), std::string(kEphemeral),
+               std::string(kPods)};
+    b_.dims.insert(b_.dims.end(), extended.begin(), extended.end());
+    b_.d = b_.dims.size();
+    b_.pod_req.assign(pods.size() * b_.d, 0);
+    for (PodIndex p = 0; p < pods.size(); ++p) {
+      for (const auto& [k, v] : lists[p]) {
+        const size_t i = static_cast<size_t>(
+            std::find(b_.dims.begin(), b_.dims.end(), k) - b_.dims.begin());
+        b_.pod_req[size_t{p} * b_.d + i] = v;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status NodeFree(NodeIndex n) {
+    const v1::Node& node = snap_.nodes()[n];
     const bool use_capacity = node.status().allocatable().empty();
     const auto& alloc =
         use_capacity ? node.status().capacity() : node.status().allocatable();
-    int64_t* free = &node_free[size_t{n} * d];
-    for (size_t i = 0; i < d; ++i) {
-      const auto it = alloc.find(dims[i]);
+    int64_t* free = &b_.node_free[size_t{n} * b_.d];
+    for (size_t i = 0; i < b_.d; ++i) {
+      const auto it = alloc.find(b_.dims[i]);
       if (it == alloc.end()) continue;
       absl::StatusOr<int64_t> v = ParseRequest(
           it->second, absl::StrCat(use_capacity ? "status.capacity."
                                                 : "status.allocatable.",
-                                   dims[i]));
+                                   b_.dims[i]));
       if (!v.ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "nodes/", node.metadata().name(), ": ", v.status().message()));
       }
       free[i] = *v;
     }
-    for (PodIndex p : snap->PodsOnNode(n)) {
-      if ((pod_flags[p] & kIndexed) == 0) continue;
-      for (size_t i = 0; i < d; ++i) free[i] -= Req(p)[i];
+    for (PodIndex p : snap_.PodsOnNode(n)) {
+      if ((b_.pod_flags[p] & kIndexed) == 0) continue;
+      for (size_t i = 0; i < b_.d; ++i) free[i] -= b_.Req(p)[i];
     }
+    return absl::OkStatus();
+  }
+
+  bool NodeDeleting(const v1::Node& node) const {
     bool deleting = node.metadata().has_deletion_timestamp();
     for (const v1::Taint& t : node.spec().taints()) {
       if (t.key() == drain::kDisruptedTaintKey) deleting = true;
     }
     std::optional<snapshot::NodeClaimIndex> claim =
-        snap->FindNodeClaimByProviderId(node.spec().provider_id());
-    if (!claim) claim = snap->FindNodeClaimByNodeName(node.metadata().name());
-    if (claim &&
-        snap->node_claims()[*claim].metadata().has_deletion_timestamp()) {
-      deleting = true;
+        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+    return deleting ||
+           (claim &&
+            snap_.node_claims()[*claim].metadata().has_deletion_timestamp());
+  }
+
+  absl::Status IndexNodes() {
+    const auto nodes = snap_.nodes();
+    b_.node_free.assign(nodes.size() * b_.d, 0);
+    b_.node_deleting.assign(nodes.size(), 0);
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      if (absl::Status s = NodeFree(n); !s.ok()) return s;
+      const v1::Node& node = nodes[n];
+      b_.node_deleting[n] = NodeDeleting(node);
+      if (!b_.node_deleting[n] && !node.spec().unschedulable() &&
+          HasTrueCondition(node, "Ready")) {
+        b_.node_order.push_back(n);
+      }
     }
-    node_deleting[n] = deleting;
-    if (!deleting && !node.spec().unschedulable() &&
-        HasTrueCondition(node, "Ready")) {
-      node_order.push_back(n);
+    const size_t d = b_.d;
+    const std::vector<int64_t>& free = b_.node_free;
+    std::sort(b_.node_order.begin(), b_.node_order.end(),
+              [&](NodeIndex a, NodeIndex b) {
+                const int64_t fa = free[size_t{a} * d + kCpuDim];
+                const int64_t fb = free[size_t{b} * d + kCpuDim];
+                if (fa != fb) return fa < fb;
+                return nodes[a].metadata().name() < nodes[b].metadata().name();
+              });
+    return absl::OkStatus();
+  }
+
+  absl::Status IndexPools() {
+    for (const v1::NodePool& pool : snap_.node_pools()) {
+      const std::string& name = pool.metadata().name();
+      PoolBase info;
+      info.pool = &pool;
+      const auto& tmpl = pool.spec().template_();
+      absl::StatusOr<Requirements> reqs = Requirements::FromProto(
+          tmpl.spec().requirements(), "spec.template.spec.requirements");
+      if (!reqs.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("nodepools/", name, ": ", reqs.status().message()));
+      }
+      info.base = *std::move(reqs);
+      for (const std::string& key : SortedKeys(tmpl.metadata().labels())) {
+        info.base.Add(Requirement::In(key, {tmpl.metadata().labels().at(key)}));
+      }
+      info.base.Add(Requirement::In(kNodePoolLabel, {name}));
+      info.overhead.assign(b_.d, 0);
+      b_.pools.emplace(name, std::move(info));
+    }
+    AddDaemonSetOverhead();
+    return absl::OkStatus();
+  }
+
+  // Per pool, per DaemonSet, the per-resource maximum.
+  void AddDaemonSetOverhead() {
+    std::map<std::pair<std::string, std::string>, std::vector<int64_t>> ds;
+    const auto nodes = snap_.nodes();
+    const std::string pool_key(kNodePoolLabel);
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      const auto label = nodes[n].metadata().labels().find(pool_key);
+      if (label == nodes[n].metadata().labels().end() ||
+          b_.pools.count(label->second) == 0) {
+        continue;
+      }
+      for (PodIndex p : snap_.PodsOnNode(n)) {
+        if ((b_.pod_flags[p] & kIndexed) == 0) continue;
+        const v1::OwnerReference* owner = DaemonSetOwner(snap_.pods()[p]);
+        if (owner == nullptr) continue;
+        std::vector<int64_t>& max = ds[{
+            label->second, absl::StrCat(snap_.pods()[p].metadata().namespace_(),
+                                        "/", owner->name())}];
+        max.resize(b_.d, 0);
+        for (size_t i = 0; i < b_.d; ++i) {
+          max[i] = std::max(max[i], b_.Req(p)[i]);
+        }
+      }
+    }
+    for (const auto& [key, max] : ds) {
+      std::vector<int64_t>& overhead =
+          b_.pools.find(key.first)->second.overhead;
+      for (size_t i = 0; i < b_.d; ++i) overhead[i] += max[i];
     }
   }
-  std::sort(node_order.begin(), node_order.end(),
-            [&](NodeIndex a, NodeIndex b) {
-              const int64_t fa = node_free[size_t{a} * d + kCpuDim];
-              const int64_t fb = node_free[size_t{b} * d + kCpuDim];
-              if (fa != fb) return fa < fb;
-              return nodes[a].metadata().name() < nodes[b].metadata().name();
-            });
-  return absl::OkStatus();
+
+  // Movable when disruptable and not fully PDB-blocked; a do-not-disrupt
+  // that may be active is decided at the simulation's time.
+  void IndexMoves() {
+    const auto pods = snap_.pods();
+    for (PodIndex p = 0; p < pods.size(); ++p) {
+      if ((b_.pod_flags[p] & kIndexed) == 0 || pdbs_.IsFullyBlocked(p)) {
+        continue;
+      }
+      const v1::Pod& pod = pods[p];
+      const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
+      if (active && !pod.metadata().annotations().empty() &&
+          drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
+        b_.pod_flags[p] |= kDoNotDisruptAtNow;
+        b_.do_not_disrupt_pods.push_back(p);
+      } else {
+        b_.pod_flags[p] |= kMovable;
+      }
+    }
+    const auto nodes = snap_.nodes();
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      if (!b_.node_deleting[n]) continue;
+      for (PodIndex p : snap_.PodsOnNode(n)) {
+        if ((b_.pod_flags[p] & kIndexed) != 0 && IsReschedulable(pods[p])) {
+          b_.deleting_pods.emplace_back(p, n);
+        }
+      }
+    }
+  }
+
+  const snapshot::Snapshot& snap_;
+  const budget::PdbIndex& pdbs_;
+  SchedulerBase& b_;
+};
+
+}  // namespace
+
+absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
+                                const budget::PdbIndex& pdbs,
+                                SchedulerBase& out) {
+  return BaseBuilder(snapshot, pdbs, out).Build();
 }
 
+}  // namespace karpenter::disruption::internal
+namespace karpenter::disruption {
+
+struct Scheduler::State {
+  std::unique_ptr<internal::SchedulerBase> owned_base;
+  const internal::SchedulerBase* base = nullptr;
+  SimulatorOptions options;
+  InstanceTypeCatalog catalog;
+  // The base's flags with kMovable decided at options.now.
+  std::vector<uint8_t> pod_flags;
+  // The base's deleting_pods that are movable.
+  std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
+  std::map<std::string, PoolInfo, std::less<>> pools;
+
+  absl::Status Finish();
+  absl::Status IndexPools();
+};
+
 absl::Status Scheduler::State::IndexPools() {
-  for (const v1::NodePool& pool : snap->node_pools()) {
-    const std::string& name = pool.metadata().name();
-    const std::string where = absl::StrCat("nodepools/", name, ": ");
+  const size_t d = base->d;
+  for (const auto& [name, pb] : base->pools) {
     PoolInfo info;
-    info.pool = &pool;
-    const auto& tmpl = pool.spec().template_();
-    absl::StatusOr<Requirements> reqs = Requirements::FromProto(
-        tmpl.spec().requirements(), "spec.template.spec.requirements");
-    if (!reqs.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, reqs.status().message()));
-    }
-    info.base = *std::move(reqs);
-    for (const std::string& key : SortedKeys(tmpl.metadata().labels())) {
-      info.base.Add(Requirement::In(key, {tmpl.metadata().labels().at(key)}));
-    }
-    info.base.Add(Requirement::In(kNodePoolLabel, {name}));
-    info.overhead.assign(d, 0);
+    info.pool = pb.pool;
+    info.base = pb.base;
+    info.overhead = pb.overhead;
     const auto it = catalog.find(name);
     if (it != catalog.end()) {
       for (const InstanceType& type : it->second) {
         TypeInfo t{&type, std::vector<int64_t>(d, 0)};
         for (size_t i = 0; i < d; ++i) {
-          const auto c = type.capacity.find(dims[i]);
+          const auto c = type.capacity.find(base->dims[i]);
           if (c == type.capacity.end()) continue;
           absl::StatusOr<int64_t> v =
-              ParseRequest(c->second, absl::StrCat("capacity.", dims[i]));
+              ParseRequest(c->second, absl::StrCat("capacity.", base->dims[i]));
           if (!v.ok()) {
             return absl::InvalidArgumentError(
                 absl::StrFormat("instance type \"%s\" of NodePool \"%s\": %s",
@@ -580,73 +779,61 @@ absl::Status Scheduler::State::IndexPools() {
           }
           t.capacity[i] = *v;
         }
-        if (TypeAdmits(t, info.base))
+        if (TypeAdmits(t, info.base)) {
           info.admitted.push_back(info.types.size());
+        }
         info.types.push_back(std::move(t));
       }
     }
     pools.emplace(name, std::move(info));
   }
-  // DaemonSet overhead: per pool, per DaemonSet, the per-resource maximum.
-  std::map<std::pair<std::string, std::string>, std::vector<int64_t>> ds;
-  const auto nodes = snap->nodes();
-  for (NodeIndex n = 0; n < nodes.size(); ++n) {
-    const auto label =
-        nodes[n].metadata().labels().find(std::string(kNodePoolLabel));
-    if (label == nodes[n].metadata().labels().end() ||
-        pools.count(label->second) == 0) {
-      continue;
-    }
-    for (PodIndex p : snap->PodsOnNode(n)) {
-      if ((pod_flags[p] & kIndexed) == 0) continue;
-      const v1::OwnerReference* owner = DaemonSetOwner(snap->pods()[p]);
-      if (owner == nullptr) continue;
-      std::vector<int64_t>& max = ds[{
-          label->second, absl::StrCat(snap->pods()[p].metadata().namespace_(),
-                                      "/", owner->name())}];
-      max.resize(d, 0);
-      for (size_t i = 0; i < d; ++i) max[i] = std::max(max[i], Req(p)[i]);
-    }
-  }
-  for (const auto& [key, max] : ds) {
-    std::vector<int64_t>& overhead = pools.find(key.first)->second.overhead;
-    for (size_t i = 0; i < d; ++i) overhead[i] += max[i];
-  }
   return absl::OkStatus();
 }
 
-void Scheduler::State::IndexMoves(const budget::PdbIndex& pdbs) {
-  const auto pods = snap->pods();
-  for (PodIndex p = 0; p < pods.size(); ++p) {
-    if ((pod_flags[p] & kIndexed) == 0) continue;
-    const v1::Pod& pod = pods[p];
-    const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
-    const bool disruptable =
-        !active || !drain::EvaluateDoNotDisrupt(pod, options.now).active();
-    if (disruptable && !pdbs.IsFullyBlocked(p)) pod_flags[p] |= kMovable;
+absl::Status Scheduler::State::Finish() {
+  if (options.include_pending_pods && !base->pending_status.ok()) {
+    return base->pending_status;
   }
-  const auto nodes = snap->nodes();
-  for (NodeIndex n = 0; n < nodes.size(); ++n) {
-    if (!node_deleting[n]) continue;
-    for (PodIndex p : snap->PodsOnNode(n)) {
-      if ((pod_flags[p] & kMovable) != 0 && IsReschedulable(pods[p])) {
-        deleting_pods.emplace_back(p, n);
-      }
+  if (absl::Status s = IndexPools(); !s.ok()) return s;
+  pod_flags = base->pod_flags;
+  for (PodIndex p : base->do_not_disrupt_pods) {
+    if (!drain::EvaluateDoNotDisrupt(base->snap->pods()[p], options.now)
+             .active()) {
+      pod_flags[p] |= kMovable;
     }
   }
+  for (const auto& [p, n] : base->deleting_pods) {
+    if ((pod_flags[p] & kMovable) != 0) deleting_pods.emplace_back(p, n);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Scheduler> Scheduler::Build(const snapshot::Snapshot& snapshot,
                                            const InstanceTypeCatalog& catalog,
                                            SimulatorOptions options) {
   auto state = std::make_unique<State>();
-  state->snap = &snapshot;
+  state->owned_base = std::make_unique<internal::SchedulerBase>();
+  if (absl::Status s = internal::BuildSchedulerBase(
+          snapshot, budget::PdbIndex::Build(snapshot), *state->owned_base);
+      !s.ok()) {
+    return s;
+  }
+  state->base = state->owned_base.get();
   state->options = options;
   state->catalog = catalog;
-  if (absl::Status s = state->IndexPods(); !s.ok()) return s;
-  if (absl::Status s = state->IndexNodes(); !s.ok()) return s;
-  if (absl::Status s = state->IndexPools(); !s.ok()) return s;
-  state->IndexMoves(budget::PdbIndex::Build(snapshot));
+  if (absl::Status s = state->Finish(); !s.ok()) return s;
+  return Scheduler(std::move(state));
+}
+
+absl::StatusOr<Scheduler> Scheduler::Build(const SnapshotFacts& facts,
+                                           const InstanceTypeCatalog& catalog,
+                                           SimulatorOptions options) {
+  if (!facts.simulation_status().ok()) return facts.simulation_status();
+  auto state = std::make_unique<State>();
+  state->base = facts.scheduler_base();
+  state->options = options;
+  state->catalog = catalog;
+  if (absl::Status s = state->Finish(); !s.ok()) return s;
   return Scheduler(std::move(state));
 }
 
@@ -682,13 +869,13 @@ class SimulationPass {
  public:
   SimulationPass(const Scheduler::State& s,
                  absl::Span<const Candidate> candidates)
-      : s_(s), candidates_(candidates) {}
+      : s_(s), b_(*s.base), candidates_(candidates) {}
 
   SimulationResult Run();
 
  private:
   bool Fits(const int64_t* req, const int64_t* free) const {
-    for (size_t i = 0; i < s_.d; ++i) {
+    for (size_t i = 0; i < b_.d; ++i) {
       if (req[i] > 0 && req[i] > free[i]) return false;
     }
     return true;
@@ -703,6 +890,7 @@ class SimulationPass {
   void SortFfd(std::vector<Moving>& pods) const;
 
   const Scheduler::State& s_;
+  const internal::SchedulerBase& b_;
   absl::Span<const Candidate> candidates_;
   std::vector<uint8_t> is_candidate_;
   std::vector<int64_t> free_;
@@ -712,14 +900,14 @@ class SimulationPass {
 };
 
 bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
-  const int32_t profile = s_.pod_profile[p];
-  const size_t nodes = s_.snap->nodes().size();
+  const int32_t profile = b_.pod_profile[p];
+  const size_t nodes = b_.snap->nodes().size();
   auto [it, inserted] = cache_slot_.try_emplace(profile, cache_.size());
   if (inserted) cache_.resize(cache_.size() + nodes, -1);
   int8_t& v = cache_[it->second + n];
   if (v >= 0) return v == 1;
-  const Profile& prof = s_.profiles[profile];
-  const v1::Node& node = s_.snap->nodes()[n];
+  const Profile& prof = b_.profiles[profile];
+  const v1::Node& node = b_.snap->nodes()[n];
   const auto& labels = node.metadata().labels();
   bool ok = true;
   for (const auto& [key, value] : prof.pod->spec().node_selector()) {
@@ -746,22 +934,22 @@ bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
 }
 
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
-  const int64_t* req = s_.Req(p);
-  for (NodeIndex n : s_.node_order) {
+  const int64_t* req = b_.Req(p);
+  for (NodeIndex n : b_.node_order) {
     if (is_candidate_[n]) continue;
-    int64_t* free = &free_[size_t{n} * s_.d];
+    int64_t* free = &free_[size_t{n} * b_.d];
     if (!Fits(req, free) || !Compatible(p, n)) continue;
-    for (size_t i = 0; i < s_.d; ++i) free[i] -= req[i];
+    for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
     return true;
   }
   return false;
 }
 
 void SimulationPass::SortFfd(std::vector<Moving>& pods) const {
-  const auto pod_objects = s_.snap->pods();
+  const auto pod_objects = b_.snap->pods();
   std::sort(pods.begin(), pods.end(), [&](const Moving& a, const Moving& b) {
-    const int64_t* ra = s_.Req(a.pod);
-    const int64_t* rb = s_.Req(b.pod);
+    const int64_t* ra = b_.Req(a.pod);
+    const int64_t* rb = b_.Req(b.pod);
     if (ra[kCpuDim] != rb[kCpuDim]) return ra[kCpuDim] > rb[kCpuDim];
     if (ra[kMemoryDim] != rb[kMemoryDim])
       return ra[kMemoryDim] > rb[kMemoryDim];
@@ -776,7 +964,7 @@ void SimulationPass::SortFfd(std::vector<Moving>& pods) const {
 // with the pods already there; else returns why not.
 std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
                                                   PodIndex p) const {
-  const Profile& prof = s_.profiles[s_.pod_profile[p]];
+  const Profile& prof = b_.profiles[b_.pod_profile[p]];
   const PoolInfo& info = *claim.info;
   const std::string& pool = info.pool->metadata().name();
   const auto& tmpl = info.pool->spec().template_().spec();
@@ -785,8 +973,8 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
                            t->key(), t->value(), t->effect(), pool);
   }
   std::vector<int64_t> total = claim.total;
-  const int64_t* req = s_.Req(p);
-  for (size_t i = 0; i < s_.d; ++i) total[i] += req[i];
+  const int64_t* req = b_.Req(p);
+  for (size_t i = 0; i < b_.d; ++i) total[i] += req[i];
   CompatibilityOptions allow;
   allow.allow_undefined.assign(WellKnownLabels().begin(),
                                WellKnownLabels().end());
@@ -805,7 +993,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     for (size_t t : claim.types) {
       const TypeInfo& type = info.types[t];
       bool fits = term.requirements.empty() || TypeAdmits(type, reqs);
-      for (size_t i = 0; fits && i < s_.d; ++i) {
+      for (size_t i = 0; fits && i < b_.d; ++i) {
         if (total[i] > 0 && total[i] > type.capacity[i]) fits = false;
       }
       if (fits) types.push_back(t);
@@ -907,9 +1095,9 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   types.set_key(std::string(kInstanceTypeLabel));
   types.set_operator_("In");
   for (const std::string& t : r.instance_types) types.add_values(t);
-  for (size_t i = 0; i < s_.d; ++i) {
+  for (size_t i = 0; i < b_.d; ++i) {
     if (claim.total[i] <= 0) continue;
-    (*spec.mutable_resources()->mutable_requests())[s_.dims[i]] =
+    (*spec.mutable_resources()->mutable_requests())[b_.dims[i]] =
         FormatMilli(claim.total[i]);
   }
   return r;
@@ -917,8 +1105,8 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
 
 SimulationResult SimulationPass::Run() {
   SimulationResult result;
-  const auto pods = s_.snap->pods();
-  const size_t node_count = s_.snap->nodes().size();
+  const auto pods = b_.snap->pods();
+  const size_t node_count = b_.snap->nodes().size();
   is_candidate_.assign(node_count, 0);
   std::vector<std::string> pool_names;
   std::vector<uint8_t> seen(pods.size(), 0);
@@ -942,23 +1130,23 @@ SimulationResult SimulationPass::Run() {
       moving.push_back({p, slot});
     }
   }
-  for (const auto& [p, n] : s_.deleting_pods) {
+  for (const auto& [p, n] : b_.deleting_pods) {
     if (seen[p] || is_candidate_[n]) continue;
     seen[p] = 1;
     moving.push_back({p, -1});
   }
   for (const Moving& m : moving) {
-    const Profile& prof = s_.profiles[s_.pod_profile[m.pod]];
+    const Profile& prof = b_.profiles[b_.pod_profile[m.pod]];
     if (!prof.unsupported.empty()) {
       result.unsupported =
           absl::StrCat(PodName(pods[m.pod]), ": ", prof.unsupported);
       return result;
     }
   }
-  free_ = s_.node_free;
+  free_ = b_.node_free;
   if (s_.options.include_pending_pods) {
     std::vector<Moving> pending;
-    for (PodIndex p : s_.pending_pods) pending.push_back({p, -1});
+    for (PodIndex p : b_.pending_pods) pending.push_back({p, -1});
     SortFfd(pending);
     for (const Moving& m : pending) PlaceOnExisting(m.pod);
   }

@@ -70,6 +70,8 @@ struct BudgetOptions {
   // error (fail closed). On, the schedule is parsed as written: a prefix
   // selects its zone (DST-correct through CronSchedule), no prefix is UTC.
   bool allow_time_zones = false;
+
+  friend bool operator==(const BudgetOptions&, const BudgetOptions&) = default;
 };
 
 // One entry of `spec.disruption.budgets`, validated against the CRD.

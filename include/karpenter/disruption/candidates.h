@@ -33,8 +33,10 @@
 // flight (rule 1), so a pass never re-disrupts a node mid-command. Karpenter
 // instead clears both marks at the start of its next pass (§2.1 step 3).
 //
-// Performance: `Build` walks nodes and pods once (O(nodes + pods + PDB
-// matches)); `For` only copies; nothing is recomputed per method.
+// Performance: with SnapshotFacts (snapshot_facts.h), `Build` walks the
+// nodes only, O(nodes + pods with a do-not-disrupt annotation); without, it
+// first computes those facts, O(nodes + pods + PDB matches). `For` only
+// copies; nothing is recomputed per method.
 //
 // Thread-safety: a built CandidatePool is immutable; its const methods may
 // be called concurrently. It keeps pointers to the context's snapshot and
@@ -54,6 +56,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/snapshot/snapshot.h"
 
@@ -79,7 +82,12 @@ struct DriftMark {
 struct CandidateContext {
   // Required.
   const snapshot::Snapshot* snapshot = nullptr;
-  // Built over `snapshot`; null: the pool builds and owns one.
+  // Built over `snapshot`: the pool reads its PDB index and per-node
+  // aggregates instead of walking the pods (a pass then costs O(nodes)).
+  // Null: the pool computes them.
+  const SnapshotFacts* facts = nullptr;
+  // Built over `snapshot`; used when `facts` is null; null: the pool builds
+  // and owns one.
   const budget::PdbIndex* pdbs = nullptr;
   // Price lookup and rule 9. Null: rule 9 checks only that the NodePool
   // exists, and every price is 0.
@@ -115,14 +123,16 @@ struct ManagedClaim {
 class CandidatePool {
  public:
   // Builds the candidates of one pass over `ctx.snapshot` at `ctx.now`.
-  // Errors: InvalidArgument when `ctx.snapshot` is null, or when
+  // Errors: InvalidArgument when `ctx.snapshot` is null, when `ctx.facts`
+  // was built over another snapshot, or when
   // `ctx.drift_marks` is non-empty but its size differs from the
   // snapshot's NodeClaim count (quoting both sizes).
   static absl::StatusOr<CandidatePool> Build(const CandidateContext& ctx);
 
-  CandidatePool() = default;
-  CandidatePool(CandidatePool&&) noexcept = default;
-  CandidatePool& operator=(CandidatePool&&) noexcept = default;
+  CandidatePool();
+  CandidatePool(CandidatePool&&) noexcept;
+  CandidatePool& operator=(CandidatePool&&) noexcept;
+  ~CandidatePool();
 
   // The candidates usable by `method`'s class, in node-name order, and a
   // NodeVerdict (method set, code kPodDoNotDisrupt, kPdbBlocked or
@@ -162,6 +172,8 @@ class CandidatePool {
   const InstanceTypeCatalog* catalog_ = nullptr;
   absl::Time now_ = absl::UnixEpoch();
   std::unique_ptr<budget::PdbIndex> owned_pdbs_;
+  // Computed when the context gave no SnapshotFacts.
+  std::unique_ptr<internal::CandidateFacts> owned_facts_;
   // Nodes that passed rules 1-9, in node-name order.
   std::vector<Entry> entries_;
   std::vector<NodeVerdict> exclusions_;

@@ -27,7 +27,10 @@
 // The plan is deterministic: the same inputs give the same plan, byte for
 // byte (verdicts sorted by node name, commands in method order).
 //
-// Thread-safety: Plan() is a pure function of its arguments; a Controller
+// Performance: a pass reads SnapshotFacts (snapshot_facts.h), built once
+// per Snapshot, and then walks the nodes, not the pods.
+//
+// Thread-safety: Decide() is a pure function of its arguments; a Controller
 // holds only options and may be shared.
 #ifndef KARPENTER_DISRUPTION_CONTROLLER_H_
 #define KARPENTER_DISRUPTION_CONTROLLER_H_
@@ -45,6 +48,7 @@
 #include "karpenter/disruption/consolidation.h"
 #include "karpenter/disruption/methods.h"
 #include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/drift/verdict.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -140,7 +144,15 @@ class Controller {
   // simulation cannot read (an unparsable resource quantity; the message
   // names the object and field). Decisions (a blocked node, an exhausted
   // budget) are verdicts, never errors.
+  // Builds SnapshotFacts over `snapshot` (O(nodes + pods)) and decides
+  // from them.
   absl::StatusOr<Plan> Decide(const snapshot::Snapshot& snapshot,
+                              const PassInputs& inputs, absl::Time now) const;
+  // As above over prebuilt facts: O(nodes), plus the simulations of the
+  // methods that simulate. The same plan as Decide(facts.snapshot(), ...).
+  // Errors as above, and InvalidArgument if `facts` were built with
+  // budget options other than ControllerOptions::budgets.
+  absl::StatusOr<Plan> Decide(const SnapshotFacts& facts,
                               const PassInputs& inputs, absl::Time now) const;
 
   // §2.14: re-validates `command` (computed by an earlier Decide with a
@@ -155,14 +167,19 @@ class Controller {
                                    const snapshot::Snapshot& snapshot,
                                    const PassInputs& inputs,
                                    absl::Time now) const;
+  // As above over prebuilt facts (errors as Decide over facts).
+  absl::StatusOr<Command> Validate(const Command& command,
+                                   const SnapshotFacts& facts,
+                                   const PassInputs& inputs,
+                                   absl::Time now) const;
 
   const ControllerOptions& options() const { return options_; }
 
  private:
   struct Prepared;
-  absl::Status Prepare(const snapshot::Snapshot& snapshot,
-                       const PassInputs& inputs, absl::Time now,
-                       Prepared& prepared, Plan& plan) const;
+  absl::Status CheckBudgetOptions(const SnapshotFacts& facts) const;
+  absl::Status Prepare(const SnapshotFacts& facts, const PassInputs& inputs,
+                       absl::Time now, Prepared& prepared, Plan& plan) const;
 
   ControllerOptions options_;
 };

@@ -88,6 +88,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "karpenter/cloud_provider.h"
+#include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/requirements.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -145,6 +146,15 @@ class Scheduler final : public SchedulingSimulator {
   //   - a bad capacity quantity in the catalogue:
   //     `instance type "m5.large" of NodePool "default": capacity.cpu: ...`.
   static absl::StatusOr<Scheduler> Build(const snapshot::Snapshot& snapshot,
+                                         const InstanceTypeCatalog& catalog,
+                                         SimulatorOptions options = {});
+
+  // As above over prebuilt SnapshotFacts (snapshot_facts.h), which must
+  // outlive the Scheduler: only the catalogue and the do-not-disrupt pods are
+  // indexed, O(NodePools x instance types + pods). Errors: the facts'
+  // simulation_status(), the pending-pod error when include_pending_pods,
+  // and the catalogue errors above.
+  static absl::StatusOr<Scheduler> Build(const SnapshotFacts& facts,
                                          const InstanceTypeCatalog& catalog,
                                          SimulatorOptions options = {});
 

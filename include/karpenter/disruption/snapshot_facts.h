@@ -1,0 +1,97 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// SnapshotFacts: everything a disruption pass derives from a Snapshot alone,
+// computed once per Snapshot so that each pass only walks nodes.
+//
+// A pass (disruption::Controller::Decide) depends on the Snapshot, the time
+// and the host's per-pass inputs (catalogue, drift answers, queued
+// commands). Most of its work depends on the Snapshot only: which PDBs
+// select each pod and whether they allow an eviction (budget::PdbIndex),
+// each NodePool's parsed budgets and node counts (budget::BudgetBook), each
+// node's NodeClaim, labels, taints and pod aggregates (eviction costs,
+// reschedulable pods, the first PDB-blocked pod, the pods whose
+// do-not-disrupt may be active), each NodeClaim's parsed expireAfter,
+// conditions and timestamps, and the scheduling simulation's tables (every
+// pod's requests and constraint profile, every node's free capacity and
+// placement order, each NodePool's template and DaemonSet overhead). This
+// is the part of Karpenter's state.Cluster and its informer caches that its
+// disruption controller reads (karpenter pkg/controllers/state/cluster.go,
+// statenode.go), and what DESIGN.md §3 asks the per-pass snapshot to carry.
+//
+// Building costs O(nodes + pods + NodeClaims + PDB matches); a host that
+// takes a new Snapshot for every pass builds it once per pass (Controller's
+// Decide(snapshot, ...) overload does so), a host or test that decides
+// several times over one Snapshot builds it once.
+//
+// Thread-safety: immutable after Build; any number of passes may read one
+// SnapshotFacts concurrently. It keeps a pointer to its Snapshot, which must
+// outlive it and must not be moved from while it is in use (a moved-to
+// Snapshot keeps its objects, but the pointer names the old variable).
+#ifndef KARPENTER_DISRUPTION_SNAPSHOT_FACTS_H_
+#define KARPENTER_DISRUPTION_SNAPSHOT_FACTS_H_
+
+#include <memory>
+
+#include "absl/status/status.h"
+#include "karpenter/budget/allowed.h"
+#include "karpenter/budget/pdb.h"
+#include "karpenter/snapshot/snapshot.h"
+
+namespace karpenter::disruption {
+
+namespace internal {
+struct CandidateFacts;
+struct SchedulerBase;
+}  // namespace internal
+
+class SnapshotFacts {
+ public:
+  // Indexes `snapshot` (see the file comment). `budgets` parameterises the
+  // BudgetBook (budget/allowed.h). Never fails: an object the scheduling
+  // simulation cannot read (an unparsable resource quantity or
+  // requirement) is kept as `simulation_status()`, reported only by the
+  // passes that simulate, as before the facts existed.
+  static SnapshotFacts Build(const snapshot::Snapshot& snapshot,
+                             const budget::BudgetOptions& budgets = {});
+
+  SnapshotFacts(SnapshotFacts&&) noexcept;
+  SnapshotFacts& operator=(SnapshotFacts&&) noexcept;
+  ~SnapshotFacts();
+
+  const snapshot::Snapshot& snapshot() const { return *snapshot_; }
+  // The PDB index of the snapshot.
+  const budget::PdbIndex& pdbs() const { return *pdbs_; }
+  // The NodePool budgets of the snapshot, to Evaluate at a pass time.
+  const budget::BudgetBook& budgets() const { return *budgets_; }
+  // The options the BudgetBook was built with.
+  const budget::BudgetOptions& budget_options() const {
+    return budget_options_;
+  }
+  // OK, or InvalidArgument naming the object and field the scheduling
+  // simulation could not read (see Scheduler::Build for the messages).
+  const absl::Status& simulation_status() const { return simulation_status_; }
+
+  // For the disruption sources; not part of the supported API.
+  const internal::CandidateFacts& candidate_facts() const {
+    return *candidates_;
+  }
+  // Null when simulation_status() is not OK.
+  const internal::SchedulerBase* scheduler_base() const {
+    return scheduler_.get();
+  }
+
+ private:
+  SnapshotFacts() = default;
+
+  const snapshot::Snapshot* snapshot_ = nullptr;
+  budget::BudgetOptions budget_options_;
+  std::unique_ptr<budget::PdbIndex> pdbs_;
+  std::unique_ptr<budget::BudgetBook> budgets_;
+  std::unique_ptr<internal::CandidateFacts> candidates_;
+  std::unique_ptr<internal::SchedulerBase> scheduler_;
+  absl::Status simulation_status_;
+};
+
+}  // namespace karpenter::disruption
+
+#endif  // KARPENTER_DISRUPTION_SNAPSHOT_FACTS_H_

@@ -1,0 +1,179 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// The tables of SnapshotFacts (karpenter/disruption/snapshot_facts.h) that
+// the candidate pool and the scheduler read. Internal: views point into the
+// Snapshot the facts were built over.
+#ifndef KARPENTER_SRC_DISRUPTION_FACTS_INTERNAL_H_
+#define KARPENTER_SRC_DISRUPTION_FACTS_INTERNAL_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "karpenter/budget/disruption_spec.h"
+#include "karpenter/budget/pdb.h"
+#include "karpenter/requirements.h"
+#include "karpenter/snapshot/snapshot.h"
+
+namespace karpenter::disruption::internal {
+
+inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
+
+// What the candidate rules read of one Node.
+struct NodeFacts {
+  // The Node's NodeClaim (by providerID, else by status.nodeName), or
+  // kNoIndex.
+  uint32_t claim = kNoIndex;
+  absl::string_view provider_id;
+  absl::string_view pool_label;
+  absl::string_view instance_type;
+  absl::string_view zone;
+  absl::string_view capacity_type;
+  bool disrupted_taint = false;  // karpenter.sh/disrupted:NoSchedule.
+  bool initialized = false;      // karpenter.sh/initialized == "true".
+  bool do_not_disrupt = false;   // karpenter.sh/do-not-disrupt == "true".
+  bool deleting = false;         // Node deletionTimestamp.
+  bool ready = false;            // Ready=True.
+  // §2.11 sums over the node's pods.
+  double eviction_cost = 0;
+  double reschedule_cost = 1;
+  // Rule 10: the first active pod a PDB blocks (kNoIndex if none), and the
+  // verdict code and message it gives.
+  uint32_t pdb_block_pod = kNoIndex;
+  absl::string_view pdb_block_code;
+  std::string pdb_block_message;
+};
+
+// What the candidate rules read of one NodeClaim.
+struct ClaimFacts {
+  absl::string_view name;
+  absl::string_view provider_id;
+  absl::string_view pool_label;
+  absl::Time created = absl::UnixEpoch();
+  bool has_termination_grace_period = false;
+  // spec.expireAfter: nullopt for Never or unset.
+  std::optional<absl::Duration> expire_after;
+  absl::Status expire_after_error;
+  // deletionTimestamp or InstanceTerminating=True.
+  bool deleting = false;
+  bool disruption_reason = false;  // DisruptionReason=True.
+  // Drifted=True: since its lastTransitionTime, with its reason.
+  std::optional<absl::Time> drifted_since;
+  absl::string_view drift_reason;
+  // Initialized=True: lastPodEventTime if set, else the transition time.
+  std::optional<absl::Time> consolidation_start;
+};
+
+// What the candidate rules read of one NodePool.
+struct PoolFacts {
+  std::string spec_error;  // ParseDisruptionSpec's, or "".
+  bool is_static = false;  // spec.replicas is set.
+  budget::ConsolidationPolicy policy =
+      budget::ConsolidationPolicy::kWhenEmptyOrUnderutilized;
+  std::optional<absl::Duration> consolidate_after;  // nullopt: Never.
+};
+
+struct CandidateFacts {
+  std::vector<PoolFacts> pools;       // By NodePoolIndex.
+  std::vector<NodeFacts> nodes;       // By NodeIndex.
+  std::vector<ClaimFacts> claims;     // By NodeClaimIndex.
+  std::vector<uint32_t> node_order;   // NodeIndex, by name.
+  std::vector<uint32_t> claim_order;  // NodeClaimIndex, by name.
+  // CSR by NodeIndex: the node's IsReschedulable pods, in snapshot order.
+  std::vector<uint32_t> reschedulable_offsets = {0};
+  std::vector<snapshot::PodIndex> reschedulable;
+  // CSR by NodeIndex: the node's active pods whose do-not-disrupt may be
+  // active at some time (evaluated at the pass time), in snapshot order.
+  std::vector<uint32_t> do_not_disrupt_offsets = {0};
+  std::vector<snapshot::PodIndex> do_not_disrupt;
+  // Nodes NodesToCleanUp would return with no command in flight, by name.
+  std::vector<uint32_t> marked_nodes;
+
+  absl::Span<const snapshot::PodIndex> Reschedulable(uint32_t n) const {
+    return absl::MakeConstSpan(
+        reschedulable.data() + reschedulable_offsets[n],
+        reschedulable.data() + reschedulable_offsets[n + 1]);
+  }
+  absl::Span<const snapshot::PodIndex> DoNotDisrupt(uint32_t n) const {
+    return absl::MakeConstSpan(
+        do_not_disrupt.data() + do_not_disrupt_offsets[n],
+        do_not_disrupt.data() + do_not_disrupt_offsets[n + 1]);
+  }
+};
+
+CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snapshot,
+                                   const budget::PdbIndex& pdbs);
+
+// The scheduling constraints shared by pods with equal tolerations,
+// nodeSelector, affinity and spread constraints.
+struct Profile {
+  // One way a pod may be placed on a new NodeClaim: its nodeSelector plus
+  // one required node affinity term.
+  struct Term {
+    Requirements requirements;
+    std::vector<v1::NodeSelectorRequirement> protos;
+  };
+  const v1::Pod* pod = nullptr;  // Any pod of the profile.
+  bool has_required_affinity = false;
+  // Terms usable on a new NodeClaim, in order (matchFields terms left out).
+  std::vector<Term> terms;
+  std::string unsupported;  // Empty if every constraint is simulated.
+};
+
+enum SchedulerPodFlag : uint8_t {
+  kIndexed = 1,  // Requests parsed: non-terminal and bound.
+  kPending = 2,  // Requests parsed: unbound, not terminating.
+  kMovable = 4,  // Disruptable and not fully PDB-blocked.
+  // Indexed, not fully blocked, but do-not-disrupt may be active: movable
+  // is decided at the simulation's `now`.
+  kDoNotDisruptAtNow = 8,
+};
+
+// A NodePool's template as the scheduler reads it.
+struct PoolBase {
+  const v1::NodePool* pool = nullptr;
+  Requirements base;  // Template requirements, labels and the pool label.
+  std::vector<int64_t> overhead;  // DaemonSet overhead, per dimension.
+};
+
+// The Snapshot-only tables of the scheduling simulation.
+struct SchedulerBase {
+  const snapshot::Snapshot* snap = nullptr;
+  std::vector<std::string> dims;
+  size_t d = 0;
+  std::vector<int64_t> pod_req;  // pods x d
+  std::vector<uint8_t> pod_flags;
+  std::vector<int32_t> pod_profile;  // -1 when not indexed
+  std::vector<Profile> profiles;
+  std::vector<int64_t> node_free;  // nodes x d
+  std::vector<uint8_t> node_deleting;
+  std::vector<snapshot::NodeIndex> node_order;  // Targets, placement order.
+  // IsReschedulable pods of deleting nodes (movable or not).
+  std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> deleting_pods;
+  std::vector<snapshot::PodIndex> pending_pods;
+  // The pods flagged kDoNotDisruptAtNow, ascending.
+  std::vector<snapshot::PodIndex> do_not_disrupt_pods;
+  // The first error among pending pods (reported with include_pending_pods).
+  absl::Status pending_status;
+  std::map<std::string, PoolBase, std::less<>> pools;
+
+  const int64_t* Req(snapshot::PodIndex p) const {
+    return &pod_req[size_t{p} * d];
+  }
+};
+
+// Errors: InvalidArgument as Scheduler::Build documents.
+absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
+                                const budget::PdbIndex& pdbs,
+                                SchedulerBase& out);
+
+}  // namespace karpenter::disruption::internal
+
+#endif  // KARPENTER_SRC_DISRUPTION_FACTS_INTERNAL_H_

@@ -1,0 +1,306 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+#include "karpenter/disruption/snapshot_facts.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "disruption/facts_internal.h"
+#include "google/protobuf/timestamp.pb.h"
+#include "karpenter/budget/disruption_spec.h"
+#include "karpenter/disruption/candidates.h"
+#include "karpenter/disruption/cost.h"
+#include "karpenter/drain/classify.h"
+
+namespace karpenter::disruption {
+namespace internal {
+namespace {
+
+using Conditions = google::protobuf::RepeatedPtrField<v1::Condition>;
+using StringMap = google::protobuf::Map<std::string, std::string>;
+
+// Map keys as std::string, so protobuf map lookups allocate nothing.
+struct Keys {
+  std::string node_pool = "karpenter.sh/nodepool";
+  std::string initialized = std::string(kInitializedLabel);
+  std::string instance_type = std::string(kInstanceTypeLabel);
+  std::string zone = "topology.kubernetes.io/zone";
+  std::string capacity_type = "karpenter.sh/capacity-type";
+  std::string do_not_disrupt = std::string(kNodeDoNotDisruptAnnotation);
+};
+const Keys& K() {
+  static const Keys* const kKeys = new Keys();
+  return *kKeys;
+}
+
+absl::string_view Get(const StringMap& map, const std::string& key) {
+  auto it = map.find(key);
+  return it == map.end() ? absl::string_view() : absl::string_view(it->second);
+}
+
+const v1::Condition* FindCondition(const Conditions& conditions,
+                                   absl::string_view type) {
+  for (const v1::Condition& c : conditions) {
+    if (c.type() == type) return &c;
+  }
+  return nullptr;
+}
+
+bool ConditionTrue(const Conditions& conditions, absl::string_view type) {
+  const v1::Condition* c = FindCondition(conditions, type);
+  return c != nullptr && c->status() == "True";
+}
+
+absl::Time FromProto(const google::protobuf::Timestamp& ts) {
+  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+}
+
+bool IsSet(const google::protobuf::Timestamp& ts) {
+  return ts.seconds() != 0 || ts.nanos() != 0;
+}
+
+bool IsOwnedByStatefulSet(const v1::Pod& pod) {
+  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
+    if (ref.api_version() == "apps/v1" && ref.kind() == "StatefulSet") {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HasDisruptedTaint(const v1::Node& node) {
+  for (const v1::Taint& t : node.spec().taints()) {
+    if (t.key() == drain::kDisruptedTaintKey && t.effect() == "NoSchedule") {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string PodName(const v1::Pod& pod) {
+  return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
+}
+
+PoolFacts MakePoolFacts(const v1::NodePool& pool) {
+  PoolFacts info;
+  info.is_static = pool.spec().has_replicas();
+  absl::StatusOr<budget::DisruptionSpec> spec =
+      budget::ParseDisruptionSpec(pool);
+  if (spec.ok()) {
+    info.policy = spec->consolidation_policy;
+    info.consolidate_after = spec->consolidate_after;
+  } else {
+    info.spec_error = std::string(spec.status().message());
+    info.consolidate_after = std::nullopt;  // Disabled: fail closed.
+  }
+  return info;
+}
+
+ClaimFacts MakeClaimFacts(const v1::NodeClaim& claim) {
+  ClaimFacts f;
+  f.name = claim.metadata().name();
+  f.provider_id = claim.status().provider_id();
+  f.pool_label = Get(claim.metadata().labels(), K().node_pool);
+  f.created = FromProto(claim.metadata().creation_timestamp());
+  f.has_termination_grace_period = claim.spec().has_termination_grace_period();
+  absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
+  if (!expire.ok()) {
+    f.expire_after_error = expire.status();
+  } else {
+    f.expire_after = *expire;
+  }
+  const Conditions& conditions = claim.status().conditions();
+  f.deleting = claim.metadata().has_deletion_timestamp() ||
+               ConditionTrue(conditions, "InstanceTerminating");
+  f.disruption_reason = ConditionTrue(conditions, "DisruptionReason");
+  const v1::Condition* drifted = FindCondition(conditions, "Drifted");
+  if (drifted != nullptr && drifted->status() == "True") {
+    f.drifted_since = FromProto(drifted->last_transition_time());
+    f.drift_reason = drifted->reason();
+  }
+  const v1::Condition* init = FindCondition(conditions, "Initialized");
+  if (init != nullptr && init->status() == "True") {
+    f.consolidation_start =
+        IsSet(claim.status().last_pod_event_time())
+            ? FromProto(claim.status().last_pod_event_time())
+            : FromProto(init->last_transition_time());
+  }
+  return f;
+}
+
+uint32_t ClaimOf(const snapshot::Snapshot& snap, const v1::Node& node) {
+  std::optional<snapshot::NodeClaimIndex> c =
+      node.spec().provider_id().empty()
+          ? snap.FindNodeClaimByNodeName(node.metadata().name())
+          : snap.FindNodeClaimByProviderId(node.spec().provider_id());
+  return c.has_value() ? *c : kNoIndex;
+}
+
+NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
+  NodeFacts f;
+  f.claim = ClaimOf(snap, node);
+  f.provider_id = node.spec().provider_id();
+  const StringMap& labels = node.metadata().labels();
+  f.pool_label = Get(labels, K().node_pool);
+  f.instance_type = Get(labels, K().instance_type);
+  f.zone = Get(labels, K().zone);
+  f.capacity_type = Get(labels, K().capacity_type);
+  f.initialized = Get(labels, K().initialized) == "true";
+  f.do_not_disrupt =
+      Get(node.metadata().annotations(), K().do_not_disrupt) == "true";
+  f.disrupted_taint = HasDisruptedTaint(node);
+  f.deleting = node.metadata().has_deletion_timestamp();
+  for (const v1::Condition& c : node.status().conditions()) {
+    if (c.type() == "Ready") {
+      f.ready = c.status() == "True";
+      break;
+    }
+  }
+  return f;
+}
+
+// NodesToCleanUp's test (orchestrator.h) without the in-flight filter.
+bool IsMarked(const snapshot::Snapshot& snap, const v1::Node& node) {
+  if (node.metadata().has_deletion_timestamp()) return false;
+  std::optional<snapshot::NodeClaimIndex> c =
+      snap.FindNodeClaimByNodeName(node.metadata().name());
+  if (!c) c = snap.FindNodeClaimByProviderId(node.spec().provider_id());
+  const v1::NodeClaim* claim = c ? &snap.node_claims()[*c] : nullptr;
+  if (claim != nullptr && claim->metadata().has_deletion_timestamp()) {
+    return false;
+  }
+  return HasDisruptedTaint(node) ||
+         (claim != nullptr && FindCondition(claim->status().conditions(),
+                                            "DisruptionReason") != nullptr);
+}
+
+void SetPdbBlock(const v1::Pod& pod, snapshot::PodIndex p,
+                 const budget::EvictionCheck& check, NodeFacts& f) {
+  f.pdb_block_pod = p;
+  if (check.verdict == budget::EvictionVerdict::kMisconfigured) {
+    f.pdb_block_code = reasons::kMultiplePdbs;
+    f.pdb_block_message = absl::StrCat(
+        "eviction does not support multiple PDBs (PodDisruptionBudget(s)=[",
+        absl::StrJoin(check.blocking_pdbs, " "), "], Pod=", PodName(pod), ")");
+    return;
+  }
+  const std::string pdb =
+      check.blocking_pdbs.empty() ? "" : check.blocking_pdbs.front();
+  f.pdb_block_code = reasons::kPdbBlocked;
+  f.pdb_block_message = absl::StrCat(
+      "pdb \"", pdb, "\" prevents pod evictions (Pod=", PodName(pod), ")");
+  if (check.verdict == budget::EvictionVerdict::kInvalidPdb) {
+    absl::StrAppend(&f.pdb_block_message, ": the PDB is invalid");
+  }
+}
+
+// Pod aggregates of node `n` (candidates.h §2.3, §2.11 and rule 10 with
+// the time-dependent do-not-disrupt left to the pass).
+void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
+              snapshot::NodeIndex n, CandidateFacts& out) {
+  NodeFacts& f = out.nodes[n];
+  double total = 0;
+  double reschedule = 1.0;
+  for (snapshot::PodIndex p : snap.PodsOnNode(n)) {
+    const v1::Pod& pod = snap.pods()[p];
+    const double cost = EvictionCost(pod);
+    total += cost;
+    const bool terminating = drain::IsTerminating(pod);
+    const bool active = !terminating && !drain::IsTerminal(pod);
+    const bool mirror = drain::IsOwnedByNode(pod);
+    if ((active || (terminating && IsOwnedByStatefulSet(pod))) &&
+        !drain::IsOwnedByDaemonSet(pod) && !mirror) {
+      out.reschedulable.push_back(p);
+      reschedule += std::max(0.0, cost);
+    }
+    if (!active) continue;
+    // A duration-based do-not-disrupt only lapses as time passes, so one
+    // inactive at the infinite past is never active.
+    if (!pod.metadata().annotations().empty() &&
+        drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
+      out.do_not_disrupt.push_back(p);
+    }
+    if (f.pdb_block_pod != kNoIndex || mirror || pdbs.PdbsOfPod(p).empty()) {
+      continue;
+    }
+    if (pod.spec().tolerations_size() > 0 &&
+        drain::ToleratesDisruptedNoScheduleTaint(pod)) {
+      continue;
+    }
+    budget::EvictionCheck check = pdbs.CanEvict(snap, p, true);
+    if (check.blocked()) SetPdbBlock(pod, p, check, f);
+  }
+  f.eviction_cost = total;
+  f.reschedule_cost = reschedule;
+  out.reschedulable_offsets.push_back(out.reschedulable.size());
+  out.do_not_disrupt_offsets.push_back(out.do_not_disrupt.size());
+}
+
+template <typename T, typename Name>
+std::vector<uint32_t> OrderByName(absl::Span<const T> objects, Name name) {
+  std::vector<uint32_t> order(objects.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return name(objects[a]) < name(objects[b]);
+  });
+  return order;
+}
+
+}  // namespace
+
+CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
+                                   const budget::PdbIndex& pdbs) {
+  CandidateFacts out;
+  for (const v1::NodePool& pool : snap.node_pools()) {
+    out.pools.push_back(MakePoolFacts(pool));
+  }
+  out.claims.reserve(snap.node_claims().size());
+  for (const v1::NodeClaim& claim : snap.node_claims()) {
+    out.claims.push_back(MakeClaimFacts(claim));
+  }
+  const auto nodes = snap.nodes();
+  out.nodes.reserve(nodes.size());
+  out.reschedulable.reserve(snap.pods().size());
+  for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
+    out.nodes.push_back(MakeNodeFacts(snap, nodes[n]));
+    WalkPods(snap, pdbs, n, out);
+  }
+  const auto by_name = [](const auto& o) -> const std::string& {
+    return o.metadata().name();
+  };
+  out.node_order = OrderByName(nodes, by_name);
+  out.claim_order = OrderByName(snap.node_claims(), by_name);
+  for (uint32_t n : out.node_order) {
+    if (IsMarked(snap, nodes[n])) out.marked_nodes.push_back(n);
+  }
+  return out;
+}
+
+}  // namespace internal
+
+SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
+                                   const budget::BudgetOptions& budgets) {
+  SnapshotFacts f;
+  f.snapshot_ = &snapshot;
+  f.budget_options_ = budgets;
+  f.pdbs_ =
+      std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snapshot));
+  f.budgets_ = std::make_unique<budget::BudgetBook>(
+      budget::BudgetBook::Build(snapshot, budgets));
+  f.candidates_ = std::make_unique<internal::CandidateFacts>(
+      internal::BuildCandidateFacts(snapshot, *f.pdbs_));
+  auto base = std::make_unique<internal::SchedulerBase>();
+  f.simulation_status_ =
+      internal::BuildSchedulerBase(snapshot, *f.pdbs_, *base);
+  if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);
+  return f;
+}
+
+SnapshotFacts::SnapshotFacts(SnapshotFacts&&) noexcept = default;
+SnapshotFacts& SnapshotFacts::operator=(SnapshotFacts&&) noexcept = default;
+SnapshotFacts::~SnapshotFacts() = default;
+
+}  // namespace karpenter::disruption
