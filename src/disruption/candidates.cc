@@ -402,9 +402,9 @@ CandidatePool::CandidatePool(CandidatePool&&) noexcept = default;
 CandidatePool& CandidatePool::operator=(CandidatePool&&) noexcept = default;
 CandidatePool::~CandidatePool() = default;
 
-CandidatePool::Selection CandidatePool::For(Method method) const {
+CandidatePool::View CandidatePool::ViewFor(Method method) const {
   const MethodClass cls = ClassOf(method);
-  Selection out;
+  View out;
   out.candidates.reserve(entries_.size());
   for (const Entry& e : entries_) {
     const Candidate& c = claims_[e.claim_pos].facts;
@@ -413,13 +413,22 @@ CandidatePool::Selection CandidatePool::For(Method method) const {
         (cls == MethodClass::kGraceful ||
          (cls == MethodClass::kEventual && !c.has_termination_grace_period));
     if (!blocked) {
-      out.candidates.push_back(c);
+      out.candidates.push_back(&c);
       continue;
     }
     NodeVerdict v = *e.pod_block;
     v.method = method;
     out.excluded.push_back(std::move(v));
   }
+  return out;
+}
+
+CandidatePool::Selection CandidatePool::For(Method method) const {
+  View view = ViewFor(method);
+  Selection out;
+  out.candidates.reserve(view.candidates.size());
+  for (const Candidate* c : view.candidates) out.candidates.push_back(*c);
+  out.excluded = std::move(view.excluded);
   return out;
 }
 

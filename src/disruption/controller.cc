@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "disruption/facts_internal.h"
+#include "disruption/verdict_sink.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/orchestrator.h"
@@ -15,59 +16,151 @@
 namespace karpenter::disruption {
 namespace {
 
-// How much a verdict says about a node; a pass keeps the most telling one
-// (ties: the first, i.e. the earliest method). A method that does not apply
-// to the node (not drifted, consolidation disabled) says less than one that
-// wanted the node and was stopped (budget, backoff, pods, simulation): a
-// drifted node held by its budget must not read "ConsolidationDisabled"
-// because emptiness, which runs first, does not apply to it.
-int Rank(absl::string_view code) {
-  if (code == reasons::kCommanded) return 5;
-  if (code == reasons::kNotDrifted || code == reasons::kNotExpired ||
-      code == reasons::kNotEmpty || code == reasons::kNoDisruptionNeeded) {
-    return 1;
-  }
-  if (code == reasons::kConsolidationDisabled ||
-      code == reasons::kNotConsolidatable ||
-      code == reasons::kWhenEmptyPolicy || code == reasons::kStaticNodePool) {
-    return 2;
-  }
-  return 3;
-}
+using internal::VerdictRank;
 
-// Accumulates one verdict per node.
-class VerdictBook {
+// Accumulates one verdict per name (a Node's, or a Node-less NodeClaim's),
+// in name order; the methods' VerdictSink.
+class VerdictBook final : public internal::VerdictSink {
  public:
+  explicit VerdictBook(const CandidatePool& pool) {
+    const snapshot::Snapshot& snap = pool.snapshot();
+    std::vector<std::pair<absl::string_view, int64_t>> keys;
+    keys.reserve(snap.nodes().size());
+    for (snapshot::NodeIndex n = 0; n < snap.nodes().size(); ++n) {
+      keys.emplace_back(snap.nodes()[n].metadata().name(), n);
+    }
+    const int64_t claims_from = static_cast<int64_t>(snap.nodes().size());
+    for (const ManagedClaim& m : pool.managed_claims()) {
+      if (m.facts.has_node) continue;
+      keys.emplace_back(m.facts.node_claim_name,
+                        claims_from + m.facts.node_claim);
+    }
+    std::sort(keys.begin(), keys.end());
+    node_slot_.assign(snap.nodes().size(), 0);
+    claim_slot_.assign(snap.node_claims().size(), 0);
+    for (const auto& [name, key] : keys) {
+      if (names_.empty() || names_.back() != name) names_.push_back(name);
+      const uint32_t slot = static_cast<uint32_t>(names_.size() - 1);
+      if (key < claims_from) {
+        node_slot_[key] = slot;
+      } else {
+        claim_slot_[key - claims_from] = slot;
+      }
+    }
+    entries_.resize(names_.size());
+  }
+
   // Node-level exclusions are final.
-  void Exclude(const NodeVerdict& v) { Put(v, 4); }
-  void Offer(const NodeVerdict& v) { Put(v, Rank(v.code)); }
+  void Exclude(const NodeVerdict& v) { PutRanked(v, 4); }
+  void Offer(const NodeVerdict& v) { PutRanked(v, VerdictRank(v.code)); }
   void Commanded(const Command& command) {
     for (const Candidate& c : command.candidates) {
-      Put(NodeVerdict{.node = c.node_name,
-                      .node_claim = c.node_claim_name,
-                      .node_pool = c.node_pool_name,
-                      .method = command.method,
-                      .code = std::string(reasons::kCommanded),
-                      .message = command.explanation},
-          5);
+      Entry& e = entries_[Slot(c)];
+      if (e.rank >= 5) continue;  // The first command keeps the node.
+      e.rank = 5;
+      e.verdict = internal::MakeVerdict(c, command.method, reasons::kCommanded,
+                                        command.explanation);
     }
   }
-  bool Has(absl::string_view node) const {
-    return entries_.find(node) != entries_.end();
+
+  bool Wants(const Candidate& c, absl::string_view code) const override {
+    return VerdictRank(code) > entries_[Slot(c)].rank;
   }
+  void Put(const Candidate& c, Method method, absl::string_view code,
+           std::string message) override {
+    Entry& e = entries_[Slot(c)];
+    const int rank = VerdictRank(code);
+    if (rank <= e.rank) return;
+    e.rank = rank;
+    e.verdict = internal::MakeVerdict(c, method, code, std::move(message));
+  }
+  void PutBuilt(NodeVerdict v) override { Offer(v); }
+
+  // One verdict per name; names no method looked at are nodes that need
+  // nothing.
   std::vector<NodeVerdict> Take() && {
     std::vector<NodeVerdict> out;
     out.reserve(entries_.size());
-    for (auto& [name, entry] : entries_) out.push_back(std::move(entry.second));
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].rank == 0) {
+        out.push_back(
+            NodeVerdict{.node = std::string(names_[i]),
+                        .code = std::string(reasons::kNoDisruptionNeeded),
+                        .message = "no method applies"});
+      } else {
+        out.push_back(std::move(entries_[i].verdict));
+      }
+    }
     return out;
   }
 
  private:
-  void Put(const NodeVerdict& v, int rank) {
-    auto [it, inserted] = entries_.try_emplace(v.node, rank, v);
-    if (!inserted && rank > it->second.first) it->second = {rank, v};
+  struct Entry {
+    int rank = 0;  // 0: none yet.
+    NodeVerdict verdict;
+  };
+
+  uint32_t Slot(const Candidate& c) const {
+    return c.has_node ? node_slot_[c.node] : claim_slot_[c.node_claim];
   }
-  std::map<std::string, std::pair<int, NodeVerdict>, std::less<>> entries_;
+  void PutRanked(const NodeVerdict& v, int rank) {
+    auto it = std::lower_bound(names_.begin(), names_.end(),
+                               absl::string_view(v.node));
+    if (it == names_.end() || *it != v.node) return;  // Not a known name.
+    Entry& e = entries_[it - names_.begin()];
+    if (rank <= e.rank) return;
+    e.rank = rank;
+    e.verdict = v;
+  }
+
+  std::vector<absl::string_view> names_;  // Sorted, unique.
+  std::vector<uint32_t> node_slot_;       // By NodeIndex.
+  std::vector<uint32_t> claim_slot_;      // By NodeClaimIndex.
+  std::vector<Entry> entries_;            // By slot.
+};
+
+// Rewrites the budget verdicts of NodePools in backoff.
+class BackoffSink final : public internal::VerdictSink {
+ public:
+  BackoffSink(const std::map<std::string, absl::Time, std::less<>>& backoffs,
+              internal::VerdictSink& next)
+      : backoffs_(backoffs), next_(next) {}
+
+  bool Wants(const Candidate& c, absl::string_view code) const override {
+    return next_.Wants(c, Rewritten(c, code));
+  }
+  void Put(const Candidate& c, Method method, absl::string_view code,
+           std::string message) override {
+    const absl::string_view rewritten = Rewritten(c, code);
+    if (rewritten != code) message = BackoffMessage(c.node_pool_name);
+    next_.Put(c, method, rewritten, std::move(message));
+  }
+  void PutBuilt(NodeVerdict v) override {
+    if (v.code == reasons::kBudgetExhausted &&
+        backoffs_.find(v.node_pool) != backoffs_.end()) {
+      v.code = std::string(reasons::kNodePoolBackoff);
+      v.message = BackoffMessage(v.node_pool);
+    }
+    next_.PutBuilt(std::move(v));
+  }
+
+ private:
+  absl::string_view Rewritten(const Candidate& c,
+                              absl::string_view code) const {
+    if (code != reasons::kBudgetExhausted ||
+        backoffs_.find(c.node_pool_name) == backoffs_.end()) {
+      return code;
+    }
+    return reasons::kNodePoolBackoff;
+  }
+  std::string BackoffMessage(const std::string& pool) const {
+    return absl::StrCat("NodePool \"", pool,
+                        "\" is backing off after a failed command until ",
+                        absl::FormatTime(backoffs_.find(pool)->second));
+  }
+
+  const std::map<std::string, absl::Time, std::less<>>& backoffs_;
+  internal::VerdictSink& next_;
 };
 
 // The Drifted condition a NodeClaim carries now, as a DriftMark.
@@ -169,10 +262,11 @@ void CapCommands(int64_t max, std::vector<Command>& commands,
 
 // A consolidation method over the pool's candidates for it; the pods'
 // exclusions become verdicts too.
-MethodResult RunConsolidation(Method method, const CandidatePool& pool,
-                              const SchedulingSimulator& simulator,
-                              const ControllerOptions& options,
-                              BudgetLedger& ledger, absl::Time now) {
+std::vector<Command> RunConsolidation(Method method, const CandidatePool& pool,
+                                      const SchedulingSimulator& simulator,
+                                      const ControllerOptions& options,
+                                      BudgetLedger& ledger, absl::Time now,
+                                      internal::VerdictSink& sink) {
   static const InstanceTypeCatalog kNoCatalog;
   const InstanceTypeCatalog& catalog =
       pool.catalog() != nullptr ? *pool.catalog() : kNoCatalog;
@@ -185,50 +279,36 @@ MethodResult RunConsolidation(Method method, const CandidatePool& pool,
           : ComputeSingleNodeConsolidation(std::move(selection.candidates),
                                            ledger, simulator, catalog, now,
                                            options.consolidation);
-  MethodResult out;
-  out.commands = std::move(r.commands);
-  out.verdicts = std::move(selection.excluded);
-  for (NodeVerdict& v : r.verdicts) out.verdicts.push_back(std::move(v));
-  return out;
+  for (NodeVerdict& v : selection.excluded) sink.PutBuilt(std::move(v));
+  for (NodeVerdict& v : r.verdicts) sink.PutBuilt(std::move(v));
+  return std::move(r.commands);
 }
 
 // One budgeted method over the pool, with backoff pools zeroed in its
 // ledger (their verdicts say so).
-MethodResult RunMethod(
+std::vector<Command> RunMethod(
     Method method, const CandidatePool& pool,
     const SchedulingSimulator& simulator, const ControllerOptions& options,
     const BudgetLedger& base_ledger,
     const std::map<std::string, absl::Time, std::less<>>& backoffs,
-    absl::Time now) {
+    absl::Time now, internal::VerdictSink& book) {
   BudgetLedger ledger = base_ledger;
   for (const auto& [name, until] : backoffs) ledger.Set(name, 0);
-  MethodResult out;
+  BackoffSink sink(backoffs, book);
   switch (method) {
     case Method::kEmptiness:
-      out = ComputeEmptiness(pool, ledger, now, options.methods);
-      break;
+      return internal::RunEmptiness(pool, ledger, now, options.methods, sink);
     case Method::kStaticDrift:
-      out = ComputeStaticDrift(pool, ledger, simulator, options.methods);
-      break;
+      return internal::RunStaticDrift(pool, ledger, sink);
     case Method::kDrift:
-      out = ComputeDrift(pool, ledger, simulator, options.methods);
-      break;
+      return internal::RunDrift(pool, ledger, simulator, options.methods, sink);
     case Method::kMultiNodeConsolidation:
     case Method::kSingleNodeConsolidation:
-      out = RunConsolidation(method, pool, simulator, options, ledger, now);
-      break;
+      return RunConsolidation(method, pool, simulator, options, ledger, now,
+                              sink);
     default:
-      break;
+      return {};
   }
-  for (NodeVerdict& v : out.verdicts) {
-    auto it = backoffs.find(v.node_pool);
-    if (it == backoffs.end() || v.code != reasons::kBudgetExhausted) continue;
-    v.code = std::string(reasons::kNodePoolBackoff);
-    v.message = absl::StrCat("NodePool \"", v.node_pool,
-                             "\" is backing off after a failed command until ",
-                             absl::FormatTime(it->second));
-  }
-  return out;
 }
 
 // Karpenter's loop: the first budgeted method with a command ends the pass.
@@ -247,16 +327,15 @@ void RunBudgetedMethods(
          method == Method::kSingleNodeConsolidation)) {
       continue;
     }
-    MethodResult out = RunMethod(
+    std::vector<Command> commands = RunMethod(
         method, pool, simulator, options,
-        BudgetLedger::FromMapping(plan.budgets, *reason), backoffs, now);
-    for (const NodeVerdict& v : out.verdicts) book.Offer(v);
-    DropTaken(taken, out.commands);
-    if (out.commands.empty()) continue;
-    CapCommands(inputs.max_commands, out.commands, book);
-    if (out.commands.empty()) return;
+        BudgetLedger::FromMapping(plan.budgets, *reason), backoffs, now, book);
+    DropTaken(taken, commands);
+    if (commands.empty()) continue;
+    CapCommands(inputs.max_commands, commands, book);
+    if (commands.empty()) return;
     plan.acted = method;
-    for (Command& command : out.commands) {
+    for (Command& command : commands) {
       book.Commanded(command);
       plan.commands.push_back(std::move(command));
     }
@@ -479,21 +558,20 @@ absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
                                         const PassInputs& inputs,
                                         absl::Time now) const {
   KARPENTER_RETURN_IF_ERROR(CheckBudgetOptions(facts));
-  const snapshot::Snapshot& snapshot = facts.snapshot();
   Plan plan;
   Prepared prepared;
   KARPENTER_RETURN_IF_ERROR(Prepare(facts, inputs, now, prepared, plan));
   const CandidatePool& pool = prepared.pool;
 
-  VerdictBook book;
+  VerdictBook book(pool);
   for (const NodeVerdict& v : pool.exclusions()) book.Exclude(v);
 
   // 1. Forceful, budget-free methods.
   absl::flat_hash_set<std::string> taken;
-  for (MethodResult r :
-       {ComputeNodePoolDeleted(pool), ComputeExpiration(pool)}) {
-    for (const NodeVerdict& v : r.verdicts) book.Offer(v);
-    for (Command& command : r.commands) {
+  std::vector<Command> forceful = internal::RunNodePoolDeleted(pool, book);
+  std::vector<Command> expired = internal::RunExpiration(pool, book);
+  for (std::vector<Command>* commands : {&forceful, &expired}) {
+    for (Command& command : *commands) {
       for (const Candidate& c : command.candidates) {
         taken.insert(c.node_claim_name);
       }
@@ -508,12 +586,6 @@ absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
   KARPENTER_RETURN_IF_ERROR(prepared.simulator->error());
 
   // 3. Every node has a verdict; nodes no method looked at need nothing.
-  for (const v1::Node& node : snapshot.nodes()) {
-    if (book.Has(node.metadata().name())) continue;
-    book.Offer(NodeVerdict{.node = node.metadata().name(),
-                           .code = std::string(reasons::kNoDisruptionNeeded),
-                           .message = "no method applies"});
-  }
   plan.verdicts = std::move(book).Take();
   plan.cleanup = MarkedNodes(facts, inputs.in_flight);
   plan.next_pass = NextPass(pool, plan, options_, now);

@@ -12,49 +12,30 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "disruption/verdict_sink.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
 
 namespace karpenter::disruption {
 namespace {
 
-std::string FormatUtc(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
+using internal::DisplayName;
+using internal::Emit;
+using internal::FormatUtc;
+using internal::VerdictSink;
 
-// The name a verdict is filed under: the Node's, else the NodeClaim's.
-const std::string& DisplayName(const Candidate& c) {
-  return c.has_node ? c.node_name : c.node_claim_name;
-}
-
-NodeVerdict VerdictFor(const Candidate& c, Method method,
-                       absl::string_view code, std::string message) {
-  NodeVerdict v;
-  v.node = DisplayName(c);
-  v.node_claim = c.node_claim_name;
-  v.node_pool = c.node_pool_name;
-  v.method = method;
-  v.code = std::string(code);
-  v.message = std::move(message);
-  return v;
-}
-
-void SortVerdicts(std::vector<NodeVerdict>& verdicts) {
-  std::stable_sort(verdicts.begin(), verdicts.end(),
-                   [](const NodeVerdict& a, const NodeVerdict& b) {
-                     return a.node < b.node;
-                   });
-}
-
-NodeVerdict BudgetVerdict(const Candidate& c, Method method,
+std::string BudgetMessage(const Candidate& c, Method method,
                           const BudgetLedger& ledger) {
   const std::optional<budget::DisruptionReason> reason = BudgetReasonOf(method);
-  return VerdictFor(
-      c, method, reasons::kBudgetExhausted,
-      absl::StrCat(
-          "no ",
-          reason.has_value() ? budget::DisruptionReasonName(*reason) : "",
-          " disruptions allowed: ", ledger.Describe(c.node_pool_name)));
+  return absl::StrCat(
+      "no ", reason.has_value() ? budget::DisruptionReasonName(*reason) : "",
+      " disruptions allowed: ", ledger.Describe(c.node_pool_name));
+}
+
+void EmitBudget(VerdictSink& sink, const Candidate& c, Method method,
+                const BudgetLedger& ledger) {
+  Emit(sink, c, method, reasons::kBudgetExhausted,
+       [&] { return BudgetMessage(c, method, ledger); });
 }
 
 std::string NodeList(const std::vector<Candidate>& candidates) {
@@ -63,41 +44,41 @@ std::string NodeList(const std::vector<Candidate>& candidates) {
   return absl::StrJoin(names, ", ");
 }
 
-// Emptiness ShouldDisrupt (§2.5); nullopt when the candidate qualifies.
-std::optional<NodeVerdict> EmptinessIneligible(const Candidate& c,
-                                               const CandidatePool& pool) {
-  const Method m = Method::kEmptiness;
-  if (c.static_node_pool) {
-    return VerdictFor(c, m, reasons::kStaticNodePool,
-                      absl::StrCat("NodePool \"", c.node_pool_name,
-                                   "\" is static (spec.replicas)"));
+// Emptiness ShouldDisrupt (§2.5): the reason code when the candidate does
+// not qualify, "" when it does.
+absl::string_view EmptinessCode(const Candidate& c) {
+  if (c.static_node_pool) return reasons::kStaticNodePool;
+  if (c.consolidation_disabled) return reasons::kConsolidationDisabled;
+  if (!c.IsEmpty()) return reasons::kNotEmpty;
+  if (!c.consolidatable) return reasons::kNotConsolidatable;
+  return "";
+}
+
+std::string EmptinessMessage(const Candidate& c, const CandidatePool& pool,
+                             absl::string_view code) {
+  if (code == reasons::kStaticNodePool) {
+    return absl::StrCat("NodePool \"", c.node_pool_name,
+                        "\" is static (spec.replicas)");
   }
-  if (c.consolidation_disabled) {
+  if (code == reasons::kConsolidationDisabled) {
     const absl::string_view error = pool.NodePoolSpecError(c.node_pool);
-    return VerdictFor(
-        c, m, reasons::kConsolidationDisabled,
-        error.empty()
-            ? absl::StrCat("NodePool \"", c.node_pool_name,
-                           "\" has consolidation disabled")
-            : absl::StrCat("NodePool \"", c.node_pool_name,
-                           "\" has an invalid disruption spec: ", error));
+    return error.empty()
+               ? absl::StrCat("NodePool \"", c.node_pool_name,
+                              "\" has consolidation disabled")
+               : absl::StrCat("NodePool \"", c.node_pool_name,
+                              "\" has an invalid disruption spec: ", error);
   }
-  if (!c.IsEmpty()) {
-    return VerdictFor(c, m, reasons::kNotEmpty,
-                      absl::StrCat("node has ", c.reschedulable_pods.size(),
-                                   " reschedulable pod(s) (reschedule cost ",
-                                   c.reschedule_disruption_cost, ")"));
+  if (code == reasons::kNotEmpty) {
+    return absl::StrCat("node has ", c.reschedulable_pods.size(),
+                        " reschedulable pod(s) (reschedule cost ",
+                        c.reschedule_disruption_cost, ")");
   }
-  if (!c.consolidatable) {
-    return VerdictFor(
-        c, m, reasons::kNotConsolidatable,
-        c.consolidatable_at.has_value()
-            ? absl::StrCat("consolidateAfter has not elapsed (consolidatable "
-                           "at ",
-                           FormatUtc(*c.consolidatable_at), ")")
-            : "NodeClaim is not initialized");
-  }
-  return std::nullopt;
+  return c.consolidatable_at.has_value()
+             ? absl::StrCat(
+                   "consolidateAfter has not elapsed (consolidatable "
+                   "at ",
+                   FormatUtc(*c.consolidatable_at), ")")
+             : "NodeClaim is not initialized";
 }
 
 // Instance types of `pool_name` in the catalogue, cheapest first (ties by
@@ -167,19 +148,21 @@ absl::StatusOr<std::optional<int64_t>> NodeLimit(const v1::NodePool& np) {
 
 }  // namespace
 
-MethodResult ComputeNodePoolDeleted(const CandidatePool& pool) {
+namespace internal {
+
+std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
+                                        VerdictSink& sink) {
   const Method m = Method::kNodePoolDeleted;
-  MethodResult out;
+  std::vector<Command> out;
   for (const ManagedClaim& mc : pool.managed_claims()) {
     const Candidate& c = mc.facts;
     if (c.node_pool_name.empty() || mc.node_pool_exists) continue;
     if (mc.deleting) {
-      out.verdicts.push_back(VerdictFor(c, m, reasons::kDeleting,
-                                        "node is deleting or marked for "
-                                        "deletion"));
+      Emit(sink, c, m, reasons::kDeleting,
+           [] { return "node is deleting or marked for deletion"; });
     } else if (mc.in_flight) {
-      out.verdicts.push_back(VerdictFor(
-          c, m, reasons::kInFlight, "candidate is already being disrupted"));
+      Emit(sink, c, m, reasons::kInFlight,
+           [] { return "candidate is already being disrupted"; });
     } else {
       Command cmd;
       cmd.method = m;
@@ -187,36 +170,36 @@ MethodResult ComputeNodePoolDeleted(const CandidatePool& pool) {
       cmd.explanation = absl::StrCat("NodePool \"", c.node_pool_name,
                                      "\" no longer exists: delete NodeClaim \"",
                                      c.node_claim_name, "\"");
-      out.commands.push_back(std::move(cmd));
+      out.push_back(std::move(cmd));
     }
   }
-  SortVerdicts(out.verdicts);
   return out;
 }
 
-MethodResult ComputeExpiration(const CandidatePool& pool) {
+std::vector<Command> RunExpiration(const CandidatePool& pool,
+                                   VerdictSink& sink) {
   const Method m = Method::kExpiration;
   const absl::Time now = pool.now();
-  MethodResult out;
+  std::vector<Command> out;
   for (const ManagedClaim& mc : pool.managed_claims()) {
     const Candidate& c = mc.facts;
     if (!mc.expire_after_error.ok()) {
-      out.verdicts.push_back(VerdictFor(
-          c, m, reasons::kNotExpired,
-          absl::StrCat("cannot expire: ", mc.expire_after_error.message())));
+      Emit(sink, c, m, reasons::kNotExpired, [&] {
+        return absl::StrCat("cannot expire: ", mc.expire_after_error.message());
+      });
     } else if (!c.expires_at.has_value()) {
-      out.verdicts.push_back(VerdictFor(c, m, reasons::kNotExpired,
-                                        "spec.expireAfter is Never or unset"));
+      Emit(sink, c, m, reasons::kNotExpired,
+           [] { return "spec.expireAfter is Never or unset"; });
     } else if (now < *c.expires_at) {
-      out.verdicts.push_back(
-          VerdictFor(c, m, reasons::kNotExpired,
-                     absl::StrCat("expires at ", FormatUtc(*c.expires_at))));
+      Emit(sink, c, m, reasons::kNotExpired, [&] {
+        return absl::StrCat("expires at ", FormatUtc(*c.expires_at));
+      });
     } else if (mc.deleting) {
-      out.verdicts.push_back(VerdictFor(
-          c, m, reasons::kDeleting, "node is deleting or marked for deletion"));
+      Emit(sink, c, m, reasons::kDeleting,
+           [] { return "node is deleting or marked for deletion"; });
     } else if (mc.in_flight) {
-      out.verdicts.push_back(VerdictFor(
-          c, m, reasons::kInFlight, "candidate is already being disrupted"));
+      Emit(sink, c, m, reasons::kInFlight,
+           [] { return "candidate is already being disrupted"; });
     } else {
       Command cmd;
       cmd.method = m;
@@ -224,26 +207,26 @@ MethodResult ComputeExpiration(const CandidatePool& pool) {
       cmd.explanation = absl::StrCat(
           "expired at ", FormatUtc(*c.expires_at), " (expireAfter ",
           FormatGoDuration(*c.expires_at - c.created), ")");
-      out.commands.push_back(std::move(cmd));
+      out.push_back(std::move(cmd));
     }
   }
-  SortVerdicts(out.verdicts);
   return out;
 }
 
-MethodResult ComputeEmptiness(const CandidatePool& pool, BudgetLedger& ledger,
-                              absl::Time now, const MethodOptions& options) {
+std::vector<Command> RunEmptiness(const CandidatePool& pool,
+                                  BudgetLedger& ledger, absl::Time now,
+                                  const MethodOptions& options,
+                                  VerdictSink& sink) {
   const Method m = Method::kEmptiness;
-  CandidatePool::Selection sel = pool.For(m);
-  MethodResult out;
-  out.verdicts = std::move(sel.excluded);
+  CandidatePool::View view = pool.ViewFor(m);
+  for (NodeVerdict& v : view.excluded) sink.PutBuilt(std::move(v));
   std::vector<Candidate> eligible;
-  for (Candidate& c : sel.candidates) {
-    std::optional<NodeVerdict> no = EmptinessIneligible(c, pool);
-    if (no.has_value()) {
-      out.verdicts.push_back(std::move(*no));
+  for (const Candidate* c : view.candidates) {
+    const absl::string_view code = EmptinessCode(*c);
+    if (code.empty()) {
+      eligible.push_back(*c);
     } else {
-      eligible.push_back(std::move(c));
+      Emit(sink, *c, m, code, [&] { return EmptinessMessage(*c, pool, code); });
     }
   }
   SortForConsolidation(eligible);
@@ -252,9 +235,10 @@ MethodResult ComputeEmptiness(const CandidatePool& pool, BudgetLedger& ledger,
     if (ledger.TryTake(c.node_pool_name)) {
       taken.push_back(std::move(c));
     } else {
-      out.verdicts.push_back(BudgetVerdict(c, m, ledger));
+      EmitBudget(sink, c, m, ledger);
     }
   }
+  std::vector<Command> out;
   if (!taken.empty()) {
     Command cmd;
     cmd.method = m;
@@ -262,37 +246,63 @@ MethodResult ComputeEmptiness(const CandidatePool& pool, BudgetLedger& ledger,
     cmd.explanation = absl::StrCat("delete ", taken.size(),
                                    " empty node(s): ", NodeList(taken));
     cmd.candidates = std::move(taken);
-    out.commands.push_back(std::move(cmd));
+    out.push_back(std::move(cmd));
   }
-  SortVerdicts(out.verdicts);
   return out;
 }
 
-MethodResult ComputeStaticDrift(const CandidatePool& pool, BudgetLedger& ledger,
-                                const SchedulingSimulator& /*simulator*/,
-                                const MethodOptions& /*options*/) {
+namespace {
+
+// The limit on the drift commands of static NodePool `np` holding `count`
+// NodeClaims, at most `max_drifts`; `held` says why candidates within the
+// budget are held back.
+int64_t StaticDriftAllowance(const v1::NodePool& np, int64_t count,
+                             int64_t max_drifts, std::string& held) {
+  const std::string& name = np.metadata().name();
+  if (count > np.spec().replicas()) {
+    held =
+        absl::StrCat("static NodePool \"", name, "\" is scaling down (", count,
+                     " NodeClaims for ", np.spec().replicas(), " replicas)");
+    return 0;
+  }
+  absl::StatusOr<std::optional<int64_t>> limit = NodeLimit(np);
+  if (!limit.ok()) {
+    held = absl::StrCat("static NodePool \"", name,
+                        "\": ", limit.status().message());
+    return 0;
+  }
+  if (!limit->has_value()) return max_drifts;
+  held = "static NodePool is at its node limit and cannot stage a replacement";
+  return std::clamp<int64_t>(**limit - count, 0, max_drifts);
+}
+
+}  // namespace
+
+std::vector<Command> RunStaticDrift(const CandidatePool& pool,
+                                    BudgetLedger& ledger, VerdictSink& sink) {
   const Method m = Method::kStaticDrift;
-  CandidatePool::Selection sel = pool.For(m);
-  MethodResult out;
-  for (NodeVerdict& v : sel.excluded) {
+  CandidatePool::View view = pool.ViewFor(m);
+  for (NodeVerdict& v : view.excluded) {
     // Only static NodePools' nodes are this method's candidates.
     const std::optional<snapshot::NodePoolIndex> p =
         pool.snapshot().FindNodePool(v.node_pool);
     if (p.has_value() &&
         pool.snapshot().node_pools()[*p].spec().has_replicas()) {
-      out.verdicts.push_back(std::move(v));
+      sink.PutBuilt(std::move(v));
     }
   }
   std::map<std::string, std::vector<Candidate>> by_pool;
-  for (Candidate& c : sel.candidates) {
-    if (!c.static_node_pool) continue;
-    if (!c.drifted_since.has_value()) {
-      out.verdicts.push_back(
-          VerdictFor(c, m, reasons::kNotDrifted, "NodeClaim is not drifted"));
+  for (const Candidate* c : view.candidates) {
+    if (!c->static_node_pool) continue;
+    if (!c->drifted_since.has_value()) {
+      Emit(sink, *c, m, reasons::kNotDrifted,
+           [] { return "NodeClaim is not drifted"; });
       continue;
     }
-    by_pool[c.node_pool_name].push_back(std::move(c));
+    by_pool[c->node_pool_name].push_back(*c);
   }
+  std::vector<Command> out;
+  if (by_pool.empty()) return out;
   // NodeClaims per NodePool (running and pending disruption).
   absl::flat_hash_map<std::string, int64_t> claims;
   for (const ManagedClaim& mc : pool.managed_claims()) {
@@ -301,30 +311,11 @@ MethodResult ComputeStaticDrift(const CandidatePool& pool, BudgetLedger& ledger,
   for (auto& [name, cs] : by_pool) {
     SortForDrift(cs);
     const v1::NodePool& np = pool.snapshot().node_pools()[cs[0].node_pool];
-    const int64_t budget = ledger.Remaining(name);
-    const int64_t count = claims[name];
-    const int64_t max_drifts =
-        std::min<int64_t>(budget, static_cast<int64_t>(cs.size()));
-    int64_t allowed = max_drifts;
-    std::string held;  // Why candidates within the budget are held back.
-    if (count > np.spec().replicas()) {
-      allowed = 0;
-      held = absl::StrCat("static NodePool \"", name, "\" is scaling down (",
-                          count, " NodeClaims for ", np.spec().replicas(),
-                          " replicas)");
-    } else {
-      absl::StatusOr<std::optional<int64_t>> limit = NodeLimit(np);
-      if (!limit.ok()) {
-        allowed = 0;
-        held = absl::StrCat("static NodePool \"", name,
-                            "\": ", limit.status().message());
-      } else if (limit->has_value()) {
-        allowed = std::clamp<int64_t>(**limit - count, 0, max_drifts);
-        held =
-            "static NodePool is at its node limit and cannot stage a "
-            "replacement";
-      }
-    }
+    const int64_t max_drifts = std::min<int64_t>(
+        ledger.Remaining(name), static_cast<int64_t>(cs.size()));
+    std::string held;
+    const int64_t allowed =
+        StaticDriftAllowance(np, claims[name], max_drifts, held);
     for (int64_t i = 0; i < static_cast<int64_t>(cs.size()); ++i) {
       const Candidate& c = cs[i];
       if (i < allowed && ledger.TryTake(name)) {
@@ -337,63 +328,64 @@ MethodResult ComputeStaticDrift(const CandidatePool& pool, BudgetLedger& ledger,
                                        ") from the "
                                        "template of static NodePool \"",
                                        name, "\"");
-        out.commands.push_back(std::move(cmd));
+        out.push_back(std::move(cmd));
       } else if (i < max_drifts) {
-        out.verdicts.push_back(VerdictFor(c, m, reasons::kNotSelected, held));
+        Emit(sink, c, m, reasons::kNotSelected, [&] { return held; });
       } else {
-        out.verdicts.push_back(BudgetVerdict(c, m, ledger));
+        EmitBudget(sink, c, m, ledger);
       }
     }
   }
-  SortVerdicts(out.verdicts);
   return out;
 }
 
-MethodResult ComputeDrift(const CandidatePool& pool, BudgetLedger& ledger,
-                          const SchedulingSimulator& simulator,
-                          const MethodOptions& options) {
+std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
+                              const SchedulingSimulator& simulator,
+                              const MethodOptions& options, VerdictSink& sink) {
   const Method m = Method::kDrift;
-  CandidatePool::Selection sel = pool.For(m);
-  MethodResult out;
-  out.verdicts = std::move(sel.excluded);
+  CandidatePool::View view = pool.ViewFor(m);
+  for (NodeVerdict& v : view.excluded) sink.PutBuilt(std::move(v));
   std::vector<Candidate> eligible;
-  for (Candidate& c : sel.candidates) {
-    if (!c.drifted_since.has_value()) {
-      out.verdicts.push_back(
-          VerdictFor(c, m, reasons::kNotDrifted, "NodeClaim is not drifted"));
-    } else if (c.static_node_pool) {
-      out.verdicts.push_back(VerdictFor(
-          c, m, reasons::kStaticNodePool,
-          absl::StrCat("NodePool \"", c.node_pool_name,
-                       "\" is static: its drift is handled by StaticDrift")));
+  for (const Candidate* c : view.candidates) {
+    if (!c->drifted_since.has_value()) {
+      Emit(sink, *c, m, reasons::kNotDrifted,
+           [] { return "NodeClaim is not drifted"; });
+    } else if (c->static_node_pool) {
+      Emit(sink, *c, m, reasons::kStaticNodePool, [&] {
+        return absl::StrCat(
+            "NodePool \"", c->node_pool_name,
+            "\" is static: its drift is handled by StaticDrift");
+      });
     } else {
-      eligible.push_back(std::move(c));
+      eligible.push_back(*c);
     }
   }
   SortForDrift(eligible);
   std::string chosen;
+  std::vector<Command> out;
   for (Candidate& c : eligible) {
     if (!chosen.empty()) {
-      out.verdicts.push_back(VerdictFor(
-          c, m, reasons::kNotSelected,
-          absl::StrCat("one drift command per pass: ", chosen, " was chosen")));
+      Emit(sink, c, m, reasons::kNotSelected, [&] {
+        return absl::StrCat("one drift command per pass: ", chosen,
+                            " was chosen");
+      });
       continue;
     }
     if (ledger.Remaining(c.node_pool_name) <= 0) {
-      out.verdicts.push_back(BudgetVerdict(c, m, ledger));
+      EmitBudget(sink, c, m, ledger);
       continue;
     }
     SimulationResult sim = simulator.Simulate(absl::MakeConstSpan(&c, 1));
     if (sim.unsupported.has_value()) {
-      out.verdicts.push_back(
-          VerdictFor(c, m, reasons::kUnsupportedConstraint, *sim.unsupported));
+      Emit(sink, c, m, reasons::kUnsupportedConstraint,
+           [&] { return *sim.unsupported; });
       continue;
     }
     if (!sim.all_pods_scheduled) {
-      out.verdicts.push_back(
-          VerdictFor(c, m, reasons::kPodsDoNotFit,
-                     absl::StrCat("pods cannot be rescheduled: ",
-                                  absl::StrJoin(sim.unschedulable, "; "))));
+      Emit(sink, c, m, reasons::kPodsDoNotFit, [&] {
+        return absl::StrCat("pods cannot be rescheduled: ",
+                            absl::StrJoin(sim.unschedulable, "; "));
+      });
       continue;
     }
     ledger.TryTake(c.node_pool_name);
@@ -409,10 +401,55 @@ MethodResult ComputeDrift(const CandidatePool& pool, BudgetLedger& ledger,
     cmd.replacements = std::move(sim.new_node_claims);
     if (options.one_drift_command_per_pass) chosen = c.node_name;
     cmd.candidates.push_back(std::move(c));
-    out.commands.push_back(std::move(cmd));
+    out.push_back(std::move(cmd));
   }
-  SortVerdicts(out.verdicts);
   return out;
+}
+
+}  // namespace internal
+
+namespace {
+
+MethodResult Collect(std::vector<Command> commands,
+                     internal::CollectingSink& sink) {
+  MethodResult out;
+  out.commands = std::move(commands);
+  out.verdicts = std::move(sink).Take();
+  return out;
+}
+
+}  // namespace
+
+MethodResult ComputeNodePoolDeleted(const CandidatePool& pool) {
+  internal::CollectingSink sink;
+  return Collect(internal::RunNodePoolDeleted(pool, sink), sink);
+}
+
+MethodResult ComputeExpiration(const CandidatePool& pool) {
+  internal::CollectingSink sink;
+  return Collect(internal::RunExpiration(pool, sink), sink);
+}
+
+MethodResult ComputeEmptiness(const CandidatePool& pool, BudgetLedger& ledger,
+                              absl::Time now, const MethodOptions& options) {
+  internal::CollectingSink sink;
+  return Collect(internal::RunEmptiness(pool, ledger, now, options, sink),
+                 sink);
+}
+
+MethodResult ComputeStaticDrift(const CandidatePool& pool, BudgetLedger& ledger,
+                                const SchedulingSimulator& /*simulator*/,
+                                const MethodOptions& /*options*/) {
+  internal::CollectingSink sink;
+  return Collect(internal::RunStaticDrift(pool, ledger, sink), sink);
+}
+
+MethodResult ComputeDrift(const CandidatePool& pool, BudgetLedger& ledger,
+                          const SchedulingSimulator& simulator,
+                          const MethodOptions& options) {
+  internal::CollectingSink sink;
+  return Collect(internal::RunDrift(pool, ledger, simulator, options, sink),
+                 sink);
 }
 
 absl::StatusOr<Command> ValidateEmptiness(const Command& command,
@@ -434,9 +471,10 @@ absl::StatusOr<Command> ValidateEmptiness(const Command& command,
   }
   std::map<std::string, Candidate, std::less<>> eligible;
   for (Candidate& c : sel.candidates) {
-    std::optional<NodeVerdict> no = EmptinessIneligible(c, fresh);
-    if (no.has_value()) {
-      why.emplace(no->node, absl::StrCat(no->code, ": ", no->message));
+    const absl::string_view code = EmptinessCode(c);
+    if (!code.empty()) {
+      why.emplace(DisplayName(c),
+                  absl::StrCat(code, ": ", EmptinessMessage(c, fresh, code)));
     } else {
       eligible.emplace(c.node_name, std::move(c));
     }

@@ -142,6 +142,13 @@ class CandidatePool {
     std::vector<NodeVerdict> excluded;
   };
   Selection For(Method method) const;
+  // As For, without copying the candidates: pointers into the pool, valid
+  // while it lives.
+  struct View {
+    std::vector<const Candidate*> candidates;
+    std::vector<NodeVerdict> excluded;
+  };
+  View ViewFor(Method method) const;
 
   // Rules 1-9 (method-independent): one NodeVerdict per excluded Node or
   // Node-less NodeClaim, sorted by `node` (the Node's name, or the

@@ -1,0 +1,96 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Where the disruption methods put their verdicts. The public Compute*
+// functions (methods.h) collect every verdict; the Controller keeps one per
+// node and tells the methods which verdicts could not change it, so that a
+// pass does not format ten thousand messages it would throw away.
+#ifndef KARPENTER_SRC_DISRUPTION_VERDICT_SINK_H_
+#define KARPENTER_SRC_DISRUPTION_VERDICT_SINK_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "karpenter/disruption/candidates.h"
+#include "karpenter/disruption/methods.h"
+#include "karpenter/disruption/types.h"
+
+namespace karpenter::disruption::internal {
+
+// How much a verdict says about a node; a pass keeps the most telling one
+// (ties: the first, i.e. the earliest method). A method that does not apply
+// to the node (not drifted, consolidation disabled) says less than one that
+// wanted the node and was stopped (budget, backoff, pods, simulation): a
+// drifted node held by its budget must not read "ConsolidationDisabled"
+// because emptiness, which runs first, does not apply to it. Node-level
+// exclusions (4) are final; a command (5) beats everything.
+int VerdictRank(absl::string_view code);
+
+// The name a verdict is filed under: the Node's, else the NodeClaim's.
+inline const std::string& DisplayName(const Candidate& c) {
+  return c.has_node ? c.node_name : c.node_claim_name;
+}
+
+NodeVerdict MakeVerdict(const Candidate& c, Method method,
+                        absl::string_view code, std::string message);
+
+class VerdictSink {
+ public:
+  virtual ~VerdictSink() = default;
+  // False when a verdict `code` about `c` would be discarded, so that its
+  // message need not be built.
+  virtual bool Wants(const Candidate& c, absl::string_view code) const = 0;
+  virtual void Put(const Candidate& c, Method method, absl::string_view code,
+                   std::string message) = 0;
+  // A verdict built elsewhere (a pod block of the candidate pool).
+  virtual void PutBuilt(NodeVerdict v) = 0;
+};
+
+// Puts the verdict if the sink wants it; `message` is called only then.
+template <typename MessageFn>
+void Emit(VerdictSink& sink, const Candidate& c, Method method,
+          absl::string_view code, MessageFn message) {
+  if (sink.Wants(c, code)) sink.Put(c, method, code, message());
+}
+
+// Keeps every verdict, as the public methods return them.
+class CollectingSink final : public VerdictSink {
+ public:
+  bool Wants(const Candidate&, absl::string_view) const override {
+    return true;
+  }
+  void Put(const Candidate& c, Method method, absl::string_view code,
+           std::string message) override {
+    verdicts_.push_back(MakeVerdict(c, method, code, std::move(message)));
+  }
+  void PutBuilt(NodeVerdict v) override { verdicts_.push_back(std::move(v)); }
+  // The verdicts, stably sorted by node name.
+  std::vector<NodeVerdict> Take() &&;
+
+ private:
+  std::vector<NodeVerdict> verdicts_;
+};
+
+// The methods of methods.h writing to a sink; they return the commands.
+std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
+                                        VerdictSink& sink);
+std::vector<Command> RunExpiration(const CandidatePool& pool,
+                                   VerdictSink& sink);
+std::vector<Command> RunEmptiness(const CandidatePool& pool,
+                                  BudgetLedger& ledger, absl::Time now,
+                                  const MethodOptions& options,
+                                  VerdictSink& sink);
+std::vector<Command> RunStaticDrift(const CandidatePool& pool,
+                                    BudgetLedger& ledger, VerdictSink& sink);
+std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
+                              const SchedulingSimulator& simulator,
+                              const MethodOptions& options, VerdictSink& sink);
+
+// "%Y-%m-%d%ET%H:%M:%E*SZ" in UTC, as absl::FormatTime writes it.
+std::string FormatUtc(absl::Time t);
+
+}  // namespace karpenter::disruption::internal
+
+#endif  // KARPENTER_SRC_DISRUPTION_VERDICT_SINK_H_
