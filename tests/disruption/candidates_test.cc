@@ -580,5 +580,28 @@ TEST_CASE("candidates: managed claims list every NodeClaim by name",
   CHECK_FALSE(claims[2].expire_after_error.ok());
 }
 
+TEST_CASE("candidates: SnapshotFacts of another snapshot are refused",
+          "[candidates]") {
+  test::Cluster one;
+  one.Pool().Node({.name = "a"});
+  const snapshot::Snapshot first = one.Build();
+  test::Cluster two;
+  two.Pool().Node({.name = "a"});
+  const snapshot::Snapshot second = two.Build();
+  const SnapshotFacts facts = SnapshotFacts::Build(first);
+
+  CandidateContext ctx;
+  ctx.snapshot = &second;
+  ctx.facts = &facts;
+  const absl::StatusOr<CandidatePool> refused = CandidatePool::Build(ctx);
+  CHECK(refused.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(refused.status().message()),
+             Catch::Contains("CandidateContext.facts"));
+  ctx.snapshot = &first;
+  const absl::StatusOr<CandidatePool> pool = CandidatePool::Build(ctx);
+  REQUIRE(pool.ok());
+  CHECK(pool->For(Method::kDrift).candidates.size() == 1);
+}
+
 }  // namespace
 }  // namespace karpenter::disruption

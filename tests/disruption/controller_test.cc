@@ -589,5 +589,124 @@ TEST_CASE("controller: disable_consolidation skips both consolidation methods",
   }
 }
 
+// Everything a plan says, as text, for comparing two plans.
+std::vector<std::string> PlanText(const Plan& plan) {
+  std::vector<std::string> out;
+  for (const NodeVerdict& v : plan.verdicts) {
+    out.push_back(
+        absl::StrCat("verdict ", v.node, " ", v.node_claim, " ", v.node_pool,
+                     " ", v.method.has_value() ? MethodName(*v.method) : "-",
+                     " ", v.code, " ", v.message));
+  }
+  for (const Command& c : plan.commands) {
+    std::string line =
+        absl::StrCat("command ", MethodName(c.method), " ", c.explanation);
+    for (const Candidate& cand : c.candidates) {
+      absl::StrAppend(&line, " ", cand.node_name, "/", cand.node_claim_name,
+                      "/", cand.disruption_cost, "/",
+                      cand.reschedulable_pods.size());
+    }
+    out.push_back(std::move(line));
+  }
+  for (const DriftConditionUpdate& u : plan.drift_updates) {
+    out.push_back(absl::StrCat("drift ", u.node_claim, " ", u.reason));
+  }
+  for (const std::string& n : plan.cleanup) out.push_back("cleanup " + n);
+  out.push_back(absl::StrCat("next ", absl::FormatTime(plan.next_pass)));
+  return out;
+}
+
+TEST_CASE(
+    "controller: a pass over SnapshotFacts gives the plan of a pass "
+    "over the snapshot, at any time",
+    "[controller]") {
+  World w;
+  w.Pool()
+      .Node({.name = "a-empty"})
+      .BusyNode({.name = "b-busy"}, {.expire_after = "720h"})
+      .BusyNode({.name = "c-expired"},
+                {.created = kT0 - absl::Hours(3), .expire_after = "2h"})
+      .BusyNode({.name = "d-drifted"})
+      .Node({.name = "e-held"})
+      .Pod({.name = "e-held-pod",
+            .node = "e-held",
+            .owner = "apps/v1/ReplicaSet",
+            .annotations = {{"karpenter.sh/do-not-disrupt", "1h"}},
+            .started = kT0 - absl::Minutes(30)})
+      .BareNode({.name = "f-unmanaged", .pool = ""});
+  w.ProviderDrift("d-drifted");
+  w.ProviderDrift("e-held");
+  w.Build();
+  const SnapshotFacts facts = SnapshotFacts::Build(*w.snapshot);
+  for (const bool no_consolidation : {false, true}) {
+    ControllerOptions options;
+    options.disable_consolidation = no_consolidation;
+    const Controller controller(options);
+    for (absl::Duration after : {absl::ZeroDuration(), absl::Hours(1)}) {
+      CAPTURE(no_consolidation, after);
+      absl::StatusOr<Plan> direct =
+          controller.Decide(*w.snapshot, w.inputs, kT0 + after);
+      absl::StatusOr<Plan> over_facts =
+          controller.Decide(facts, w.inputs, kT0 + after);
+      REQUIRE(direct.ok());
+      REQUIRE(over_facts.ok());
+      CHECK(PlanText(*direct) == PlanText(*over_facts));
+    }
+  }
+}
+
+TEST_CASE(
+    "controller: one SnapshotFacts serves passes at different times: "
+    "a do-not-disrupt duration lapses",
+    "[controller]") {
+  World w;
+  w.Pool()
+      .Node({.name = "a-held"})
+      .Pod({.name = "a-held-pod",
+            .node = "a-held",
+            .owner = "apps/v1/ReplicaSet",
+            .annotations = {{"karpenter.sh/do-not-disrupt", "1h"}},
+            .started = kT0 - absl::Minutes(30)})
+      .BusyNode({.name = "b-target"});
+  w.ProviderDrift("a-held");
+  w.Build();
+  const SnapshotFacts facts = SnapshotFacts::Build(*w.snapshot);
+  ControllerOptions options;
+  options.disable_consolidation = true;
+  const Controller controller(options);
+
+  absl::StatusOr<Plan> held = controller.Decide(facts, w.inputs, kT0);
+  REQUIRE(held.ok());
+  CHECK(CodeOf(*held, "a-held") == reasons::kPodDoNotDisrupt);
+  CHECK_THAT(
+      held->VerdictOf("a-held")->message,
+      Catch::Contains("default/a-held-pod") && Catch::Contains("active until"));
+
+  absl::StatusOr<Plan> lapsed =
+      controller.Decide(facts, w.inputs, kT0 + absl::Hours(1));
+  REQUIRE(lapsed.ok());
+  CHECK(CodeOf(*lapsed, "a-held") == reasons::kCommanded);
+  CHECK(CommandSummary(*lapsed) == std::vector<std::string>{"Drift:a-held"});
+}
+
+TEST_CASE(
+    "controller: SnapshotFacts built with other budget options are "
+    "refused",
+    "[controller]") {
+  World w;
+  w.Pool().Node({.name = "a"});
+  w.Build();
+  budget::BudgetOptions zones;
+  zones.allow_time_zones = true;
+  const SnapshotFacts facts = SnapshotFacts::Build(*w.snapshot, zones);
+  const absl::StatusOr<Plan> plan = Controller().Decide(facts, w.inputs, kT0);
+  CHECK(plan.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(plan.status().message()),
+             Catch::Contains("BudgetOptions"));
+  ControllerOptions same;
+  same.budgets = zones;
+  CHECK(Controller(same).Decide(facts, w.inputs, kT0).ok());
+}
+
 }  // namespace
 }  // namespace karpenter::disruption

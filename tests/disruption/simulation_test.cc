@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/snapshot/load.h"
 
@@ -745,6 +746,108 @@ TEST_CASE("simulation: pending pods take existing room when asked",
   CHECK(Simulate(yaml, {"cand"}).Summary() == "ok");
   CHECK(Simulate(yaml, {"cand"}, DefaultCatalog(), with).Summary() ==
         "ok new default[small,medium,large]");
+}
+
+// `pod_yaml` with status.startTime 2024-01-01T00:00:00Z.
+std::string StartedAtMidnight(const std::string& pod_yaml) {
+  return absl::StrReplaceAll(pod_yaml, {{"status: {phase: Running}",
+                                         "status: {phase: Running, startTime: "
+                                         "\"2024-01-01T00:00:00Z\"}"}});
+}
+
+TEST_CASE(
+    "simulation: a Scheduler over SnapshotFacts answers as one over "
+    "the snapshot",
+    "[simulation]") {
+  const std::string base =
+      PoolYaml("default") + NodeYaml("cand", "8") + NodeYaml("other", "4");
+  const std::string dnd_for_1h =
+      ", annotations: {karpenter.sh/do-not-disrupt: "
+      "\"1h\"}";
+  const std::vector<std::string> rows = {
+      PodYaml("big", "cand", "6"),
+      PodYaml("small", "cand", "1") + PodYaml("pending", "", "3"),
+      // Started at 00:00: do-not-disrupt until 01:00.
+      StartedAtMidnight(PodYaml("big", "cand", "6", "1Gi", "", dnd_for_1h)),
+      PodYaml("big", "cand", "6", "1Gi", "", ", labels: {app: big}") +
+          "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: "
+          "{name: p, namespace: default}\nspec: {maxUnavailable: 0, "
+          "selector: {matchLabels: {app: big}}}\n",
+  };
+  const absl::Time midnight = absl::FromUnixSeconds(1704067200);
+  for (const std::string& yaml : rows) {
+    for (bool pending : {false, true}) {
+      for (absl::Duration at : {absl::Minutes(30), absl::Hours(2)}) {
+        CAPTURE(yaml, pending, at);
+        SimulatorOptions options;
+        options.include_pending_pods = pending;
+        options.now = midnight + at;
+        const snapshot::Snapshot snap = Snap(base + yaml);
+        const SnapshotFacts facts = SnapshotFacts::Build(snap);
+        REQUIRE(facts.simulation_status().ok());
+        absl::StatusOr<Scheduler> direct =
+            Scheduler::Build(snap, DefaultCatalog(), options);
+        absl::StatusOr<Scheduler> over_facts =
+            Scheduler::Build(facts, DefaultCatalog(), options);
+        REQUIRE(direct.ok());
+        REQUIRE(over_facts.ok());
+        const std::vector<Candidate> cand = {Cand(snap, "cand")};
+        const Run a{direct->Simulate(cand)};
+        const Run b{over_facts->Simulate(cand)};
+        CHECK(a.Summary() == b.Summary());
+        CHECK(a.result.unschedulable == b.result.unschedulable);
+      }
+    }
+  }
+  // The do-not-disrupt row: held at 00:30, movable at 02:00, from the same
+  // facts.
+  const snapshot::Snapshot snap =
+      Snap(base + StartedAtMidnight(
+                      PodYaml("big", "cand", "6", "1Gi", "", dnd_for_1h)));
+  const SnapshotFacts facts = SnapshotFacts::Build(snap);
+  std::vector<std::string> summaries;
+  for (absl::Duration at : {absl::Minutes(30), absl::Hours(2)}) {
+    SimulatorOptions options;
+    options.now = midnight + at;
+    absl::StatusOr<Scheduler> s =
+        Scheduler::Build(facts, DefaultCatalog(), options);
+    REQUIRE(s.ok());
+    summaries.push_back(Run{s->Simulate({Cand(snap, "cand")})}.Summary());
+  }
+  CHECK(summaries == std::vector<std::string>{"ok", "ok new default[large]"});
+}
+
+TEST_CASE(
+    "simulation: SnapshotFacts keep a bad quantity for the passes that "
+    "simulate",
+    "[simulation]") {
+  const snapshot::Snapshot bad =
+      Snap(PoolYaml("default") + NodeYaml("cand", "8") +
+           PodYaml("broken", "cand", "lots"));
+  const SnapshotFacts facts = SnapshotFacts::Build(bad);
+  CHECK(facts.simulation_status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(facts.simulation_status().message()),
+             Catch::Contains("pods/default/broken") &&
+                 Catch::Contains("spec.containers[0].resources.requests.cpu"));
+  const absl::StatusOr<Scheduler> s =
+      Scheduler::Build(facts, DefaultCatalog(), {});
+  CHECK(s.status() == facts.simulation_status());
+  CHECK(Scheduler::Build(bad, DefaultCatalog(), {}).status() ==
+        facts.simulation_status());
+
+  // A bad pending pod only matters with include_pending_pods.
+  const snapshot::Snapshot pending =
+      Snap(PoolYaml("default") + NodeYaml("cand", "8") +
+           PodYaml("broken", "", "lots"));
+  const SnapshotFacts pending_facts = SnapshotFacts::Build(pending);
+  CHECK(pending_facts.simulation_status().ok());
+  SimulatorOptions with;
+  with.include_pending_pods = true;
+  CHECK(Scheduler::Build(pending_facts, DefaultCatalog(), {}).ok());
+  const absl::Status refused =
+      Scheduler::Build(pending_facts, DefaultCatalog(), with).status();
+  CHECK(refused.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(refused == Scheduler::Build(pending, DefaultCatalog(), with).status());
 }
 
 }  // namespace
