@@ -126,6 +126,7 @@ class CandidatePoolBuilder {
       pool_.spec_errors_.push_back(facts_.pools[i].spec_error);
     }
     BuildClaims();
+    pool_.entries_.reserve(facts_.node_order.size());
     for (uint32_t n : facts_.node_order) VisitNode(n);
     for (const ManagedClaim& m : pool_.claims_) {
       if (m.facts.has_node) continue;
@@ -165,8 +166,8 @@ class CandidatePoolBuilder {
     const ClaimFacts& f = facts_.claims[i];
     Candidate& c = m.facts;
     c.node_claim = i;
-    c.node_claim_name = std::string(f.name);
-    c.provider_id = std::string(f.provider_id);
+    c.node_claim_name = f.name;
+    c.provider_id = f.provider_id;
     c.created = f.created;
     c.has_termination_grace_period = f.has_termination_grace_period;
     c.has_node = false;
@@ -180,7 +181,7 @@ class CandidatePoolBuilder {
     SetDrift(i, f, c);
     m.deleting = f.deleting;
     m.in_flight = !c.provider_id.empty() && InFlight(c.provider_id);
-    SetPool(f.pool_label, f, m);
+    SetPool(f.pool_label, f.pool, f, m);
   }
 
   bool InFlight(absl::string_view provider_id) const {
@@ -198,16 +199,18 @@ class CandidatePoolBuilder {
     }
     if (f.drifted_since.has_value()) {
       c.drifted_since = f.drifted_since;
-      c.drift_reason = std::string(f.drift_reason);
+      c.drift_reason = f.drift_reason;
     }
   }
 
   // NodePool facts, and §2.12 Consolidatable at ctx.now.
-  void SetPool(absl::string_view name, const ClaimFacts& f, ManagedClaim& m) {
+  void SetPool(const std::string& name, uint32_t pool, const ClaimFacts& f,
+               ManagedClaim& m) {
     Candidate& c = m.facts;
-    c.node_pool_name = std::string(name);
-    std::optional<snapshot::NodePoolIndex> p =
-        name.empty() ? std::nullopt : snap_.FindNodePool(name);
+    c.node_pool_name = name;
+    const std::optional<snapshot::NodePoolIndex> p =
+        pool == kNoIndex ? std::nullopt
+                         : std::optional<snapshot::NodePoolIndex>(pool);
     m.node_pool_exists = p.has_value();
     c.node_pool = 0;
     c.static_node_pool = false;
@@ -228,7 +231,7 @@ class CandidatePoolBuilder {
 
   void VisitNode(snapshot::NodeIndex n) {
     const NodeFacts& nf = facts_.nodes[n];
-    const std::string& name = snap_.nodes()[n].metadata().name();
+    const std::string& name = nf.name;
     ManagedClaim* m =
         nf.claim != kNoIndex ? &pool_.claims_[claim_pos_[nf.claim]] : nullptr;
     const bool queued = (!nf.provider_id.empty() && InFlight(nf.provider_id)) ||
@@ -251,13 +254,13 @@ class CandidatePoolBuilder {
     c.has_node = true;
     c.node = n;
     c.node_name = name;
-    if (!nf.provider_id.empty()) c.provider_id = std::string(nf.provider_id);
+    if (!nf.provider_id.empty()) c.provider_id = nf.provider_id;
     if (!nf.pool_label.empty()) {
-      SetPool(nf.pool_label, facts_.claims[nf.claim], *m);
+      SetPool(nf.pool_label, nf.pool, facts_.claims[nf.claim], *m);
     }
-    c.instance_type = std::string(nf.instance_type);
-    c.zone = std::string(nf.zone);
-    c.capacity_type = std::string(nf.capacity_type);
+    c.instance_type = nf.instance_type;
+    c.zone = nf.zone;
+    c.capacity_type = nf.capacity_type;
     if (m->node_pool_exists) c.price = PriceOf(pools_[c.node_pool], c);
     const absl::Span<const snapshot::PodIndex> pods = snap_.PodsOnNode(n);
     c.pods.assign(pods.begin(), pods.end());

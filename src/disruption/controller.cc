@@ -22,31 +22,28 @@ using internal::VerdictRank;
 // in name order; the methods' VerdictSink.
 class VerdictBook final : public internal::VerdictSink {
  public:
-  explicit VerdictBook(const CandidatePool& pool) {
-    const snapshot::Snapshot& snap = pool.snapshot();
-    std::vector<std::pair<absl::string_view, int64_t>> keys;
-    keys.reserve(snap.nodes().size());
-    for (snapshot::NodeIndex n = 0; n < snap.nodes().size(); ++n) {
-      keys.emplace_back(snap.nodes()[n].metadata().name(), n);
-    }
-    const int64_t claims_from = static_cast<int64_t>(snap.nodes().size());
-    for (const ManagedClaim& m : pool.managed_claims()) {
-      if (m.facts.has_node) continue;
-      keys.emplace_back(m.facts.node_claim_name,
-                        claims_from + m.facts.node_claim);
-    }
-    std::sort(keys.begin(), keys.end());
-    node_slot_.assign(snap.nodes().size(), 0);
-    claim_slot_.assign(snap.node_claims().size(), 0);
-    for (const auto& [name, key] : keys) {
-      if (names_.empty() || names_.back() != name) names_.push_back(name);
-      const uint32_t slot = static_cast<uint32_t>(names_.size() - 1);
-      if (key < claims_from) {
-        node_slot_[key] = slot;
-      } else {
-        claim_slot_[key - claims_from] = slot;
+  // Names: every Node's (the facts' name order) and every Node-less
+  // NodeClaim's (the pool's name order), merged.
+  VerdictBook(const CandidatePool& pool,
+              const internal::CandidateFacts& facts) {
+    node_slot_.assign(facts.nodes.size(), 0);
+    claim_slot_.assign(facts.claims.size(), 0);
+    names_.reserve(facts.nodes.size());
+    const auto claims = pool.managed_claims();
+    size_t next_claim = 0;
+    const auto add_claims_before = [&](const std::string* name) {
+      for (; next_claim < claims.size(); ++next_claim) {
+        const Candidate& c = claims[next_claim].facts;
+        if (c.has_node) continue;
+        if (name != nullptr && c.node_claim_name >= *name) return;
+        claim_slot_[c.node_claim] = Add(c.node_claim_name);
       }
+    };
+    for (uint32_t n : facts.node_order) {
+      add_claims_before(&facts.nodes[n].name);
+      node_slot_[n] = Add(facts.nodes[n].name);
     }
+    add_claims_before(nullptr);
     entries_.resize(names_.size());
   }
 
@@ -111,6 +108,12 @@ class VerdictBook final : public internal::VerdictSink {
     if (rank <= e.rank) return;
     e.rank = rank;
     e.verdict = v;
+  }
+
+  // Appends `name` unless it is the last one; returns its slot.
+  uint32_t Add(absl::string_view name) {
+    if (names_.empty() || names_.back() != name) names_.push_back(name);
+    return static_cast<uint32_t>(names_.size() - 1);
   }
 
   std::vector<absl::string_view> names_;  // Sorted, unique.
@@ -563,7 +566,7 @@ absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
   KARPENTER_RETURN_IF_ERROR(Prepare(facts, inputs, now, prepared, plan));
   const CandidatePool& pool = prepared.pool;
 
-  VerdictBook book(pool);
+  VerdictBook book(pool, facts.candidate_facts());
   for (const NodeVerdict& v : pool.exclusions()) book.Exclude(v);
 
   // 1. Forceful, budget-free methods.

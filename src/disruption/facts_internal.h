@@ -26,16 +26,20 @@ namespace karpenter::disruption::internal {
 
 inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 
-// What the candidate rules read of one Node.
+// What the candidate rules read of one Node. Strings are copies, not views:
+// a pass copies them into its Candidates, and reading them from one
+// contiguous table is much cheaper than from the scattered protos.
 struct NodeFacts {
+  std::string name;
   // The Node's NodeClaim (by providerID, else by status.nodeName), or
   // kNoIndex.
   uint32_t claim = kNoIndex;
-  absl::string_view provider_id;
-  absl::string_view pool_label;
-  absl::string_view instance_type;
-  absl::string_view zone;
-  absl::string_view capacity_type;
+  std::string provider_id;
+  std::string pool_label;
+  uint32_t pool = kNoIndex;  // The NodePool `pool_label` names, if any.
+  std::string instance_type;
+  std::string zone;
+  std::string capacity_type;
   bool disrupted_taint = false;  // karpenter.sh/disrupted:NoSchedule.
   bool initialized = false;      // karpenter.sh/initialized == "true".
   bool do_not_disrupt = false;   // karpenter.sh/do-not-disrupt == "true".
@@ -53,9 +57,10 @@ struct NodeFacts {
 
 // What the candidate rules read of one NodeClaim.
 struct ClaimFacts {
-  absl::string_view name;
-  absl::string_view provider_id;
-  absl::string_view pool_label;
+  std::string name;
+  std::string provider_id;
+  std::string pool_label;
+  uint32_t pool = kNoIndex;  // The NodePool `pool_label` names, if any.
   absl::Time created = absl::UnixEpoch();
   bool has_termination_grace_period = false;
   // spec.expireAfter: nullopt for Never or unset.
@@ -66,7 +71,7 @@ struct ClaimFacts {
   bool disruption_reason = false;  // DisruptionReason=True.
   // Drifted=True: since its lastTransitionTime, with its reason.
   std::optional<absl::Time> drifted_since;
-  absl::string_view drift_reason;
+  std::string drift_reason;
   // Initialized=True: lastPodEventTime if set, else the transition time.
   std::optional<absl::Time> consolidation_start;
 };

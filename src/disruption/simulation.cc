@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -745,56 +746,90 @@ struct Scheduler::State {
   std::unique_ptr<internal::SchedulerBase> owned_base;
   const internal::SchedulerBase* base = nullptr;
   SimulatorOptions options;
-  InstanceTypeCatalog catalog;
+  // Points at `owned_catalog`, or at the caller's (Build over facts).
+  const InstanceTypeCatalog* catalog = nullptr;
+  InstanceTypeCatalog owned_catalog;
   // The base's flags with kMovable decided at options.now.
   std::vector<uint8_t> pod_flags;
   // The base's deleting_pods that are movable.
   std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
-  std::map<std::string, PoolInfo, std::less<>> pools;
 
   absl::Status Finish();
-  absl::Status IndexPools();
+  absl::Status CheckCatalog() const;
+  // The NodePool `name` with its instance types, built on first use (a
+  // simulation touches the candidates' NodePools only); null when the
+  // snapshot has no such NodePool.
+  const PoolInfo* Pool(absl::string_view name) const;
+
+ private:
+  // Instance type `type`'s capacity per dimension (CheckCatalog has parsed
+  // every quantity once already).
+  absl::StatusOr<std::vector<int64_t>> Capacity(const InstanceType& type,
+                                                absl::string_view pool) const;
+
+  mutable std::mutex mu_;  // Guards pools_.
+  mutable std::map<std::string, std::unique_ptr<PoolInfo>, std::less<>> pools_;
 };
 
-absl::Status Scheduler::State::IndexPools() {
-  const size_t d = base->d;
-  for (const auto& [name, pb] : base->pools) {
-    PoolInfo info;
-    info.pool = pb.pool;
-    info.base = pb.base;
-    info.overhead = pb.overhead;
-    const auto it = catalog.find(name);
-    if (it != catalog.end()) {
-      for (const InstanceType& type : it->second) {
-        TypeInfo t{&type, std::vector<int64_t>(d, 0)};
-        for (size_t i = 0; i < d; ++i) {
-          const auto c = type.capacity.find(base->dims[i]);
-          if (c == type.capacity.end()) continue;
-          absl::StatusOr<int64_t> v =
-              ParseRequest(c->second, absl::StrCat("capacity.", base->dims[i]));
-          if (!v.ok()) {
-            return absl::InvalidArgumentError(
-                absl::StrFormat("instance type \"%s\" of NodePool \"%s\": %s",
-                                type.name, name, v.status().message()));
-          }
-          t.capacity[i] = *v;
-        }
-        if (TypeAdmits(t, info.base)) {
-          info.admitted.push_back(info.types.size());
-        }
-        info.types.push_back(std::move(t));
-      }
+absl::StatusOr<std::vector<int64_t>> Scheduler::State::Capacity(
+    const InstanceType& type, absl::string_view pool) const {
+  std::vector<int64_t> capacity(base->d, 0);
+  for (size_t i = 0; i < base->d; ++i) {
+    const auto c = type.capacity.find(base->dims[i]);
+    if (c == type.capacity.end()) continue;
+    absl::StatusOr<int64_t> v =
+        ParseRequest(c->second, absl::StrCat("capacity.", base->dims[i]));
+    if (!v.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("instance type \"%s\" of NodePool \"%s\": %s",
+                          type.name, pool, v.status().message()));
     }
-    pools.emplace(name, std::move(info));
+    capacity[i] = *v;
+  }
+  return capacity;
+}
+
+absl::Status Scheduler::State::CheckCatalog() const {
+  for (const auto& [name, pb] : base->pools) {
+    const auto it = catalog->find(name);
+    if (it == catalog->end()) continue;
+    for (const InstanceType& type : it->second) {
+      absl::StatusOr<std::vector<int64_t>> c = Capacity(type, name);
+      if (!c.ok()) return c.status();
+    }
   }
   return absl::OkStatus();
+}
+
+const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto cached = pools_.find(name);
+  if (cached != pools_.end()) return cached->second.get();
+  const auto pb = base->pools.find(name);
+  if (pb == base->pools.end()) return nullptr;
+  auto info = std::make_unique<PoolInfo>();
+  info->pool = pb->second.pool;
+  info->base = pb->second.base;
+  info->overhead = pb->second.overhead;
+  const auto it = catalog->find(name);
+  if (it != catalog->end()) {
+    for (const InstanceType& type : it->second) {
+      // CheckCatalog accepted every capacity.
+      TypeInfo t{&type, Capacity(type, name).value_or(std::vector<int64_t>())};
+      if (TypeAdmits(t, info->base)) {
+        info->admitted.push_back(info->types.size());
+      }
+      info->types.push_back(std::move(t));
+    }
+  }
+  return pools_.emplace(std::string(name), std::move(info)).first->second.get();
 }
 
 absl::Status Scheduler::State::Finish() {
   if (options.include_pending_pods && !base->pending_status.ok()) {
     return base->pending_status;
   }
-  if (absl::Status s = IndexPools(); !s.ok()) return s;
+  if (absl::Status s = CheckCatalog(); !s.ok()) return s;
   pod_flags = base->pod_flags;
   for (PodIndex p : base->do_not_disrupt_pods) {
     if (!drain::EvaluateDoNotDisrupt(base->snap->pods()[p], options.now)
@@ -820,7 +855,8 @@ absl::StatusOr<Scheduler> Scheduler::Build(const snapshot::Snapshot& snapshot,
   }
   state->base = state->owned_base.get();
   state->options = options;
-  state->catalog = catalog;
+  state->owned_catalog = catalog;
+  state->catalog = &state->owned_catalog;
   if (absl::Status s = state->Finish(); !s.ok()) return s;
   return Scheduler(std::move(state));
 }
@@ -832,7 +868,7 @@ absl::StatusOr<Scheduler> Scheduler::Build(const SnapshotFacts& facts,
   auto state = std::make_unique<State>();
   state->base = facts.scheduler_base();
   state->options = options;
-  state->catalog = catalog;
+  state->catalog = &catalog;
   if (absl::Status s = state->Finish(); !s.ok()) return s;
   return Scheduler(std::move(state));
 }
@@ -1157,14 +1193,9 @@ SimulationResult SimulationPass::Run() {
     int slot = m.pool;
     std::string why = "there is no candidate NodePool";
     for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
-      const auto it = s_.pools.find(pool_names[i]);
-      if (it == s_.pools.end()) continue;
-      Claim probe{&it->second,
-                  it->second.base,
-                  it->second.admitted,
-                  it->second.overhead,
-                  {},
-                  0};
+      const PoolInfo* info = s_.Pool(pool_names[i]);
+      if (info == nullptr) continue;
+      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0};
       std::optional<std::string> probe_why = TryAdd(probe, m.pod);
       if (!probe_why) {
         slot = static_cast<int>(i);
@@ -1184,20 +1215,15 @@ SimulationResult SimulationPass::Run() {
             [&](size_t a, size_t b) { return pool_names[a] < pool_names[b]; });
   for (size_t slot : pool_order) {
     if (groups[slot].empty()) continue;
-    const auto it = s_.pools.find(pool_names[slot]);
-    if (it == s_.pools.end()) {
+    const PoolInfo* info = s_.Pool(pool_names[slot]);
+    if (info == nullptr) {
       for (PodIndex p : groups[slot]) {
         Fail(p, absl::StrCat("fits no remaining node and NodePool ",
                              pool_names[slot], " is not in the snapshot"));
       }
       continue;
     }
-    Claim claim{&it->second,
-                it->second.base,
-                it->second.admitted,
-                it->second.overhead,
-                {},
-                0};
+    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0};
     for (PodIndex p : groups[slot]) {
       if (std::optional<std::string> why = TryAdd(claim, p)) {
         Fail(p, absl::StrCat("fits no remaining node and ", *why));

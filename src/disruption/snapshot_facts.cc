@@ -99,11 +99,19 @@ PoolFacts MakePoolFacts(const v1::NodePool& pool) {
   return info;
 }
 
-ClaimFacts MakeClaimFacts(const v1::NodeClaim& claim) {
+uint32_t PoolOf(const snapshot::Snapshot& snap, absl::string_view label) {
+  if (label.empty()) return kNoIndex;
+  std::optional<snapshot::NodePoolIndex> p = snap.FindNodePool(label);
+  return p.has_value() ? *p : kNoIndex;
+}
+
+ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
+                          const v1::NodeClaim& claim) {
   ClaimFacts f;
   f.name = claim.metadata().name();
   f.provider_id = claim.status().provider_id();
-  f.pool_label = Get(claim.metadata().labels(), K().node_pool);
+  f.pool_label = std::string(Get(claim.metadata().labels(), K().node_pool));
+  f.pool = PoolOf(snap, f.pool_label);
   f.created = FromProto(claim.metadata().creation_timestamp());
   f.has_termination_grace_period = claim.spec().has_termination_grace_period();
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
@@ -141,13 +149,15 @@ uint32_t ClaimOf(const snapshot::Snapshot& snap, const v1::Node& node) {
 
 NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
   NodeFacts f;
+  f.name = node.metadata().name();
   f.claim = ClaimOf(snap, node);
   f.provider_id = node.spec().provider_id();
   const StringMap& labels = node.metadata().labels();
-  f.pool_label = Get(labels, K().node_pool);
-  f.instance_type = Get(labels, K().instance_type);
-  f.zone = Get(labels, K().zone);
-  f.capacity_type = Get(labels, K().capacity_type);
+  f.pool_label = std::string(Get(labels, K().node_pool));
+  f.pool = PoolOf(snap, f.pool_label);
+  f.instance_type = std::string(Get(labels, K().instance_type));
+  f.zone = std::string(Get(labels, K().zone));
+  f.capacity_type = std::string(Get(labels, K().capacity_type));
   f.initialized = Get(labels, K().initialized) == "true";
   f.do_not_disrupt =
       Get(node.metadata().annotations(), K().do_not_disrupt) == "true";
@@ -259,7 +269,7 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
   }
   out.claims.reserve(snap.node_claims().size());
   for (const v1::NodeClaim& claim : snap.node_claims()) {
-    out.claims.push_back(MakeClaimFacts(claim));
+    out.claims.push_back(MakeClaimFacts(snap, claim));
   }
   const auto nodes = snap.nodes();
   out.nodes.reserve(nodes.size());

@@ -5,7 +5,6 @@
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
 
 namespace karpenter::disruption::internal {
@@ -44,21 +43,45 @@ std::vector<NodeVerdict> CollectingSink::Take() && {
   return std::move(verdicts_);
 }
 
+namespace {
+
+// Appends `v` as exactly `width` decimal digits.
+void AppendDigits(int64_t v, int width, std::string& out) {
+  char buf[20];
+  for (int i = width - 1; i >= 0; --i) {
+    buf[i] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  }
+  out.append(buf, static_cast<size_t>(width));
+}
+
+}  // namespace
+
 std::string FormatUtc(absl::Time t) {
   const absl::CivilSecond s = absl::ToCivilSecond(t, absl::UTCTimeZone());
   if (t == absl::InfiniteFuture() || t == absl::InfinitePast() ||
       s.year() < 1000 || s.year() > 9999) {
     return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
   }
-  std::string out =
-      absl::StrFormat("%04d-%02d-%02dT%02d:%02d:%02d", s.year(), s.month(),
-                      s.day(), s.hour(), s.minute(), s.second());
-  int64_t nanos =
+  std::string out;
+  out.reserve(31);
+  AppendDigits(s.year(), 4, out);
+  out.push_back('-');
+  AppendDigits(s.month(), 2, out);
+  out.push_back('-');
+  AppendDigits(s.day(), 2, out);
+  out.push_back('T');
+  AppendDigits(s.hour(), 2, out);
+  out.push_back(':');
+  AppendDigits(s.minute(), 2, out);
+  out.push_back(':');
+  AppendDigits(s.second(), 2, out);
+  const int64_t nanos =
       absl::ToInt64Nanoseconds(t - absl::FromCivil(s, absl::UTCTimeZone()));
   if (nanos > 0) {
-    std::string frac = absl::StrFormat("%09d", nanos);
-    frac.erase(frac.find_last_not_of('0') + 1);
-    absl::StrAppend(&out, ".", frac);
+    out.push_back('.');
+    AppendDigits(nanos, 9, out);
+    out.erase(out.find_last_not_of('0') + 1);
   }
   out.push_back('Z');
   return out;

@@ -759,6 +759,8 @@ TEST_CASE(
     "simulation: a Scheduler over SnapshotFacts answers as one over "
     "the snapshot",
     "[simulation]") {
+  // Not copied by a Scheduler over facts: it must outlive the Scheduler.
+  const InstanceTypeCatalog catalog = DefaultCatalog();
   const std::string base =
       PoolYaml("default") + NodeYaml("cand", "8") + NodeYaml("other", "4");
   const std::string dnd_for_1h =
@@ -788,7 +790,7 @@ TEST_CASE(
         absl::StatusOr<Scheduler> direct =
             Scheduler::Build(snap, DefaultCatalog(), options);
         absl::StatusOr<Scheduler> over_facts =
-            Scheduler::Build(facts, DefaultCatalog(), options);
+            Scheduler::Build(facts, catalog, options);
         REQUIRE(direct.ok());
         REQUIRE(over_facts.ok());
         const std::vector<Candidate> cand = {Cand(snap, "cand")};
@@ -809,8 +811,7 @@ TEST_CASE(
   for (absl::Duration at : {absl::Minutes(30), absl::Hours(2)}) {
     SimulatorOptions options;
     options.now = midnight + at;
-    absl::StatusOr<Scheduler> s =
-        Scheduler::Build(facts, DefaultCatalog(), options);
+    absl::StatusOr<Scheduler> s = Scheduler::Build(facts, catalog, options);
     REQUIRE(s.ok());
     summaries.push_back(Run{s->Simulate({Cand(snap, "cand")})}.Summary());
   }
@@ -821,6 +822,7 @@ TEST_CASE(
     "simulation: SnapshotFacts keep a bad quantity for the passes that "
     "simulate",
     "[simulation]") {
+  const InstanceTypeCatalog catalog = DefaultCatalog();
   const snapshot::Snapshot bad =
       Snap(PoolYaml("default") + NodeYaml("cand", "8") +
            PodYaml("broken", "cand", "lots"));
@@ -829,8 +831,7 @@ TEST_CASE(
   CHECK_THAT(std::string(facts.simulation_status().message()),
              Catch::Contains("pods/default/broken") &&
                  Catch::Contains("spec.containers[0].resources.requests.cpu"));
-  const absl::StatusOr<Scheduler> s =
-      Scheduler::Build(facts, DefaultCatalog(), {});
+  const absl::StatusOr<Scheduler> s = Scheduler::Build(facts, catalog, {});
   CHECK(s.status() == facts.simulation_status());
   CHECK(Scheduler::Build(bad, DefaultCatalog(), {}).status() ==
         facts.simulation_status());
@@ -843,9 +844,9 @@ TEST_CASE(
   CHECK(pending_facts.simulation_status().ok());
   SimulatorOptions with;
   with.include_pending_pods = true;
-  CHECK(Scheduler::Build(pending_facts, DefaultCatalog(), {}).ok());
+  CHECK(Scheduler::Build(pending_facts, catalog, {}).ok());
   const absl::Status refused =
-      Scheduler::Build(pending_facts, DefaultCatalog(), with).status();
+      Scheduler::Build(pending_facts, catalog, with).status();
   CHECK(refused.code() == absl::StatusCode::kInvalidArgument);
   CHECK(refused == Scheduler::Build(pending, DefaultCatalog(), with).status());
 }

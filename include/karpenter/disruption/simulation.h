@@ -149,11 +149,13 @@ class Scheduler final : public SchedulingSimulator {
                                          const InstanceTypeCatalog& catalog,
                                          SimulatorOptions options = {});
 
-  // As above over prebuilt SnapshotFacts (snapshot_facts.h), which must
-  // outlive the Scheduler: only the catalogue and the do-not-disrupt pods are
-  // indexed, O(NodePools x instance types + pods). Errors: the facts'
-  // simulation_status(), the pending-pod error when include_pending_pods,
-  // and the catalogue errors above.
+  // As above over prebuilt SnapshotFacts (snapshot_facts.h). `facts` and
+  // `catalog` (not copied) must outlive the Scheduler. Only the catalogue's
+  // quantities are checked and the do-not-disrupt pods evaluated at
+  // options.now, O(NodePools x instance types + pods with do-not-disrupt);
+  // a NodePool's instance types are matched to its template on first use.
+  // Errors: the facts' simulation_status(), the pending-pod error when
+  // include_pending_pods, and the catalogue errors above.
   static absl::StatusOr<Scheduler> Build(const SnapshotFacts& facts,
                                          const InstanceTypeCatalog& catalog,
                                          SimulatorOptions options = {});
