@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -749,11 +750,17 @@ struct Scheduler::State {
   // Points at `owned_catalog`, or at the caller's (Build over facts).
   const InstanceTypeCatalog* catalog = nullptr;
   InstanceTypeCatalog owned_catalog;
-  // The base's flags with kMovable decided at options.now.
-  std::vector<uint8_t> pod_flags;
+  // The kDoNotDisruptAtNow pods whose do-not-disrupt is not active at
+  // options.now.
+  absl::flat_hash_set<PodIndex> movable_now;
   // The base's deleting_pods that are movable.
   std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
 
+  bool Movable(PodIndex p) const {
+    const uint8_t f = base->pod_flags[p];
+    return (f & kMovable) != 0 ||
+           ((f & kDoNotDisruptAtNow) != 0 && movable_now.contains(p));
+  }
   absl::Status Finish();
   absl::Status CheckCatalog() const;
   // The NodePool `name` with its instance types, built on first use (a
@@ -830,15 +837,14 @@ absl::Status Scheduler::State::Finish() {
     return base->pending_status;
   }
   if (absl::Status s = CheckCatalog(); !s.ok()) return s;
-  pod_flags = base->pod_flags;
   for (PodIndex p : base->do_not_disrupt_pods) {
     if (!drain::EvaluateDoNotDisrupt(base->snap->pods()[p], options.now)
              .active()) {
-      pod_flags[p] |= kMovable;
+      movable_now.insert(p);
     }
   }
   for (const auto& [p, n] : base->deleting_pods) {
-    if ((pod_flags[p] & kMovable) != 0) deleting_pods.emplace_back(p, n);
+    if (Movable(p)) deleting_pods.emplace_back(p, n);
   }
   return absl::OkStatus();
 }
@@ -925,11 +931,27 @@ class SimulationPass {
   Replacement Finish(const Claim& claim) const;
   void SortFfd(std::vector<Moving>& pods) const;
 
+  bool IsCandidate(NodeIndex n) const {
+    return (candidate_bits_[n / 64] >> (n % 64)) & 1;
+  }
+  // Node `n`'s free capacity in this simulation: the base's until a pod is
+  // placed there, then a copy (a simulation touches few nodes, and copying
+  // every node's row per simulation costs more than the simulation).
+  const int64_t* FreeOf(NodeIndex n) const {
+    if (((touched_bits_[n / 64] >> (n % 64)) & 1) == 0) {
+      return &b_.node_free[size_t{n} * b_.d];
+    }
+    return &rows_[row_of_.at(n)];
+  }
+  int64_t* MutableFreeOf(NodeIndex n);
+
   const Scheduler::State& s_;
   const internal::SchedulerBase& b_;
   absl::Span<const Candidate> candidates_;
-  std::vector<uint8_t> is_candidate_;
-  std::vector<int64_t> free_;
+  std::vector<uint64_t> candidate_bits_;
+  std::vector<uint64_t> touched_bits_;
+  absl::flat_hash_map<NodeIndex, size_t> row_of_;  // Into rows_.
+  std::vector<int64_t> rows_;
   absl::flat_hash_map<int32_t, size_t> cache_slot_;
   std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, 0, 1
   std::vector<std::pair<PodIndex, std::string>> failed_;
@@ -969,12 +991,23 @@ bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
   return ok;
 }
 
+int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
+  uint64_t& word = touched_bits_[n / 64];
+  if (((word >> (n % 64)) & 1) == 0) {
+    word |= uint64_t{1} << (n % 64);
+    row_of_[n] = rows_.size();
+    const int64_t* base = &b_.node_free[size_t{n} * b_.d];
+    rows_.insert(rows_.end(), base, base + b_.d);
+  }
+  return &rows_[row_of_.at(n)];
+}
+
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
   const int64_t* req = b_.Req(p);
   for (NodeIndex n : b_.node_order) {
-    if (is_candidate_[n]) continue;
-    int64_t* free = &free_[size_t{n} * b_.d];
-    if (!Fits(req, free) || !Compatible(p, n)) continue;
+    if (IsCandidate(n)) continue;
+    if (!Fits(req, FreeOf(n)) || !Compatible(p, n)) continue;
+    int64_t* free = MutableFreeOf(n);
     for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
     return true;
   }
@@ -1143,12 +1176,15 @@ SimulationResult SimulationPass::Run() {
   SimulationResult result;
   const auto pods = b_.snap->pods();
   const size_t node_count = b_.snap->nodes().size();
-  is_candidate_.assign(node_count, 0);
+  candidate_bits_.assign(node_count / 64 + 1, 0);
+  touched_bits_.assign(node_count / 64 + 1, 0);
   std::vector<std::string> pool_names;
-  std::vector<uint8_t> seen(pods.size(), 0);
+  absl::flat_hash_set<PodIndex> seen;
   std::vector<Moving> moving;
   for (const Candidate& c : candidates_) {
-    if (c.node < node_count) is_candidate_[c.node] = 1;
+    if (c.node < node_count) {
+      candidate_bits_[c.node / 64] |= uint64_t{1} << (c.node % 64);
+    }
     auto pool =
         std::find(pool_names.begin(), pool_names.end(), c.node_pool_name);
     if (pool == pool_names.end()) {
@@ -1161,14 +1197,12 @@ SimulationResult SimulationPass::Run() {
             absl::StrCat("pod #", p, ": not in the snapshot"));
         continue;
       }
-      if (seen[p] || (s_.pod_flags[p] & kMovable) == 0) continue;
-      seen[p] = 1;
+      if (!s_.Movable(p) || !seen.insert(p).second) continue;
       moving.push_back({p, slot});
     }
   }
-  for (const auto& [p, n] : b_.deleting_pods) {
-    if (seen[p] || is_candidate_[n]) continue;
-    seen[p] = 1;
+  for (const auto& [p, n] : s_.deleting_pods) {
+    if (IsCandidate(n) || !seen.insert(p).second) continue;
     moving.push_back({p, -1});
   }
   for (const Moving& m : moving) {
@@ -1179,7 +1213,6 @@ SimulationResult SimulationPass::Run() {
       return result;
     }
   }
-  free_ = b_.node_free;
   if (s_.options.include_pending_pods) {
     std::vector<Moving> pending;
     for (PodIndex p : b_.pending_pods) pending.push_back({p, -1});

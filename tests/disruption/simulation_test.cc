@@ -851,5 +851,47 @@ TEST_CASE(
   CHECK(refused == Scheduler::Build(pending, DefaultCatalog(), with).status());
 }
 
+TEST_CASE("simulation: pods of a deleting node move only when disruptable",
+          "[simulation]") {
+  // "other" has 4 cpu free. A movable 3-cpu pod of the deleting node "gone"
+  // is placed first (larger) and leaves no room for the candidate's 2-cpu
+  // pod; a held one stays where it is.
+  const std::string base =
+      PoolYaml("default") + NodeYaml("cand", "8") + NodeYaml("other", "4") +
+      NodeYaml("gone", "8", "16Gi",
+               "taints: [{key: karpenter.sh/disrupted, effect: NoSchedule}]") +
+      PodYaml("small", "cand", "2");
+  const std::string pdb =
+      "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: "
+      "{name: p, namespace: default}\nspec: {maxUnavailable: 0, "
+      "selector: {matchLabels: {app: stuck}}}\n";
+  struct Row {
+    std::string name;
+    std::string yaml;
+    std::string want;
+  };
+  const std::vector<Row> rows = {
+      {"movable", PodYaml("stuck", "gone", "3"),
+       "ok new default[small,medium,large]"},
+      {"fully blocking PDB",
+       PodYaml("stuck", "gone", "3", "1Gi", "", ", labels: {app: stuck}") + pdb,
+       "ok"},
+      {"do-not-disrupt",
+       PodYaml("stuck", "gone", "3", "1Gi", "",
+               ", annotations: {karpenter.sh/do-not-disrupt: \"true\"}"),
+       "ok"},
+  };
+  const InstanceTypeCatalog catalog = DefaultCatalog();
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    CHECK(Simulate(base + row.yaml, {"cand"}).Summary() == row.want);
+    const snapshot::Snapshot snap = Snap(base + row.yaml);
+    const SnapshotFacts facts = SnapshotFacts::Build(snap);
+    absl::StatusOr<Scheduler> s = Scheduler::Build(facts, catalog, {});
+    REQUIRE(s.ok());
+    CHECK(Run{s->Simulate({Cand(snap, "cand")})}.Summary() == row.want);
+  }
+}
+
 }  // namespace
 }  // namespace karpenter::disruption
