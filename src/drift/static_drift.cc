@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -220,7 +221,8 @@ std::optional<uint64_t> HashTemplateSpec(const v1::NodeClaimSpec& tmpl,
 // rather than default to "".
 std::optional<absl::string_view> Annotation(const v1::ObjectMeta& meta,
                                             absl::string_view key) {
-  auto it = meta.annotations().find(std::string(key));
+  // A std::string_view probe: protobuf's Map looks it up without copying.
+  auto it = meta.annotations().find(std::string_view(key.data(), key.size()));
   if (it == meta.annotations().end()) return std::nullopt;
   return absl::string_view(it->second);
 }
