@@ -12,11 +12,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/span.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/drift/verdict.h"
 #include "karpenter/requirements.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "primitives/label_aliases.h"
 
 namespace karpenter::drift::internal {
 namespace {
@@ -26,69 +26,112 @@ constexpr std::string_view kInstanceTypeLabel =
 constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
 constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
 
-// Appends `s` length-prefixed, so that concatenations stay injective
-// whatever bytes the labels hold.
-void AppendSized(std::string& out, absl::string_view s) {
-  const uint64_t n = s.size();
+void AppendNumber(std::string& out, uint64_t n) {
   out.append(reinterpret_cast<const char*>(&n), sizeof(n));
+}
+
+// Appends `s` length-prefixed, so that concatenations stay injective
+// whatever bytes they hold.
+void AppendSized(std::string& out, absl::string_view s) {
+  AppendNumber(out, s.size());
   out.append(s.data(), s.size());
+}
+
+// Everything of `types` InstanceTypeNotFound reads.
+std::string CatalogueFingerprint(const std::vector<InstanceType>& types) {
+  std::string out;
+  AppendNumber(out, types.size());
+  for (const InstanceType& t : types) {
+    AppendSized(out, t.name);
+    AppendNumber(out, t.offerings.size());
+    for (const Offering& o : t.offerings) {
+      AppendSized(out, o.zone);
+      AppendSized(out, o.capacity_type);
+    }
+  }
+  return out;
+}
+
+// `keys` (normalized) and every deprecated alias of them, sorted.
+std::vector<std::string> RawForms(const std::vector<absl::string_view>& keys) {
+  std::vector<std::string> out;
+  for (absl::string_view key : keys) {
+    out.emplace_back(key);
+    for (const auto& [alias, stable] : primitives_internal::kLabelKeyAliases) {
+      if (stable == key) out.emplace_back(alias);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string RequirementsFingerprint(const v1::NodePool& pool) {
+  std::string out;
+  for (const v1::NodeSelectorRequirement& r :
+       pool.spec().template_().spec().requirements()) {
+    AppendSized(out, r.SerializeAsString());
+  }
+  return out;
 }
 
 }  // namespace
 
-int LabelKeys::IdOfRaw(const std::string& raw) {
-  if (auto it = raw_.find(raw); it != raw_.end()) return it->second;
-  const int id = IdOfNormalized(NormalizeLabelKey(raw));
-  raw_.emplace(raw, id);
-  return id;
-}
+DriftMemo::DriftMemo(const disruption::InstanceTypeCatalog* catalog,
+                     size_t pools)
+    : catalog_(catalog),
+      facts_(pools),
+      offering_raw_keys_(RawForms({kZoneLabel, kCapacityTypeLabel})) {}
 
-int LabelKeys::IdOfNormalized(absl::string_view normalized) {
-  if (auto it = normalized_.find(normalized); it != normalized_.end()) {
-    return it->second;
-  }
-  const int id = static_cast<int>(normalized_.size());
-  normalized_.emplace(std::string(normalized), id);
-  return id;
-}
-
-PoolFacts::PoolFacts(const v1::NodePool& pool,
-                     const disruption::InstanceTypeCatalog* catalog,
-                     LabelKeys& keys)
-    : pool_(&pool), keys_(&keys) {
-  if (catalog != nullptr) {
-    auto it = catalog->find(pool.metadata().name());
-    if (it != catalog->end()) types_ = &it->second;
-  }
-  offering_ids_ = {keys.IdOfNormalized(kZoneLabel),
-                   keys.IdOfNormalized(kCapacityTypeLabel)};
-  std::sort(offering_ids_.begin(), offering_ids_.end());
-}
-
-absl::StatusOr<const CheckAnswer*> PoolFacts::RequirementsAnswer(
-    const v1::NodeClaim& claim) {
-  if (!reqs_.has_value()) {
-    reqs_ = PoolRequirements(*pool_);
-    if (reqs_->ok()) {
-      for (const auto& [key, r] : (*reqs_)->map()) {
-        req_ids_.push_back(keys_->IdOfNormalized(key));
-      }
-      std::sort(req_ids_.begin(), req_ids_.end());
+PoolFacts& DriftMemo::Facts(size_t slot, const v1::NodePool& pool) {
+  std::optional<PoolFacts>& facts = facts_[slot];
+  if (facts.has_value()) return *facts;
+  facts.emplace();
+  facts->pool = &pool;
+  facts->hash = HashAnnotationsOf(pool);
+  if (catalog_ != nullptr) {
+    auto it = catalog_->find(pool.metadata().name());
+    if (it != catalog_->end()) {
+      facts->types = &it->second;
+      facts->type_group =
+          Intern(type_groups_, CatalogueFingerprint(it->second));
     }
   }
-  if (!reqs_->ok()) return reqs_->status();
+  return *facts;
+}
+
+absl::StatusOr<const CheckAnswer*> DriftMemo::RequirementsAnswer(
+    PoolFacts& facts, const v1::NodeClaim& claim) {
+  if (!facts.parsed) {
+    facts.parsed = true;
+    absl::StatusOr<Requirements> reqs = PoolRequirements(*facts.pool);
+    if (!reqs.ok()) {
+      facts.error = reqs.status();
+    } else {
+      std::vector<absl::string_view> keys;
+      for (const auto& [key, r] : reqs->map()) keys.push_back(key);
+      facts.req_raw_keys = RawForms(keys);
+      facts.reqs = *std::move(reqs);
+      facts.req_group =
+          Intern(req_groups_, RequirementsFingerprint(*facts.pool));
+    }
+  }
+  if (!facts.error.ok()) return facts.error;
   key_.clear();
-  AppendProjection(claim, req_ids_);
+  AppendNumber(key_, facts.req_group);
+  AppendProjection(claim, facts.req_raw_keys);
   if (auto it = req_memo_.find(key_); it != req_memo_.end()) {
     return &it->second;
   }
   CheckAnswer answer;
-  answer.reason = RequirementsDriftedAgainst(**reqs_, claim, &answer.why);
+  answer.reason = RequirementsDriftedAgainst(*facts.reqs, claim, &answer.why);
   return &req_memo_.emplace(key_, std::move(answer)).first->second;
 }
 
-const CheckAnswer& PoolFacts::InstanceTypeAnswer(const v1::NodeClaim& claim) {
+const CheckAnswer& DriftMemo::InstanceTypeAnswer(PoolFacts& facts,
+                                                 const v1::NodeClaim& claim) {
   key_.clear();
+  AppendNumber(key_, facts.type_group);
   const auto& labels = claim.metadata().labels();
   if (auto it = labels.find(kInstanceTypeLabel); it == labels.end()) {
     key_.push_back('\0');
@@ -96,30 +139,31 @@ const CheckAnswer& PoolFacts::InstanceTypeAnswer(const v1::NodeClaim& claim) {
     key_.push_back('\1');
     AppendSized(key_, it->second);
   }
-  AppendProjection(claim, offering_ids_);
+  AppendProjection(claim, offering_raw_keys_);
   if (auto it = type_memo_.find(key_); it != type_memo_.end()) {
     return it->second;
   }
   CheckAnswer answer;
-  answer.reason = InstanceTypeNotFound(claim, *types_, &answer.why);
+  answer.reason = InstanceTypeNotFound(claim, *facts.types, &answer.why);
   return type_memo_.emplace(key_, std::move(answer)).first->second;
 }
 
-void PoolFacts::AppendProjection(const v1::NodeClaim& claim,
-                                 absl::Span<const int> ids) {
-  selected_.clear();
-  for (const Label& label : claim.metadata().labels()) {
-    if (std::binary_search(ids.begin(), ids.end(),
-                           keys_->IdOfRaw(label.first))) {
-      selected_.push_back(&label);
+int DriftMemo::Intern(absl::flat_hash_map<std::string, int>& ids,
+                      absl::string_view key) {
+  if (auto it = ids.find(key); it != ids.end()) return it->second;
+  const int id = static_cast<int>(ids.size());
+  ids.emplace(std::string(key), id);
+  return id;
+}
+
+void DriftMemo::AppendProjection(const v1::NodeClaim& claim,
+                                 const std::vector<std::string>& raw_keys) {
+  const auto& labels = claim.metadata().labels();
+  for (const std::string& key : raw_keys) {
+    if (auto it = labels.find(key); it != labels.end()) {
+      AppendSized(key_, key);
+      AppendSized(key_, it->second);
     }
-  }
-  // Map iteration order is arbitrary; the key must not depend on it.
-  std::sort(selected_.begin(), selected_.end(),
-            [](const Label* a, const Label* b) { return a->first < b->first; });
-  for (const Label* label : selected_) {
-    AppendSized(key_, label->first);
-    AppendSized(key_, label->second);
   }
 }
 

@@ -11,15 +11,23 @@
 //     pool's keys (defined on the claim or not) and at the claim's
 //     requirement for those keys only; a claim label whose normalized key the
 //     pool does not constrain (e.g. `kubernetes.io/hostname`) never shows. So
-//     the answer is a function of the pool and of the claim's labels whose
-//     normalized key is one of the pool's keys (all of them, aliases
-//     included, since aliases intersect into one requirement).
+//     the answer is a function of the pool's requirements and of the claim's
+//     labels whose normalized key is one of the pool's keys (all of them,
+//     aliases included, since aliases intersect into one requirement).
+//     NodePools whose requirement protos serialize to the same bytes parse to
+//     the same requirements and share answers.
 //   * InstanceTypeNotFound reads the raw `node.kubernetes.io/instance-type`
-//     label, and otherwise only the claim's requirements for the zone and
+//     label and otherwise only the claim's requirements for the zone and
 //     capacity-type keys (offerings constrain no other key, and the message
-//     prints only those two), given the pool's catalogue entry.
-// A memo key encodes such a projection injectively (length-prefixed, sorted
-// by raw key), so claims differing in a projected label never share a key.
+//     prints only those two). Of the NodePool's types it reads the count,
+//     each name, and each offering's count, zone and capacity type; NodePools
+//     whose catalogue entries agree on those share answers.
+// A memo key encodes such an input injectively (length-prefixed, labels
+// sorted by raw key), so claims differing in a read label never share a key.
+// The labels are found by direct lookups of every raw key that normalizes to
+// a read key (the key and its deprecated aliases), not by scanning all of
+// the claim's labels: scanning touches every label's memory and cost more
+// than the checks themselves.
 //
 // Thread-safety: not thread-safe; one instance per call.
 #ifndef KARPENTER_SRC_DRIFT_POOL_FACTS_H_
@@ -30,10 +38,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/span.h"
-#include "google/protobuf/map.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/requirements.h"
@@ -50,6 +57,18 @@ std::optional<std::string> RequirementsDriftedAgainst(
     const Requirements& pool_reqs, const v1::NodeClaim& claim,
     std::string* why);
 
+// The NodePool's hash and hash-version annotations.
+struct PoolHashAnnotations {
+  std::optional<absl::string_view> hash;
+  std::optional<absl::string_view> version;
+};
+PoolHashAnnotations HashAnnotationsOf(const v1::NodePool& pool);
+
+// StaticDrifted with the NodePool's annotations already looked up; the
+// claim's are not read when the NodePool lacks one.
+std::optional<std::string> StaticDriftedAgainst(const PoolHashAnnotations& pool,
+                                                const v1::NodeClaim& claim);
+
 // A memoized check result: the drift reason (nullopt: not drifted) and, when
 // drifted, the `why` the check wrote.
 struct CheckAnswer {
@@ -57,60 +76,62 @@ struct CheckAnswer {
   std::string why;
 };
 
-// Interns normalized label keys as small integers, normalizing each distinct
-// raw key once per call (NormalizeLabelKey allocates).
-class LabelKeys {
- public:
-  // The id of NormalizeLabelKey(raw).
-  int IdOfRaw(const std::string& raw);
-  // The id of an already normalized key.
-  int IdOfNormalized(absl::string_view normalized);
-
- private:
-  absl::flat_hash_map<std::string, int> raw_;
-  absl::flat_hash_map<std::string, int> normalized_;
+// One NodePool's facts for one call, made by DriftMemo::Facts.
+struct PoolFacts {
+  const v1::NodePool* pool = nullptr;
+  PoolHashAnnotations hash;
+  // The catalogue entry; null without a catalogue or when absent from it.
+  const std::vector<InstanceType>* types = nullptr;
+  // Filled on first use by DriftMemo::RequirementsAnswer.
+  bool parsed = false;
+  absl::Status error;
+  std::optional<Requirements> reqs;
+  // The raw label keys that normalize to a key of `reqs`, sorted.
+  std::vector<std::string> req_raw_keys;
+  int req_group = -1;   // Same group: same requirement protos.
+  int type_group = -1;  // Same group: same catalogue fingerprint.
 };
 
-// One NodePool's facts for one call: its parsed requirements, catalogue
-// entry and the memos of its claims' answers.
-class PoolFacts {
+// The per-call memo.
+class DriftMemo {
  public:
-  // `keys` and `catalog` (may be null) must outlive this.
-  PoolFacts(const v1::NodePool& pool,
-            const disruption::InstanceTypeCatalog* catalog, LabelKeys& keys);
+  // For `pools` NodePools; `catalog` (may be null) must outlive this.
+  DriftMemo(const disruption::InstanceTypeCatalog* catalog, size_t pools);
 
-  const v1::NodePool& pool() const { return *pool_; }
+  // The facts of `pool`, `slot` (< `pools`) being its index among the
+  // call's NodePools: each slot must always be given the same NodePool. The
+  // reference stays valid for the memo's lifetime.
+  PoolFacts& Facts(size_t slot, const v1::NodePool& pool);
 
-  // RequirementsDrifted(pool(), claim, &why) as a CheckAnswer, or its
-  // error. The reference is valid until the next call.
+  // RequirementsDrifted(pool, claim, &why) as a CheckAnswer, or its error.
+  // The pointer is valid until the next call.
   absl::StatusOr<const CheckAnswer*> RequirementsAnswer(
-      const v1::NodeClaim& claim);
+      PoolFacts& facts, const v1::NodeClaim& claim);
 
-  // The pool's catalogue entry, null when there is no catalogue or the
-  // NodePool is absent from it.
-  const std::vector<InstanceType>* types() const { return types_; }
-
-  // InstanceTypeNotFound(claim, *types(), &why) as a CheckAnswer; types()
-  // must be non-null. The reference is valid until the next call.
-  const CheckAnswer& InstanceTypeAnswer(const v1::NodeClaim& claim);
+  // InstanceTypeNotFound(claim, *facts.types, &why) as a CheckAnswer;
+  // facts.types must be non-null. The reference is valid until the next
+  // call.
+  const CheckAnswer& InstanceTypeAnswer(PoolFacts& facts,
+                                        const v1::NodeClaim& claim);
 
  private:
-  using Label = google::protobuf::MapPair<std::string, std::string>;
+  static int Intern(absl::flat_hash_map<std::string, int>& ids,
+                    absl::string_view key);
+  // Appends to key_ the labels of `claim` with a key in `raw_keys`, in that
+  // (sorted) order.
+  void AppendProjection(const v1::NodeClaim& claim,
+                        const std::vector<std::string>& raw_keys);
 
-  // Appends to key_ the claim's labels whose normalized key id is in `ids`.
-  void AppendProjection(const v1::NodeClaim& claim, absl::Span<const int> ids);
-
-  const v1::NodePool* pool_;
-  const std::vector<InstanceType>* types_ = nullptr;
-  LabelKeys* keys_;
-  std::optional<absl::StatusOr<Requirements>> reqs_;
-  std::vector<int> req_ids_;
-  std::vector<int> offering_ids_;
+  const disruption::InstanceTypeCatalog* catalog_;
+  std::vector<std::optional<PoolFacts>> facts_;
+  // The raw keys of the zone and capacity-type labels, sorted.
+  std::vector<std::string> offering_raw_keys_;
+  // Fingerprint -> group, for requirement protos and catalogue entries.
+  absl::flat_hash_map<std::string, int> req_groups_;
+  absl::flat_hash_map<std::string, int> type_groups_;
   absl::flat_hash_map<std::string, CheckAnswer> req_memo_;
   absl::flat_hash_map<std::string, CheckAnswer> type_memo_;
-  // Scratch space reused across claims.
-  std::string key_;
-  std::vector<const Label*> selected_;
+  std::string key_;  // Scratch.
 };
 
 }  // namespace karpenter::drift::internal

@@ -132,21 +132,20 @@ std::string StaticDetail(const v1::NodePool& pool, const v1::NodeClaim& claim) {
 
 // Sets reason, or error, from the checks in Karpenter's order; appends to
 // `unchecked` the checks that lacked an observation.
-void RunChecks(const v1::NodeClaim& claim, internal::PoolFacts& facts,
-               const DriftObservations& obs, absl::Time now, DriftVerdict& v) {
-  const v1::NodePool& pool = facts.pool();
-  absl::StatusOr<std::optional<std::string>> stat = StaticDrifted(pool, claim);
-  if (!stat.ok()) {
-    v.error = stat.status();
-    return;
-  }
-  if (stat->has_value()) {
-    v.reason = std::move(*stat);
+void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
+               internal::PoolFacts& facts, const DriftObservations& obs,
+               absl::Time now, DriftVerdict& v) {
+  const v1::NodePool& pool = *facts.pool;
+  // StaticDrifted, whose status is never an error, with the NodePool's
+  // annotations looked up once.
+  if (std::optional<std::string> stat =
+          internal::StaticDriftedAgainst(facts.hash, claim)) {
+    v.reason = std::move(stat);
     v.detail = StaticDetail(pool, claim);
     return;
   }
   absl::StatusOr<const internal::CheckAnswer*> reqs =
-      facts.RequirementsAnswer(claim);
+      memo.RequirementsAnswer(facts, claim);
   if (!reqs.ok()) {
     v.error = absl::Status(reqs.status().code(),
                            absl::StrCat("NodePool \"", v.node_pool,
@@ -163,7 +162,7 @@ void RunChecks(const v1::NodeClaim& claim, internal::PoolFacts& facts,
     if (obs.catalog == nullptr) {
       v.unchecked.push_back(
           "InstanceTypeNotFound: no instance-type catalogue observed");
-    } else if (facts.types() == nullptr) {
+    } else if (facts.types == nullptr) {
       auto err = obs.catalog_errors.find(v.node_pool);
       v.unchecked.push_back(absl::StrCat(
           "InstanceTypeNotFound: NodePool \"", v.node_pool,
@@ -172,7 +171,8 @@ void RunChecks(const v1::NodeClaim& claim, internal::PoolFacts& facts,
               ? ""
               : absl::StrCat(" (GetInstanceTypes: ", err->second.ToString(),
                              ")")));
-    } else if (const internal::CheckAnswer& r = facts.InstanceTypeAnswer(claim);
+    } else if (const internal::CheckAnswer& r =
+                   memo.InstanceTypeAnswer(facts, claim);
                r.reason.has_value()) {
       v.reason = r.reason;
       v.detail = r.why;
@@ -244,11 +244,11 @@ bool SettledWithoutProvider(const v1::NodeClaim& claim,
 
 // Fills `v` with what EvaluateDrift decides before any drift check: the
 // skips and the NodePool mismatch. Returns true if the checks must run.
-bool Precheck(const v1::NodeClaim& claim, const v1::NodePool* pool,
+// `label` is the claim's karpenter.sh/nodepool label.
+bool Precheck(const v1::NodeClaim& claim,
+              std::optional<absl::string_view> label, const v1::NodePool* pool,
               DriftVerdict& v) {
   v.node_claim = claim.metadata().name();
-  std::optional<absl::string_view> label =
-      Label(claim.metadata(), kNodePoolLabel);
   if (!label.has_value()) {
     v.skipped = absl::StrCat("not managed: no ", kNodePoolLabel, " label");
     return false;
@@ -328,10 +328,11 @@ absl::string_view DriftConditionChangeName(DriftConditionChange change) {
 DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
                            const DriftObservations& obs, absl::Time now) {
   DriftVerdict v;
-  if (!Precheck(claim, pool, v)) return v;
-  internal::LabelKeys keys;
-  internal::PoolFacts facts(*pool, obs.catalog, keys);
-  RunChecks(claim, facts, obs, now, v);
+  if (!Precheck(claim, Label(claim.metadata(), kNodePoolLabel), pool, v)) {
+    return v;
+  }
+  internal::DriftMemo memo(obs.catalog, 1);
+  RunChecks(claim, memo, memo.Facts(0, *pool), obs, now, v);
   if (v.error.ok()) DecideCondition(claim, now, v);
   return v;
 }
@@ -341,25 +342,20 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
                                            absl::Time now) {
   // Per-NodePool facts and memos, built on first use; indexed by
   // NodePoolIndex, so nothing iterates a hash map into the output.
-  internal::LabelKeys keys;
-  std::vector<std::optional<internal::PoolFacts>> facts(
-      snapshot.node_pools().size());
+  internal::DriftMemo memo(obs.catalog, snapshot.node_pools().size());
   std::vector<DriftVerdict> out(snapshot.node_claims().size());
   for (size_t i = 0; i < out.size(); ++i) {
     const v1::NodeClaim& claim = snapshot.node_claims()[i];
+    const std::optional<absl::string_view> label =
+        Label(claim.metadata(), kNodePoolLabel);
     std::optional<snapshot::NodePoolIndex> p;
-    if (std::optional<absl::string_view> name =
-            Label(claim.metadata(), kNodePoolLabel)) {
-      p = snapshot.FindNodePool(*name);
-    }
+    if (label.has_value()) p = snapshot.FindNodePool(*label);
     DriftVerdict& v = out[i];
-    if (!Precheck(claim, p ? &snapshot.node_pools()[*p] : nullptr, v)) {
+    if (!Precheck(claim, label, p ? &snapshot.node_pools()[*p] : nullptr, v)) {
       continue;
     }
-    if (!facts[*p].has_value()) {
-      facts[*p].emplace(snapshot.node_pools()[*p], obs.catalog, keys);
-    }
-    RunChecks(claim, *facts[*p], obs, now, v);
+    RunChecks(claim, memo, memo.Facts(*p, snapshot.node_pools()[*p]), obs, now,
+              v);
     if (v.error.ok()) DecideCondition(claim, now, v);
   }
   return out;

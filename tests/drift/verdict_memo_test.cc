@@ -349,18 +349,24 @@ TEST_CASE("drift verdict: invalid NodePool requirements error every claim",
 
 TEST_CASE("drift verdict: EvaluateAllDrift equals EvaluateDrift per claim",
           "[drift][memo]") {
+  const std::vector<Req> main_reqs = {{kArch, "In", {"amd64"}},
+                                      {kCapacityType, "NotIn", {"x"}}};
+  // "twin" has main's requirements but another catalogue; "zones" has
+  // main's catalogue but other requirements.
   const std::vector<v1::NodePool> pools = {
-      Pool("main", {{kArch, "In", {"amd64"}}, {kCapacityType, "NotIn", {"x"}}}),
+      Pool("main", main_reqs),
       Pool("spot", {{kCapacityType, "In", {"spot", "on-demand"}}}),
-      Pool("uncatalogued", {}), Pool("failed", {})};
+      Pool("uncatalogued", {}),
+      Pool("failed", {}),
+      Pool("twin", main_reqs),
+      Pool("zones", {{kZone, "In", {"us-west-2a"}}})};
+  const InstanceType m5{"m5.large",
+                        {},
+                        {{"us-west-2a", "on-demand", 0.1, true},
+                         {"us-west-2b", "reserved", 0.1, true}}};
+  const InstanceType c5{"c5.large", {}, {{"", "spot", 0.1, true}}};
   const disruption::InstanceTypeCatalog catalog = {
-      {"main",
-       {InstanceType{"m5.large",
-                     {},
-                     {{"us-west-2a", "on-demand", 0.1, true},
-                      {"us-west-2b", "reserved", 0.1, true}}},
-        InstanceType{"c5.large", {}, {{"", "spot", 0.1, true}}}}},
-      {"spot", {}}};
+      {"main", {m5, c5}}, {"spot", {}}, {"twin", {c5}}, {"zones", {m5, c5}}};
   struct Row {
     ClaimSpec spec;
     std::optional<std::string> reason;
@@ -409,6 +415,18 @@ TEST_CASE("drift verdict: EvaluateAllDrift equals EvaluateDrift per claim",
       {Spec("deleting", "main", placed).Deleting(), std::nullopt},
       {Spec("orphan", "gone", placed), std::nullopt},
       {Spec("unmanaged", std::nullopt, placed), std::nullopt},
+      {Spec("twin-m5", "twin", placed), "InstanceTypeNotFound"},
+      {Spec("twin-c5-spot", "twin",
+            With(With(placed, kInstanceType, "c5.large"), kCapacityType,
+                 "spot")),
+       std::nullopt},
+      {Spec("twin-arm", "twin", With(placed, kArch, "arm64")),
+       "RequirementsDrifted"},
+      {Spec("zones-arm", "zones", With(placed, kArch, "arm64")), std::nullopt},
+      {Spec("zones-b", "zones", With(placed, kZone, "us-west-2b")),
+       "RequirementsDrifted"},
+      {Spec("zones-other-zone", "zones", With(placed, kBetaZone, "us-west-2c")),
+       "RequirementsDrifted"},
   };
   // Every row twice, the second round named "-again": it is answered from
   // the memos the first round filled.
