@@ -4,11 +4,36 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
+#include "drift/pool_facts.h"
 #include "karpenter/requirements.h"
 
 namespace karpenter::drift {
+namespace internal {
+
+absl::StatusOr<Requirements> PoolRequirements(const v1::NodePool& pool) {
+  return Requirements::FromProto(pool.spec().template_().spec().requirements(),
+                                 "spec.template.spec.requirements");
+}
+
+std::optional<std::string> RequirementsDriftedAgainst(
+    const Requirements& pool_reqs, const v1::NodeClaim& claim,
+    std::string* why) {
+  const Requirements claim_reqs =
+      Requirements::FromLabels(claim.metadata().labels());
+  // Karpenter passes no options: well-known labels are not allowed to be
+  // undefined here, unlike in scheduling.
+  std::string problems;
+  if (claim_reqs.Compatible(pool_reqs, CompatibilityOptions{}, &problems)) {
+    return std::nullopt;
+  }
+  if (why != nullptr) *why = std::move(problems);
+  return std::string(kRequirementsDrifted);
+}
+
+}  // namespace internal
 
 absl::StatusOr<std::optional<std::string>> RequirementsDrifted(
     const v1::NodePool& pool, const v1::NodeClaim& claim) {
@@ -17,20 +42,9 @@ absl::StatusOr<std::optional<std::string>> RequirementsDrifted(
 
 absl::StatusOr<std::optional<std::string>> RequirementsDrifted(
     const v1::NodePool& pool, const v1::NodeClaim& claim, std::string* why) {
-  absl::StatusOr<Requirements> pool_reqs =
-      Requirements::FromProto(pool.spec().template_().spec().requirements(),
-                              "spec.template.spec.requirements");
+  absl::StatusOr<Requirements> pool_reqs = internal::PoolRequirements(pool);
   if (!pool_reqs.ok()) return pool_reqs.status();
-  const Requirements claim_reqs =
-      Requirements::FromLabels(claim.metadata().labels());
-  // Karpenter passes no options: well-known labels are not allowed to be
-  // undefined here, unlike in scheduling.
-  std::string problems;
-  if (claim_reqs.Compatible(*pool_reqs, CompatibilityOptions{}, &problems)) {
-    return std::nullopt;
-  }
-  if (why != nullptr) *why = std::move(problems);
-  return std::string(kRequirementsDrifted);
+  return internal::RequirementsDriftedAgainst(*pool_reqs, claim, why);
 }
 
 }  // namespace karpenter::drift

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -12,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/status_macros.h"
+#include "drift/pool_facts.h"
 #include "google/protobuf/map.h"
 #include "google/protobuf/repeated_ptr_field.h"
 #include "karpenter/duration.h"
@@ -220,7 +222,8 @@ std::optional<uint64_t> HashTemplateSpec(const v1::NodeClaimSpec& tmpl,
 // rather than default to "".
 std::optional<absl::string_view> Annotation(const v1::ObjectMeta& meta,
                                             absl::string_view key) {
-  auto it = meta.annotations().find(std::string(key));
+  // A std::string_view probe: protobuf's Map looks it up without copying.
+  auto it = meta.annotations().find(std::string_view(key.data(), key.size()));
   if (it == meta.annotations().end()) return std::nullopt;
   return absl::string_view(it->second);
 }
@@ -246,12 +249,19 @@ absl::StatusOr<std::string> NodePoolTemplateHash(const v1::NodePool& pool) {
   return absl::StrCat(h.sum());
 }
 
-absl::StatusOr<std::optional<std::string>> StaticDrifted(
-    const v1::NodePool& pool, const v1::NodeClaim& claim) {
-  const std::optional<absl::string_view> pool_hash =
-      Annotation(pool.metadata(), kNodePoolHashAnnotationKey);
-  const std::optional<absl::string_view> pool_version =
-      Annotation(pool.metadata(), kNodePoolHashVersionAnnotationKey);
+namespace internal {
+
+PoolHashAnnotations HashAnnotationsOf(const v1::NodePool& pool) {
+  return {Annotation(pool.metadata(), kNodePoolHashAnnotationKey),
+          Annotation(pool.metadata(), kNodePoolHashVersionAnnotationKey)};
+}
+
+std::optional<std::string> StaticDriftedAgainst(const PoolHashAnnotations& pool,
+                                                const v1::NodeClaim& claim) {
+  const std::optional<absl::string_view>& pool_hash = pool.hash;
+  const std::optional<absl::string_view>& pool_version = pool.version;
+  // Without both, nothing the claim carries can drift it.
+  if (!pool_hash || !pool_version) return std::nullopt;
   const std::optional<absl::string_view> claim_hash =
       Annotation(claim.metadata(), kNodePoolHashAnnotationKey);
   const std::optional<absl::string_view> claim_version =
@@ -263,6 +273,14 @@ absl::StatusOr<std::optional<std::string>> StaticDrifted(
   if (*pool_version != *claim_version) return std::nullopt;
   if (*pool_hash == *claim_hash) return std::nullopt;
   return std::string(kNodePoolDriftedReason);
+}
+
+}  // namespace internal
+
+absl::StatusOr<std::optional<std::string>> StaticDrifted(
+    const v1::NodePool& pool, const v1::NodeClaim& claim) {
+  return internal::StaticDriftedAgainst(internal::HashAnnotationsOf(pool),
+                                        claim);
 }
 
 }  // namespace karpenter::drift

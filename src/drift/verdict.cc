@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "drift/pool_facts.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/disruption/types.h"
@@ -34,11 +36,12 @@ constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
 constexpr absl::string_view kReserved = "reserved";
 constexpr absl::string_view kOnDemand = "on-demand";
 
-std::optional<std::string> Label(const v1::ObjectMeta& meta,
-                                 absl::string_view key) {
-  auto it = meta.labels().find(std::string(key));
+std::optional<absl::string_view> Label(const v1::ObjectMeta& meta,
+                                       absl::string_view key) {
+  // A std::string_view probe: protobuf's Map looks it up without copying.
+  auto it = meta.labels().find(std::string_view(key.data(), key.size()));
   if (it == meta.labels().end()) return std::nullopt;
-  return it->second;
+  return absl::string_view(it->second);
 }
 
 const v1::Condition* FindCondition(const v1::NodeClaim& claim,
@@ -129,30 +132,29 @@ std::string StaticDetail(const v1::NodePool& pool, const v1::NodeClaim& claim) {
 
 // Sets reason, or error, from the checks in Karpenter's order; appends to
 // `unchecked` the checks that lacked an observation.
-void RunChecks(const v1::NodeClaim& claim, const v1::NodePool& pool,
-               const DriftObservations& obs, absl::Time now, DriftVerdict& v) {
-  absl::StatusOr<std::optional<std::string>> stat = StaticDrifted(pool, claim);
-  if (!stat.ok()) {
-    v.error = stat.status();
-    return;
-  }
-  if (stat->has_value()) {
-    v.reason = std::move(*stat);
+void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
+               internal::PoolFacts& facts, const DriftObservations& obs,
+               absl::Time now, DriftVerdict& v) {
+  const v1::NodePool& pool = *facts.pool;
+  // StaticDrifted, whose status is never an error, with the NodePool's
+  // annotations looked up once.
+  if (std::optional<std::string> stat =
+          internal::StaticDriftedAgainst(facts.hash, claim)) {
+    v.reason = std::move(stat);
     v.detail = StaticDetail(pool, claim);
     return;
   }
-  std::string why;
-  absl::StatusOr<std::optional<std::string>> reqs =
-      RequirementsDrifted(pool, claim, &why);
+  absl::StatusOr<const internal::CheckAnswer*> reqs =
+      memo.RequirementsAnswer(facts, claim);
   if (!reqs.ok()) {
     v.error = absl::Status(reqs.status().code(),
                            absl::StrCat("NodePool \"", v.node_pool,
                                         "\": ", reqs.status().message()));
     return;
   }
-  if (reqs->has_value()) {
-    v.reason = std::move(*reqs);
-    v.detail = std::move(why);
+  if ((*reqs)->reason.has_value()) {
+    v.reason = (*reqs)->reason;
+    v.detail = (*reqs)->why;
     return;
   }
   const absl::Time created = FromProto(claim.metadata().creation_timestamp());
@@ -160,8 +162,7 @@ void RunChecks(const v1::NodeClaim& claim, const v1::NodePool& pool,
     if (obs.catalog == nullptr) {
       v.unchecked.push_back(
           "InstanceTypeNotFound: no instance-type catalogue observed");
-    } else if (auto types = obs.catalog->find(v.node_pool);
-               types == obs.catalog->end()) {
+    } else if (facts.types == nullptr) {
       auto err = obs.catalog_errors.find(v.node_pool);
       v.unchecked.push_back(absl::StrCat(
           "InstanceTypeNotFound: NodePool \"", v.node_pool,
@@ -170,10 +171,11 @@ void RunChecks(const v1::NodeClaim& claim, const v1::NodePool& pool,
               ? ""
               : absl::StrCat(" (GetInstanceTypes: ", err->second.ToString(),
                              ")")));
-    } else if (std::optional<std::string> r =
-                   InstanceTypeNotFound(claim, types->second, &why)) {
-      v.reason = std::move(r);
-      v.detail = std::move(why);
+    } else if (const internal::CheckAnswer& r =
+                   memo.InstanceTypeAnswer(facts, claim);
+               r.reason.has_value()) {
+      v.reason = r.reason;
+      v.detail = r.why;
       return;
     }
   }
@@ -223,7 +225,8 @@ void DecideCondition(const v1::NodeClaim& claim, absl::Time now,
 }
 
 bool Eligible(const v1::NodeClaim& claim, const snapshot::Snapshot& snapshot) {
-  std::optional<std::string> pool = Label(claim.metadata(), kNodePoolLabel);
+  std::optional<absl::string_view> pool =
+      Label(claim.metadata(), kNodePoolLabel);
   return pool.has_value() && snapshot.FindNodePool(*pool).has_value() &&
          !claim.metadata().has_deletion_timestamp() && Launched(claim);
 }
@@ -239,12 +242,49 @@ bool SettledWithoutProvider(const v1::NodeClaim& claim,
   return !reqs.ok() || reqs->has_value();
 }
 
+// Fills `v` with what EvaluateDrift decides before any drift check: the
+// skips and the NodePool mismatch. Returns true if the checks must run.
+// `label` is the claim's karpenter.sh/nodepool label.
+bool Precheck(const v1::NodeClaim& claim,
+              std::optional<absl::string_view> label, const v1::NodePool* pool,
+              DriftVerdict& v) {
+  v.node_claim = claim.metadata().name();
+  if (!label.has_value()) {
+    v.skipped = absl::StrCat("not managed: no ", kNodePoolLabel, " label");
+    return false;
+  }
+  v.node_pool = std::string(*label);
+  if (claim.metadata().has_deletion_timestamp()) {
+    v.skipped = "deleting";
+    return false;
+  }
+  if (pool == nullptr) {
+    v.skipped = absl::StrCat("NodePool \"", v.node_pool, "\" not found");
+    return false;
+  }
+  if (pool->metadata().name() != v.node_pool) {
+    v.error = absl::InvalidArgumentError(absl::StrCat(
+        "NodeClaim \"", v.node_claim, "\" is labelled NodePool \"", v.node_pool,
+        "\" but was given NodePool \"", pool->metadata().name(), "\""));
+    return false;
+  }
+  if (!Launched(claim)) {
+    v.skipped = "not launched";
+    if (FindCondition(claim, kDriftedCondition) != nullptr) {
+      v.change = DriftConditionChange::kRemove;
+    }
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::string> InstanceTypeNotFound(
     const v1::NodeClaim& claim, absl::Span<const InstanceType> types,
     std::string* why) {
-  std::optional<std::string> name = Label(claim.metadata(), kInstanceTypeLabel);
+  std::optional<absl::string_view> name =
+      Label(claim.metadata(), kInstanceTypeLabel);
   if (!name.has_value()) {
     return NotFound(why, absl::StrCat("no ", kInstanceTypeLabel, " label"));
   }
@@ -288,35 +328,11 @@ absl::string_view DriftConditionChangeName(DriftConditionChange change) {
 DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
                            const DriftObservations& obs, absl::Time now) {
   DriftVerdict v;
-  v.node_claim = claim.metadata().name();
-  std::optional<std::string> label = Label(claim.metadata(), kNodePoolLabel);
-  if (!label.has_value()) {
-    v.skipped = absl::StrCat("not managed: no ", kNodePoolLabel, " label");
+  if (!Precheck(claim, Label(claim.metadata(), kNodePoolLabel), pool, v)) {
     return v;
   }
-  v.node_pool = *label;
-  if (claim.metadata().has_deletion_timestamp()) {
-    v.skipped = "deleting";
-    return v;
-  }
-  if (pool == nullptr) {
-    v.skipped = absl::StrCat("NodePool \"", v.node_pool, "\" not found");
-    return v;
-  }
-  if (pool->metadata().name() != v.node_pool) {
-    v.error = absl::InvalidArgumentError(absl::StrCat(
-        "NodeClaim \"", v.node_claim, "\" is labelled NodePool \"", v.node_pool,
-        "\" but was given NodePool \"", pool->metadata().name(), "\""));
-    return v;
-  }
-  if (!Launched(claim)) {
-    v.skipped = "not launched";
-    if (FindCondition(claim, kDriftedCondition) != nullptr) {
-      v.change = DriftConditionChange::kRemove;
-    }
-    return v;
-  }
-  RunChecks(claim, *pool, obs, now, v);
+  internal::DriftMemo memo(obs.catalog, 1);
+  RunChecks(claim, memo, memo.Facts(0, *pool), obs, now, v);
   if (v.error.ok()) DecideCondition(claim, now, v);
   return v;
 }
@@ -324,18 +340,23 @@ DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
 std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
                                            const DriftObservations& obs,
                                            absl::Time now) {
-  std::vector<DriftVerdict> out;
-  out.reserve(snapshot.node_claims().size());
-  for (const v1::NodeClaim& claim : snapshot.node_claims()) {
-    const v1::NodePool* pool = nullptr;
-    if (std::optional<std::string> name =
-            Label(claim.metadata(), kNodePoolLabel)) {
-      if (std::optional<snapshot::NodePoolIndex> p =
-              snapshot.FindNodePool(*name)) {
-        pool = &snapshot.node_pools()[*p];
-      }
+  // Per-NodePool facts and memos, built on first use; indexed by
+  // NodePoolIndex, so nothing iterates a hash map into the output.
+  internal::DriftMemo memo(obs.catalog, snapshot.node_pools().size());
+  std::vector<DriftVerdict> out(snapshot.node_claims().size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const v1::NodeClaim& claim = snapshot.node_claims()[i];
+    const std::optional<absl::string_view> label =
+        Label(claim.metadata(), kNodePoolLabel);
+    std::optional<snapshot::NodePoolIndex> p;
+    if (label.has_value()) p = snapshot.FindNodePool(*label);
+    DriftVerdict& v = out[i];
+    if (!Precheck(claim, label, p ? &snapshot.node_pools()[*p] : nullptr, v)) {
+      continue;
     }
-    out.push_back(EvaluateDrift(claim, pool, obs, now));
+    RunChecks(claim, memo, memo.Facts(*p, snapshot.node_pools()[*p]), obs, now,
+              v);
+    if (v.error.ok()) DecideCondition(claim, now, v);
   }
   return out;
 }

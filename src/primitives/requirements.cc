@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "karpenter/selector.h"
 #include "primitives/go_compat.h"
+#include "primitives/label_aliases.h"
 
 namespace karpenter {
 namespace {
@@ -174,18 +175,7 @@ void AppendWhy(std::string* why, absl::string_view problem) {
 
 std::string NormalizeLabelKey(absl::string_view key) {
   // pkg/apis/v1/labels.go NormalizedLabels.
-  static constexpr std::pair<absl::string_view, absl::string_view> kAliases[] =
-      {
-          {"beta.kubernetes.io/arch", "kubernetes.io/arch"},
-          {"beta.kubernetes.io/instance-type",
-           "node.kubernetes.io/instance-type"},
-          {"beta.kubernetes.io/os", "kubernetes.io/os"},
-          {"failure-domain.beta.kubernetes.io/region",
-           "topology.kubernetes.io/region"},
-          {"failure-domain.beta.kubernetes.io/zone",
-           "topology.kubernetes.io/zone"},
-      };
-  for (const auto& [alias, stable] : kAliases) {
+  for (const auto& [alias, stable] : primitives_internal::kLabelKeyAliases) {
     if (key == alias) return std::string(stable);
   }
   return std::string(key);

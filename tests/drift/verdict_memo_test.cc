@@ -1,0 +1,465 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// EvaluateAllDrift shares per-NodePool work and memoizes the requirements
+// and instance-type answers across NodeClaims. These tests pin that no two
+// claims whose answers differ ever share one, and that EvaluateAllDrift
+// agrees field by field with EvaluateDrift (which evaluates each claim
+// alone).
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "karpenter/cloud_provider.h"
+#include "karpenter/disruption/types.h"
+#include "karpenter/drift/verdict.h"
+#include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/v1/karpenter.pb.h"
+
+namespace karpenter::drift {
+namespace {
+
+const absl::Time kNow = absl::FromUnixSeconds(1704067200);
+constexpr char kNodePoolLabel[] = "karpenter.sh/nodepool";
+constexpr char kHostname[] = "kubernetes.io/hostname";
+constexpr char kArch[] = "kubernetes.io/arch";
+constexpr char kBetaArch[] = "beta.kubernetes.io/arch";
+constexpr char kInstanceType[] = "node.kubernetes.io/instance-type";
+constexpr char kZone[] = "topology.kubernetes.io/zone";
+constexpr char kBetaZone[] = "failure-domain.beta.kubernetes.io/zone";
+constexpr char kCapacityType[] = "karpenter.sh/capacity-type";
+
+using Labels = std::map<std::string, std::string>;
+
+void SetTime(absl::Time t, google::protobuf::Timestamp* ts) {
+  ts->set_seconds(absl::ToUnixSeconds(t));
+  ts->set_nanos(0);
+}
+
+// A NodePool stamped with hash "1" whose requirements are `reqs`, each
+// {key, operator, values}.
+struct Req {
+  std::string key;
+  std::string op;
+  std::vector<std::string> values;
+};
+v1::NodePool Pool(const std::string& name, const std::vector<Req>& reqs) {
+  v1::NodePool pool;
+  pool.mutable_metadata()->set_name(name);
+  auto& annotations = *pool.mutable_metadata()->mutable_annotations();
+  annotations["karpenter.sh/nodepool-hash"] = "1";
+  annotations["karpenter.sh/nodepool-hash-version"] = "v3";
+  for (const Req& r : reqs) {
+    auto* proto = pool.mutable_spec()
+                      ->mutable_template_()
+                      ->mutable_spec()
+                      ->add_requirements();
+    proto->set_key(r.key);
+    proto->set_operator_(r.op);
+    for (const std::string& v : r.values) proto->add_values(v);
+  }
+  return pool;
+}
+
+// What varies between the claims of the tables.
+struct ClaimSpec {
+  std::string name;
+  std::optional<std::string> pool;
+  Labels labels;
+  std::string hash = "1";
+  bool launched = true;
+  bool deleting = false;
+  absl::Duration age = absl::Hours(2);
+  // A Drifted=True condition with this reason.
+  std::optional<std::string> drifted;
+
+  ClaimSpec& Hash(std::string h) {
+    hash = std::move(h);
+    return *this;
+  }
+  ClaimSpec& Pending() {
+    launched = false;
+    return *this;
+  }
+  ClaimSpec& Deleting() {
+    deleting = true;
+    return *this;
+  }
+  ClaimSpec& Age(absl::Duration d) {
+    age = d;
+    return *this;
+  }
+  ClaimSpec& Drifted(std::string reason) {
+    drifted = std::move(reason);
+    return *this;
+  }
+};
+
+ClaimSpec Spec(std::string name, std::optional<std::string> pool,
+               Labels labels) {
+  ClaimSpec spec;
+  spec.name = std::move(name);
+  spec.pool = std::move(pool);
+  spec.labels = std::move(labels);
+  return spec;
+}
+
+v1::NodeClaim Claim(const ClaimSpec& spec) {
+  v1::NodeClaim claim;
+  v1::ObjectMeta& meta = *claim.mutable_metadata();
+  meta.set_name(spec.name);
+  SetTime(kNow - spec.age, meta.mutable_creation_timestamp());
+  if (spec.deleting) SetTime(kNow, meta.mutable_deletion_timestamp());
+  if (spec.pool) (*meta.mutable_labels())[kNodePoolLabel] = *spec.pool;
+  for (const auto& [k, v] : spec.labels) (*meta.mutable_labels())[k] = v;
+  (*meta.mutable_annotations())["karpenter.sh/nodepool-hash"] = spec.hash;
+  (*meta.mutable_annotations())["karpenter.sh/nodepool-hash-version"] = "v3";
+  v1::Condition* launched = claim.mutable_status()->add_conditions();
+  launched->set_type("Launched");
+  launched->set_status(spec.launched ? "True" : "Unknown");
+  if (spec.drifted) {
+    v1::Condition* c = claim.mutable_status()->add_conditions();
+    c->set_type("Drifted");
+    c->set_status("True");
+    c->set_reason(*spec.drifted);
+    c->set_message(*spec.drifted);
+    SetTime(kNow - absl::Minutes(30), c->mutable_last_transition_time());
+  }
+  return claim;
+}
+
+snapshot::Snapshot Snap(std::vector<v1::NodePool> pools,
+                        const std::vector<ClaimSpec>& specs) {
+  snapshot::ObjectSet set;
+  set.node_pools = std::move(pools);
+  for (const ClaimSpec& spec : specs) set.node_claims.push_back(Claim(spec));
+  absl::StatusOr<snapshot::Snapshot> s =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(s.ok());
+  return *std::move(s);
+}
+
+// Labels of an m5.large on-demand amd64 instance in us-west-2a.
+Labels Placed(const std::string& host) {
+  return {{kHostname, host},
+          {kArch, "amd64"},
+          {kInstanceType, "m5.large"},
+          {kZone, "us-west-2a"},
+          {kCapacityType, "on-demand"}};
+}
+
+Labels With(Labels labels, const std::string& key,
+            std::optional<std::string> value) {
+  if (value) {
+    labels[key] = *value;
+  } else {
+    labels.erase(key);
+  }
+  return labels;
+}
+
+// Every claim's verdict must equal EvaluateDrift's for it alone.
+void CheckMatchesEvaluateDrift(const snapshot::Snapshot& s,
+                               const DriftObservations& obs,
+                               const std::vector<DriftVerdict>& all) {
+  REQUIRE(all.size() == s.node_claims().size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    const v1::NodeClaim& claim = s.node_claims()[i];
+    INFO(claim.metadata().name());
+    const v1::NodePool* pool = nullptr;
+    auto label = claim.metadata().labels().find(kNodePoolLabel);
+    if (label != claim.metadata().labels().end()) {
+      if (auto p = s.FindNodePool(label->second)) {
+        pool = &s.node_pools()[*p];
+      }
+    }
+    const DriftVerdict one = EvaluateDrift(claim, pool, obs, kNow);
+    CHECK(all[i].node_claim == one.node_claim);
+    CHECK(all[i].node_pool == one.node_pool);
+    CHECK(all[i].reason == one.reason);
+    CHECK(all[i].detail == one.detail);
+    CHECK(all[i].error == one.error);
+    CHECK(all[i].change == one.change);
+    CHECK(all[i].since == one.since);
+    CHECK(all[i].skipped == one.skipped);
+    CHECK(all[i].unchecked == one.unchecked);
+  }
+}
+
+TEST_CASE(
+    "drift verdict: memo separates claims differing in a constrained "
+    "label",
+    "[drift][memo]") {
+  const v1::NodePool pool = Pool("default", {{kArch, "In", {"amd64"}}});
+  // amd64 first, then arm64, then amd64 again: the memo of the first must
+  // not answer the second, nor the second the third.
+  const std::vector<ClaimSpec> specs = {
+      Spec("amd-1", "default", Placed("node-1")),
+      Spec("arm-1", "default", With(Placed("node-2"), kArch, "arm64")),
+      Spec("amd-2", "default", Placed("node-3")),
+      Spec("arm-2", "default", With(Placed("node-4"), kArch, "arm64")),
+      // The deprecated alias intersects with the stable label: empty.
+      Spec("alias-arm", "default", With(Placed("node-5"), kBetaArch, "arm64")),
+      Spec("alias-amd", "default", With(Placed("node-6"), kBetaArch, "amd64")),
+      Spec("no-arch", "default", With(Placed("node-7"), kArch, std::nullopt)),
+  };
+  const snapshot::Snapshot s = Snap({pool}, specs);
+  const disruption::InstanceTypeCatalog catalog = {
+      {"default",
+       {InstanceType{
+           "m5.large", {}, {{"us-west-2a", "on-demand", 0.1, true}}}}}};
+  DriftObservations obs;
+  obs.catalog = &catalog;
+  const std::vector<DriftVerdict> got = EvaluateAllDrift(s, obs, kNow);
+  REQUIRE(got.size() == specs.size());
+  const std::string arm_why =
+      "key kubernetes.io/arch, kubernetes.io/arch In [amd64] not in "
+      "kubernetes.io/arch In [arm64]";
+  struct Want {
+    std::optional<std::string> reason;
+    std::string detail;
+  };
+  const std::vector<Want> want = {
+      {std::nullopt,
+       "not drifted by the checks that ran; condition left as is"},
+      {"RequirementsDrifted", arm_why},
+      {std::nullopt,
+       "not drifted by the checks that ran; condition left as is"},
+      {"RequirementsDrifted", arm_why},
+      {"RequirementsDrifted",
+       "key kubernetes.io/arch, kubernetes.io/arch In [amd64] not in "
+       "kubernetes.io/arch DoesNotExist"},
+      {std::nullopt,
+       "not drifted by the checks that ran; condition left as is"},
+      {"RequirementsDrifted",
+       "label \"kubernetes.io/arch\" does not have known values"},
+  };
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO(specs[i].name);
+    CHECK(got[i].reason == want[i].reason);
+    CHECK(got[i].detail == want[i].detail);
+  }
+  CheckMatchesEvaluateDrift(s, obs, got);
+}
+
+TEST_CASE("drift verdict: memo keys on the labels each NodePool constrains",
+          "[drift][memo]") {
+  // "arch" ignores hostnames; "hosts" excludes node-2 by hostname.
+  const std::vector<v1::NodePool> pools = {
+      Pool("arch", {{kArch, "In", {"amd64"}}}),
+      Pool("hosts", {{kHostname, "NotIn", {"node-2"}}})};
+  const std::vector<ClaimSpec> specs = {
+      Spec("arch-1", "arch", With(Placed("node-1"), kArch, "arm64")),
+      Spec("arch-2", "arch", With(Placed("node-2"), kArch, "arm64")),
+      Spec("hosts-1", "hosts", Placed("node-1")),
+      Spec("hosts-2", "hosts", Placed("node-2")),
+      Spec("hosts-3", "hosts", Placed("node-3")),
+  };
+  const snapshot::Snapshot s = Snap(pools, specs);
+  const DriftObservations obs;
+  const std::vector<DriftVerdict> got = EvaluateAllDrift(s, obs, kNow);
+  REQUIRE(got.size() == specs.size());
+  const std::string arch_why =
+      "key kubernetes.io/arch, kubernetes.io/arch In [amd64] not in "
+      "kubernetes.io/arch In [arm64]";
+  // Differing only in an unconstrained hostname: the same answer.
+  CHECK(got[0].reason == "RequirementsDrifted");
+  CHECK(got[0].detail == arch_why);
+  CHECK(got[1].reason == "RequirementsDrifted");
+  CHECK(got[1].detail == arch_why);
+  // Differing only in a hostname the NodePool constrains: not the same.
+  CHECK_FALSE(got[2].reason.has_value());
+  CHECK(got[3].reason == "RequirementsDrifted");
+  CHECK(got[3].detail ==
+        "key kubernetes.io/hostname, kubernetes.io/hostname NotIn [node-2] "
+        "not in kubernetes.io/hostname In [node-2]");
+  CHECK_FALSE(got[4].reason.has_value());
+  CheckMatchesEvaluateDrift(s, obs, got);
+}
+
+TEST_CASE(
+    "drift verdict: NodePools with different requirements share no "
+    "answer",
+    "[drift][memo]") {
+  const std::vector<v1::NodePool> pools = {
+      Pool("amd", {{kArch, "In", {"amd64"}}}),
+      Pool("arm", {{kArch, "In", {"arm64"}}}), Pool("any", {})};
+  // The same labels under each NodePool.
+  const std::vector<ClaimSpec> specs = {
+      Spec("amd-1", "amd", Placed("node-1")),
+      Spec("arm-1", "arm", Placed("node-1")),
+      Spec("any-1", "any", Placed("node-1")),
+      Spec("arm-2", "arm", With(Placed("node-2"), kArch, "arm64")),
+      Spec("amd-2", "amd", With(Placed("node-2"), kArch, "arm64")),
+  };
+  const snapshot::Snapshot s = Snap(pools, specs);
+  const DriftObservations obs;
+  const std::vector<DriftVerdict> got = EvaluateAllDrift(s, obs, kNow);
+  REQUIRE(got.size() == specs.size());
+  CHECK_FALSE(got[0].reason.has_value());
+  CHECK(got[1].reason == "RequirementsDrifted");
+  CHECK(got[1].detail ==
+        "key kubernetes.io/arch, kubernetes.io/arch In [arm64] not in "
+        "kubernetes.io/arch In [amd64]");
+  CHECK_FALSE(got[2].reason.has_value());
+  CHECK_FALSE(got[3].reason.has_value());
+  CHECK(got[4].reason == "RequirementsDrifted");
+  CheckMatchesEvaluateDrift(s, obs, got);
+}
+
+TEST_CASE("drift verdict: invalid NodePool requirements error every claim",
+          "[drift][memo]") {
+  const std::vector<v1::NodePool> pools = {
+      Pool("bad", {{kArch, "In", {"amd64"}}, {kZone, "Near", {"x"}}}),
+      Pool("good", {{kArch, "In", {"amd64"}}})};
+  const std::vector<ClaimSpec> specs = {
+      Spec("bad-1", "bad", Placed("node-1")),
+      Spec("good-1", "good", With(Placed("node-2"), kArch, "arm64")),
+      Spec("bad-2", "bad", With(Placed("node-3"), kArch, "arm64")),
+      // Static drift comes first and needs no requirements.
+      Spec("bad-hash", "bad", Placed("node-4")).Hash("0"),
+      Spec("bad-3", "bad", Placed("node-5")),
+  };
+  const snapshot::Snapshot s = Snap(pools, specs);
+  const DriftObservations obs;
+  const std::vector<DriftVerdict> got = EvaluateAllDrift(s, obs, kNow);
+  REQUIRE(got.size() == specs.size());
+  const absl::Status want = absl::InvalidArgumentError(
+      "NodePool \"bad\": spec.template.spec.requirements[1].operator: "
+      "unknown operator \"Near\" (want In, NotIn, Exists, DoesNotExist, Gt, "
+      "Lt, Gte or Lte)");
+  for (size_t i : {0, 2, 4}) {
+    INFO(specs[i].name);
+    CHECK(got[i].error == want);
+    CHECK_FALSE(got[i].reason.has_value());
+    CHECK(got[i].change == DriftConditionChange::kNone);
+  }
+  CHECK(got[1].error.ok());
+  CHECK(got[1].reason == "RequirementsDrifted");
+  CHECK(got[3].error.ok());
+  CHECK(got[3].reason == "NodePoolDrifted");
+  CheckMatchesEvaluateDrift(s, obs, got);
+}
+
+TEST_CASE("drift verdict: EvaluateAllDrift equals EvaluateDrift per claim",
+          "[drift][memo]") {
+  const std::vector<Req> main_reqs = {{kArch, "In", {"amd64"}},
+                                      {kCapacityType, "NotIn", {"x"}}};
+  // "twin" has main's requirements but another catalogue; "zones" has
+  // main's catalogue but other requirements.
+  const std::vector<v1::NodePool> pools = {
+      Pool("main", main_reqs),
+      Pool("spot", {{kCapacityType, "In", {"spot", "on-demand"}}}),
+      Pool("uncatalogued", {}),
+      Pool("failed", {}),
+      Pool("twin", main_reqs),
+      Pool("zones", {{kZone, "In", {"us-west-2a"}}})};
+  const InstanceType m5{"m5.large",
+                        {},
+                        {{"us-west-2a", "on-demand", 0.1, true},
+                         {"us-west-2b", "reserved", 0.1, true}}};
+  const InstanceType c5{"c5.large", {}, {{"", "spot", 0.1, true}}};
+  const disruption::InstanceTypeCatalog catalog = {
+      {"main", {m5, c5}}, {"spot", {}}, {"twin", {c5}}, {"zones", {m5, c5}}};
+  struct Row {
+    ClaimSpec spec;
+    std::optional<std::string> reason;
+  };
+  const Labels placed = Placed("h");
+  const std::vector<Row> rows = {
+      {Spec("clean", "main", placed), std::nullopt},
+      {Spec("other-zone", "main", With(placed, kZone, "us-west-2c")),
+       "InstanceTypeNotFound"},
+      {Spec("beta-zone", "main", With(placed, kBetaZone, "us-west-2c")),
+       "InstanceTypeNotFound"},
+      {Spec("reserved-b", "main",
+            With(With(placed, kZone, "us-west-2b"), kCapacityType, "reserved")),
+       std::nullopt},
+      {Spec("on-demand-b", "main", With(placed, kZone, "us-west-2b")),
+       "InstanceTypeNotFound"},
+      {Spec("no-zone", "main", With(placed, kZone, std::nullopt)),
+       std::nullopt},
+      {Spec("no-type", "main", With(placed, kInstanceType, std::nullopt)),
+       "InstanceTypeNotFound"},
+      {Spec("unknown-type", "main", With(placed, kInstanceType, "x9.huge")),
+       "InstanceTypeNotFound"},
+      {Spec("c5-on-demand", "main", With(placed, kInstanceType, "c5.large")),
+       "InstanceTypeNotFound"},
+      {Spec("c5-spot", "main",
+            With(With(placed, kInstanceType, "c5.large"), kCapacityType,
+                 "spot")),
+       std::nullopt},
+      {Spec("young-unknown", "main", With(placed, kInstanceType, "x9.huge"))
+           .Age(absl::Minutes(10)),
+       std::nullopt},
+      {Spec("arm", "main", With(placed, kArch, "arm64")),
+       "RequirementsDrifted"},
+      {Spec("excluded-ct", "main", With(placed, kCapacityType, "x")),
+       "RequirementsDrifted"},
+      {Spec("hash", "main", With(placed, kArch, "arm64")).Hash("0"),
+       "NodePoolDrifted"},
+      {Spec("spot-empty-catalog", "spot", placed), "InstanceTypeNotFound"},
+      {Spec("spot-reserved", "spot", With(placed, kCapacityType, "reserved")),
+       "RequirementsDrifted"},
+      {Spec("uncatalogued", "uncatalogued", placed), std::nullopt},
+      {Spec("failed", "failed", placed).Drifted("AMIDrift"), "AMIDrift"},
+      {Spec("provider-error", "uncatalogued", placed), std::nullopt},
+      {Spec("pending", "main", placed).Pending().Drifted("AMIDrift"),
+       std::nullopt},
+      {Spec("deleting", "main", placed).Deleting(), std::nullopt},
+      {Spec("orphan", "gone", placed), std::nullopt},
+      {Spec("unmanaged", std::nullopt, placed), std::nullopt},
+      {Spec("twin-m5", "twin", placed), "InstanceTypeNotFound"},
+      {Spec("twin-c5-spot", "twin",
+            With(With(placed, kInstanceType, "c5.large"), kCapacityType,
+                 "spot")),
+       std::nullopt},
+      {Spec("twin-arm", "twin", With(placed, kArch, "arm64")),
+       "RequirementsDrifted"},
+      {Spec("zones-arm", "zones", With(placed, kArch, "arm64")), std::nullopt},
+      {Spec("zones-b", "zones", With(placed, kZone, "us-west-2b")),
+       "RequirementsDrifted"},
+      {Spec("zones-other-zone", "zones", With(placed, kBetaZone, "us-west-2c")),
+       "RequirementsDrifted"},
+  };
+  // Every row twice, the second round named "-again": it is answered from
+  // the memos the first round filled.
+  std::vector<ClaimSpec> specs;
+  for (const char* suffix : {"", "-again"}) {
+    for (const Row& row : rows) {
+      ClaimSpec spec = row.spec;
+      spec.name += suffix;
+      spec.labels[kHostname] = spec.name;
+      specs.push_back(spec);
+    }
+  }
+  const snapshot::Snapshot s = Snap(pools, specs);
+  DriftObservations obs;
+  obs.catalog = &catalog;
+  obs.catalog_errors["failed"] = absl::UnavailableError("throttled");
+  for (const ClaimSpec& spec : specs) {
+    obs.provider[spec.name] = ProviderDrift{};
+  }
+  obs.provider.erase("uncatalogued-again");
+  obs.provider["failed"].reason = "AMIDrift";
+  obs.provider["failed-again"].reason = "AMIDrift";
+  obs.provider["provider-error"].error = absl::InternalError("boom");
+  obs.provider["provider-error-again"].error = absl::InternalError("boom");
+
+  const std::vector<DriftVerdict> got = EvaluateAllDrift(s, obs, kNow);
+  REQUIRE(got.size() == 2 * rows.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO(specs[i].name);
+    CHECK(got[i].reason == rows[i % rows.size()].reason);
+  }
+  CheckMatchesEvaluateDrift(s, obs, got);
+}
+
+}  // namespace
+}  // namespace karpenter::drift
