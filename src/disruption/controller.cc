@@ -167,33 +167,28 @@ class BackoffSink final : public internal::VerdictSink {
 };
 
 // The Drifted condition a NodeClaim carries now, as a DriftMark.
-std::optional<DriftMark> ExistingDriftMark(const v1::NodeClaim& claim) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() != drift::kDriftedCondition || c.status() != "True") continue;
-    return DriftMark{
-        .reason = c.reason(),
-        .since = absl::FromUnixSeconds(c.last_transition_time().seconds()) +
-                 absl::Nanoseconds(c.last_transition_time().nanos())};
-  }
-  return std::nullopt;
+std::optional<DriftMark> ExistingDriftMark(const internal::ClaimFacts& claim) {
+  if (!claim.true_drifted_since.has_value()) return std::nullopt;
+  return DriftMark{.reason = claim.true_drifted_reason,
+                   .since = *claim.true_drifted_since};
 }
 
 // Evaluates drift for every NodeClaim: marks for the candidates, and the
 // condition writes for the plan.
 std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
-    const snapshot::Snapshot& snapshot, const PassInputs& inputs,
-    absl::Time now, Plan& plan) {
+    const SnapshotFacts& facts, const PassInputs& inputs, absl::Time now,
+    Plan& plan) {
   drift::DriftObservations obs = inputs.drift;
   obs.catalog = &inputs.catalog;
-  std::vector<drift::DriftVerdict> verdicts =
-      drift::EvaluateAllDrift(snapshot, obs, now);
-  std::vector<std::optional<DriftMark>> marks(snapshot.node_claims().size());
+  std::vector<drift::DriftVerdict> verdicts = facts.drift().Evaluate(obs, now);
+  const auto& claims = facts.candidate_facts().claims;
+  std::vector<std::optional<DriftMark>> marks(claims.size());
   for (size_t i = 0; i < verdicts.size() && i < marks.size(); ++i) {
-    const drift::DriftVerdict& v = verdicts[i];
+    drift::DriftVerdict& v = verdicts[i];
     if (!v.error.ok()) {
       plan.drift_errors.push_back(
           absl::StrCat(v.node_claim, ": ", v.error.message()));
-      marks[i] = ExistingDriftMark(snapshot.node_claims()[i]);
+      marks[i] = ExistingDriftMark(claims[i]);
       continue;
     }
     if (v.reason.has_value()) {
@@ -203,11 +198,11 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
       // answered, NodePool missing from the catalogue): the condition is
       // left as it is, and Karpenter's disruption pass reads the condition,
       // so it still counts.
-      marks[i] = ExistingDriftMark(snapshot.node_claims()[i]);
+      marks[i] = ExistingDriftMark(claims[i]);
     }
     if (v.change != drift::DriftConditionChange::kNone) {
       plan.drift_updates.push_back(
-          DriftConditionUpdate{.node_claim = v.node_claim,
+          DriftConditionUpdate{.node_claim = std::move(v.node_claim),
                                .change = v.change,
                                .reason = v.reason.value_or(""),
                                .since = v.since.value_or(now)});
@@ -539,7 +534,7 @@ absl::Status Controller::Prepare(const SnapshotFacts& facts,
   ctx.now = now;
   ctx.in_flight = inputs.in_flight;
   ctx.nominated = inputs.nominated;
-  ctx.drift_marks = EvaluateDriftMarks(snapshot, inputs, now, plan);
+  ctx.drift_marks = EvaluateDriftMarks(facts, inputs, now, plan);
   KARPENTER_ASSIGN_OR_RETURN(prepared.pool, CandidatePool::Build(ctx));
   prepared.simulator.emplace(facts, inputs.catalog, options_.simulator);
   prepared.backoffs = ActiveBackoffs(inputs, now);

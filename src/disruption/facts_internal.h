@@ -72,6 +72,10 @@ struct ClaimFacts {
   // Drifted=True: since its lastTransitionTime, with its reason.
   std::optional<absl::Time> drifted_since;
   std::string drift_reason;
+  // The first Drifted condition with status True (the controller's mark
+  // when drift evaluation changes nothing): its transition time and reason.
+  std::optional<absl::Time> true_drifted_since;
+  std::string true_drifted_reason;
   // Initialized=True: lastPodEventTime if set, else the transition time.
   std::optional<absl::Time> consolidation_start;
 };

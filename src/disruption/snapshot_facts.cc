@@ -129,6 +129,12 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
     f.drifted_since = FromProto(drifted->last_transition_time());
     f.drift_reason = drifted->reason();
   }
+  for (const v1::Condition& c : conditions) {
+    if (c.type() != "Drifted" || c.status() != "True") continue;
+    f.true_drifted_since = FromProto(c.last_transition_time());
+    f.true_drifted_reason = c.reason();
+    break;
+  }
   const v1::Condition* init = FindCondition(conditions, "Initialized");
   if (init != nullptr && init->status() == "True") {
     f.consolidation_start =
@@ -300,6 +306,8 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
       std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snapshot));
   f.budgets_ = std::make_unique<budget::BudgetBook>(
       budget::BudgetBook::Build(snapshot, budgets));
+  f.drift_ =
+      std::make_unique<drift::DriftBook>(drift::DriftBook::Build(snapshot));
   f.candidates_ = std::make_unique<internal::CandidateFacts>(
       internal::BuildCandidateFacts(snapshot, *f.pdbs_));
   auto base = std::make_unique<internal::SchedulerBase>();

@@ -119,7 +119,7 @@ absl::StatusOr<const CheckAnswer*> DriftMemo::RequirementsAnswer(
   if (!facts.error.ok()) return facts.error;
   key_.clear();
   AppendNumber(key_, facts.req_group);
-  AppendProjection(claim, facts.req_raw_keys);
+  AppendProjection(claim, facts.req_raw_keys, key_);
   if (auto it = req_memo_.find(key_); it != req_memo_.end()) {
     return &it->second;
   }
@@ -128,18 +128,29 @@ absl::StatusOr<const CheckAnswer*> DriftMemo::RequirementsAnswer(
   return &req_memo_.emplace(key_, std::move(answer)).first->second;
 }
 
-const CheckAnswer& DriftMemo::InstanceTypeAnswer(PoolFacts& facts,
-                                                 const v1::NodeClaim& claim) {
-  key_.clear();
-  AppendNumber(key_, facts.type_group);
+std::string DriftMemo::InstanceTypeClaimKey(const v1::NodeClaim& claim) const {
+  std::string key;
   const auto& labels = claim.metadata().labels();
   if (auto it = labels.find(kInstanceTypeLabel); it == labels.end()) {
-    key_.push_back('\0');
+    key.push_back('\0');
   } else {
-    key_.push_back('\1');
-    AppendSized(key_, it->second);
+    key.push_back('\1');
+    AppendSized(key, it->second);
   }
-  AppendProjection(claim, offering_raw_keys_);
+  AppendProjection(claim, offering_raw_keys_, key);
+  return key;
+}
+
+const CheckAnswer& DriftMemo::InstanceTypeAnswer(PoolFacts& facts,
+                                                 const v1::NodeClaim& claim) {
+  return InstanceTypeAnswerByKey(facts, InstanceTypeClaimKey(claim), claim);
+}
+
+const CheckAnswer& DriftMemo::InstanceTypeAnswerByKey(
+    PoolFacts& facts, absl::string_view claim_key, const v1::NodeClaim& claim) {
+  key_.clear();
+  AppendNumber(key_, facts.type_group);
+  key_.append(claim_key.data(), claim_key.size());
   if (auto it = type_memo_.find(key_); it != type_memo_.end()) {
     return it->second;
   }
@@ -157,12 +168,13 @@ int DriftMemo::Intern(absl::flat_hash_map<std::string, int>& ids,
 }
 
 void DriftMemo::AppendProjection(const v1::NodeClaim& claim,
-                                 const std::vector<std::string>& raw_keys) {
+                                 const std::vector<std::string>& raw_keys,
+                                 std::string& key) {
   const auto& labels = claim.metadata().labels();
-  for (const std::string& key : raw_keys) {
-    if (auto it = labels.find(key); it != labels.end()) {
-      AppendSized(key_, key);
-      AppendSized(key_, it->second);
+  for (const std::string& raw : raw_keys) {
+    if (auto it = labels.find(raw); it != labels.end()) {
+      AppendSized(key, raw);
+      AppendSized(key, it->second);
     }
   }
 }

@@ -113,14 +113,23 @@ class DriftMemo {
   // call.
   const CheckAnswer& InstanceTypeAnswer(PoolFacts& facts,
                                         const v1::NodeClaim& claim);
+  // What InstanceTypeAnswer reads of `claim`, as a key (Snapshot-only: a
+  // DriftBook computes it once per claim).
+  std::string InstanceTypeClaimKey(const v1::NodeClaim& claim) const;
+  // InstanceTypeAnswer with the claim's key already computed; `claim` is
+  // read only on a memo miss.
+  const CheckAnswer& InstanceTypeAnswerByKey(PoolFacts& facts,
+                                             absl::string_view claim_key,
+                                             const v1::NodeClaim& claim);
 
  private:
   static int Intern(absl::flat_hash_map<std::string, int>& ids,
                     absl::string_view key);
   // Appends to key_ the labels of `claim` with a key in `raw_keys`, in that
   // (sorted) order.
-  void AppendProjection(const v1::NodeClaim& claim,
-                        const std::vector<std::string>& raw_keys);
+  static void AppendProjection(const v1::NodeClaim& claim,
+                               const std::vector<std::string>& raw_keys,
+                               std::string& key);
 
   const disruption::InstanceTypeCatalog* catalog_;
   std::vector<std::optional<PoolFacts>> facts_;

@@ -130,11 +130,12 @@ std::string StaticDetail(const v1::NodePool& pool, const v1::NodeClaim& claim) {
       AnnotationOf(pool.metadata(), kNodePoolHashVersionAnnotationKey), "\")");
 }
 
-// Sets reason, or error, from the checks in Karpenter's order; appends to
-// `unchecked` the checks that lacked an observation.
-void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
-               internal::PoolFacts& facts, const DriftObservations& obs,
-               absl::Time now, DriftVerdict& v) {
+// The checks that read only the snapshot, in Karpenter's order: static
+// drift, then requirements drift. Sets reason or error; returns true when
+// the verdict is settled (drifted or failed), false when the observed
+// checks must run.
+bool RunSnapshotChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
+                       internal::PoolFacts& facts, DriftVerdict& v) {
   const v1::NodePool& pool = *facts.pool;
   // StaticDrifted, whose status is never an error, with the NodePool's
   // annotations looked up once.
@@ -142,7 +143,7 @@ void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
           internal::StaticDriftedAgainst(facts.hash, claim)) {
     v.reason = std::move(stat);
     v.detail = StaticDetail(pool, claim);
-    return;
+    return true;
   }
   absl::StatusOr<const internal::CheckAnswer*> reqs =
       memo.RequirementsAnswer(facts, claim);
@@ -150,14 +151,24 @@ void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
     v.error = absl::Status(reqs.status().code(),
                            absl::StrCat("NodePool \"", v.node_pool,
                                         "\": ", reqs.status().message()));
-    return;
+    return true;
   }
   if ((*reqs)->reason.has_value()) {
     v.reason = (*reqs)->reason;
     v.detail = (*reqs)->why;
-    return;
+    return true;
   }
-  const absl::Time created = FromProto(claim.metadata().creation_timestamp());
+  return false;
+}
+
+// The checks that read observations: InstanceTypeNotFound (`type_key` is
+// DriftMemo::InstanceTypeClaimKey of the claim), then the provider. Sets
+// reason or error; appends to `unchecked` the checks that lacked an
+// observation.
+void RunObservedChecks(const v1::NodeClaim& claim, absl::Time created,
+                       absl::string_view type_key, internal::DriftMemo& memo,
+                       internal::PoolFacts& facts, const DriftObservations& obs,
+                       absl::Time now, DriftVerdict& v) {
   if (now - created > kInstanceTypeCheckMinAge) {
     if (obs.catalog == nullptr) {
       v.unchecked.push_back(
@@ -172,7 +183,7 @@ void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
               : absl::StrCat(" (GetInstanceTypes: ", err->second.ToString(),
                              ")")));
     } else if (const internal::CheckAnswer& r =
-                   memo.InstanceTypeAnswer(facts, claim);
+                   memo.InstanceTypeAnswerByKey(facts, type_key, claim);
                r.reason.has_value()) {
       v.reason = r.reason;
       v.detail = r.why;
@@ -198,28 +209,48 @@ void RunChecks(const v1::NodeClaim& claim, internal::DriftMemo& memo,
   }
 }
 
+// The claim's Drifted condition, as DecideCondition reads it.
+struct ExistingDrifted {
+  bool present = false;
+  bool is_true = false;
+  std::optional<absl::Time> since;
+  std::string reason;
+  std::string message;
+};
+
+ExistingDrifted ExistingOf(const v1::NodeClaim& claim) {
+  ExistingDrifted e;
+  const v1::Condition* c = FindCondition(claim, kDriftedCondition);
+  if (c == nullptr) return e;
+  e.present = true;
+  e.is_true = c->status() == "True";
+  if (c->has_last_transition_time()) {
+    e.since = FromProto(c->last_transition_time());
+  }
+  e.reason = c->reason();
+  e.message = c->message();
+  return e;
+}
+
 // What the Drifted condition becomes, as operatorpkg's SetTrueWithReason and
 // Clear would change it: the transition time moves only with the status.
-void DecideCondition(const v1::NodeClaim& claim, absl::Time now,
+void DecideCondition(const ExistingDrifted& existing, absl::Time now,
                      DriftVerdict& v) {
-  const v1::Condition* existing = FindCondition(claim, kDriftedCondition);
   if (!v.reason.has_value()) {
     if (!v.unchecked.empty()) {
       v.detail = "not drifted by the checks that ran; condition left as is";
       return;
     }
-    if (existing != nullptr) v.change = DriftConditionChange::kRemove;
+    if (existing.present) v.change = DriftConditionChange::kRemove;
     return;
   }
-  if (existing == nullptr || existing->status() != "True") {
+  if (!existing.is_true) {
     v.change = DriftConditionChange::kSet;
     v.since = now;
     return;
   }
-  if (existing->has_last_transition_time()) {
-    v.since = FromProto(existing->last_transition_time());
-  }
-  if (existing->reason() != *v.reason || existing->message() != *v.reason) {
+  if (existing.since.has_value()) v.since = existing.since;
+  if (existing.reason != *v.reason || existing.message != *v.reason) {
     v.change = DriftConditionChange::kSet;
   }
 }
@@ -332,35 +363,88 @@ DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
     return v;
   }
   internal::DriftMemo memo(obs.catalog, 1);
-  RunChecks(claim, memo, memo.Facts(0, *pool), obs, now, v);
-  if (v.error.ok()) DecideCondition(claim, now, v);
+  internal::PoolFacts& facts = memo.Facts(0, *pool);
+  if (!RunSnapshotChecks(claim, memo, facts, v)) {
+    RunObservedChecks(claim, FromProto(claim.metadata().creation_timestamp()),
+                      memo.InstanceTypeClaimKey(claim), memo, facts, obs, now,
+                      v);
+  }
+  if (v.error.ok()) DecideCondition(ExistingOf(claim), now, v);
   return v;
+}
+
+// What DriftBook keeps of one NodeClaim.
+struct DriftBook::Entry {
+  // The verdict as far as the snapshot decides it.
+  DriftVerdict verdict;
+  // Precheck passed: the condition is decided at the pass time.
+  bool checked = false;
+  // The snapshot checks did not settle it: the observed checks run.
+  bool observe = false;
+  snapshot::NodePoolIndex pool = 0;
+  absl::Time created = absl::UnixEpoch();
+  std::string type_key;
+  ExistingDrifted existing;
+};
+
+DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
+  DriftBook book;
+  book.snapshot_ = &snapshot;
+  internal::DriftMemo memo(nullptr, snapshot.node_pools().size());
+  const auto claims = snapshot.node_claims();
+  book.entries_.resize(claims.size());
+  for (size_t i = 0; i < claims.size(); ++i) {
+    const v1::NodeClaim& claim = claims[i];
+    Entry& e = book.entries_[i];
+    const std::optional<absl::string_view> label =
+        Label(claim.metadata(), kNodePoolLabel);
+    std::optional<snapshot::NodePoolIndex> p;
+    if (label.has_value()) p = snapshot.FindNodePool(*label);
+    if (!Precheck(claim, label, p ? &snapshot.node_pools()[*p] : nullptr,
+                  e.verdict)) {
+      continue;
+    }
+    e.pool = *p;
+    e.existing = ExistingOf(claim);
+    e.observe = !RunSnapshotChecks(
+        claim, memo, memo.Facts(*p, snapshot.node_pools()[*p]), e.verdict);
+    e.checked = e.verdict.error.ok();
+    if (e.observe) {
+      e.created = FromProto(claim.metadata().creation_timestamp());
+      e.type_key = memo.InstanceTypeClaimKey(claim);
+    }
+  }
+  return book;
+}
+
+DriftBook::DriftBook(DriftBook&&) noexcept = default;
+DriftBook& DriftBook::operator=(DriftBook&&) noexcept = default;
+DriftBook::~DriftBook() = default;
+
+std::vector<DriftVerdict> DriftBook::Evaluate(const DriftObservations& obs,
+                                              absl::Time now) const {
+  internal::DriftMemo memo(obs.catalog, snapshot_->node_pools().size());
+  std::vector<DriftVerdict> out;
+  out.reserve(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
+    out.push_back(e.verdict);
+    DriftVerdict& v = out.back();
+    if (e.observe) {
+      RunObservedChecks(
+          snapshot_->node_claims()[i], e.created, e.type_key, memo,
+          memo.Facts(e.pool, snapshot_->node_pools()[e.pool]), obs, now, v);
+    }
+    if (e.checked && v.error.ok()) DecideCondition(e.existing, now, v);
+  }
+  return out;
 }
 
 std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
                                            const DriftObservations& obs,
                                            absl::Time now) {
-  // Per-NodePool facts and memos, built on first use; indexed by
-  // NodePoolIndex, so nothing iterates a hash map into the output.
-  internal::DriftMemo memo(obs.catalog, snapshot.node_pools().size());
-  std::vector<DriftVerdict> out(snapshot.node_claims().size());
-  for (size_t i = 0; i < out.size(); ++i) {
-    const v1::NodeClaim& claim = snapshot.node_claims()[i];
-    const std::optional<absl::string_view> label =
-        Label(claim.metadata(), kNodePoolLabel);
-    std::optional<snapshot::NodePoolIndex> p;
-    if (label.has_value()) p = snapshot.FindNodePool(*label);
-    DriftVerdict& v = out[i];
-    if (!Precheck(claim, label, p ? &snapshot.node_pools()[*p] : nullptr, v)) {
-      continue;
-    }
-    RunChecks(claim, memo, memo.Facts(*p, snapshot.node_pools()[*p]), obs, now,
-              v);
-    if (v.error.ok()) DecideCondition(claim, now, v);
-  }
-  return out;
+  return DriftBook::Build(snapshot).Evaluate(obs, now);
 }
-
 DriftObservations ObserveDrift(CloudProvider& cloud,
                                const snapshot::Snapshot& snapshot,
                                disruption::InstanceTypeCatalog* catalog_out) {

@@ -7,7 +7,9 @@
 // and the host's per-pass inputs (catalogue, drift answers, queued
 // commands). Most of its work depends on the Snapshot only: which PDBs
 // select each pod and whether they allow an eviction (budget::PdbIndex),
-// each NodePool's parsed budgets and node counts (budget::BudgetBook), each
+// each NodePool's parsed budgets and node counts (budget::BudgetBook), the
+// snapshot half of drift (drift::DriftBook: skips, static and requirements
+// drift), each
 // node's NodeClaim, labels, taints and pod aggregates (eviction costs,
 // reschedulable pods, the first PDB-blocked pod, the pods whose
 // do-not-disrupt may be active), each NodeClaim's parsed expireAfter,
@@ -35,6 +37,7 @@
 #include "absl/status/status.h"
 #include "karpenter/budget/allowed.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/drift/verdict.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::disruption {
@@ -63,6 +66,8 @@ class SnapshotFacts {
   const budget::PdbIndex& pdbs() const { return *pdbs_; }
   // The NodePool budgets of the snapshot, to Evaluate at a pass time.
   const budget::BudgetBook& budgets() const { return *budgets_; }
+  // The Snapshot-only half of drift evaluation.
+  const drift::DriftBook& drift() const { return *drift_; }
   // The options the BudgetBook was built with.
   const budget::BudgetOptions& budget_options() const {
     return budget_options_;
@@ -87,6 +92,7 @@ class SnapshotFacts {
   budget::BudgetOptions budget_options_;
   std::unique_ptr<budget::PdbIndex> pdbs_;
   std::unique_ptr<budget::BudgetBook> budgets_;
+  std::unique_ptr<drift::DriftBook> drift_;
   std::unique_ptr<internal::CandidateFacts> candidates_;
   std::unique_ptr<internal::SchedulerBase> scheduler_;
   absl::Status simulation_status_;

@@ -173,6 +173,35 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
                                            const DriftObservations& obs,
                                            absl::Time now);
 
+// EvaluateAllDrift in two halves, for callers that evaluate one Snapshot
+// more than once (disruption::SnapshotFacts): Build runs what depends on the
+// Snapshot alone (the skips, static drift, requirements drift, and each
+// claim's inputs to the later checks), O(NodeClaims); Evaluate runs the
+// InstanceTypeNotFound and provider checks and decides the conditions,
+// O(NodeClaims) with memoized instance-type answers.
+//
+// Thread-safety: immutable after Build; Evaluate may be called
+// concurrently. Keeps a pointer to the Snapshot, which must outlive it.
+class DriftBook {
+ public:
+  static DriftBook Build(const snapshot::Snapshot& snapshot);
+
+  DriftBook(DriftBook&&) noexcept;
+  DriftBook& operator=(DriftBook&&) noexcept;
+  ~DriftBook();
+
+  // Exactly EvaluateAllDrift(snapshot, obs, now).
+  std::vector<DriftVerdict> Evaluate(const DriftObservations& obs,
+                                     absl::Time now) const;
+
+ private:
+  struct Entry;
+  DriftBook() = default;
+
+  const snapshot::Snapshot* snapshot_ = nullptr;
+  std::vector<Entry> entries_;
+};
+
 // The host-side gathering step (not a core: it calls `cloud`). A claim is
 // "eligible" when it is labelled with a NodePool of `snapshot`, not deleting
 // and `Launched=True`. Calls, in snapshot order:
