@@ -461,5 +461,52 @@ TEST_CASE("drift verdict: EvaluateAllDrift equals EvaluateDrift per claim",
   CheckMatchesEvaluateDrift(s, obs, got);
 }
 
+TEST_CASE(
+    "drift verdict: one DriftBook evaluates any observations as "
+    "EvaluateDrift does",
+    "[drift][memo]") {
+  const std::vector<v1::NodePool> pools = {
+      Pool("main", {{kArch, "In", {"amd64"}}}), Pool("bare", {})};
+  const InstanceType m5{
+      "m5.large", {}, {{"us-west-2a", "on-demand", 0.1, true}}};
+  const disruption::InstanceTypeCatalog catalog = {{"main", {m5}}};
+  const Labels placed = Placed("h");
+  const std::vector<ClaimSpec> specs = {
+      Spec("clean", "main", placed),
+      Spec("moved", "main", With(placed, kZone, "us-west-2c")),
+      Spec("arm", "main", With(placed, kArch, "arm64")),
+      Spec("marked", "bare", placed).Drifted("AMIDrift"),
+      Spec("young", "main", With(placed, kZone, "us-west-2c"))
+          .Age(absl::Minutes(5)),
+      Spec("pending", "main", placed).Pending().Drifted("AMIDrift"),
+  };
+  const snapshot::Snapshot s = Snap(pools, specs);
+  const DriftBook book = DriftBook::Build(s);
+
+  DriftObservations nothing;
+  DriftObservations everything;
+  everything.catalog = &catalog;
+  for (const ClaimSpec& spec : specs) everything.provider[spec.name] = {};
+  everything.provider["clean"].reason = "AMIDrift";
+  DriftObservations failing = everything;
+  failing.provider["marked"].error = absl::UnavailableError("throttled");
+
+  for (const DriftObservations* obs :
+       {&nothing, &everything, &failing, &nothing}) {
+    const std::vector<DriftVerdict> got = book.Evaluate(*obs, kNow);
+    CheckMatchesEvaluateDrift(s, *obs, got);
+  }
+  const std::vector<DriftVerdict> got = book.Evaluate(everything, kNow);
+  CHECK(got[0].reason == "AMIDrift");  // The provider's.
+  CHECK(got[1].reason == "InstanceTypeNotFound");
+  CHECK(got[2].reason == "RequirementsDrifted");
+  // "bare" is not in the catalogue: nothing proves "marked" undrifted.
+  CHECK(got[3].change == DriftConditionChange::kNone);
+  CHECK(got[3].unchecked.size() == 1);
+  CHECK_FALSE(got[4].reason.has_value());  // Too young for the type check.
+  CHECK(got[5].skipped == "not launched");
+  CHECK(book.Evaluate(nothing, kNow)[3].unchecked.size() == 2);
+}
+
 }  // namespace
 }  // namespace karpenter::drift
