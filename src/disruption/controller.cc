@@ -180,16 +180,14 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
     Plan& plan) {
   drift::DriftObservations obs = inputs.drift;
   obs.catalog = &inputs.catalog;
-  std::vector<drift::DriftVerdict> verdicts = facts.drift().Evaluate(obs, now);
   const auto& claims = facts.candidate_facts().claims;
   std::vector<std::optional<DriftMark>> marks(claims.size());
-  for (size_t i = 0; i < verdicts.size() && i < marks.size(); ++i) {
-    drift::DriftVerdict& v = verdicts[i];
+  facts.drift().ForEach(obs, now, [&](size_t i, const drift::DriftVerdict& v) {
     if (!v.error.ok()) {
       plan.drift_errors.push_back(
           absl::StrCat(v.node_claim, ": ", v.error.message()));
       marks[i] = ExistingDriftMark(claims[i]);
-      continue;
+      return;
     }
     if (v.reason.has_value()) {
       marks[i] = DriftMark{.reason = *v.reason, .since = v.since.value_or(now)};
@@ -202,12 +200,12 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
     }
     if (v.change != drift::DriftConditionChange::kNone) {
       plan.drift_updates.push_back(
-          DriftConditionUpdate{.node_claim = std::move(v.node_claim),
+          DriftConditionUpdate{.node_claim = v.node_claim,
                                .change = v.change,
                                .reason = v.reason.value_or(""),
                                .since = v.since.value_or(now)});
     }
-  }
+  });
   std::sort(plan.drift_updates.begin(), plan.drift_updates.end(),
             [](const DriftConditionUpdate& a, const DriftConditionUpdate& b) {
               return a.node_claim < b.node_claim;

@@ -421,22 +421,29 @@ DriftBook::DriftBook(DriftBook&&) noexcept = default;
 DriftBook& DriftBook::operator=(DriftBook&&) noexcept = default;
 DriftBook::~DriftBook() = default;
 
-std::vector<DriftVerdict> DriftBook::Evaluate(const DriftObservations& obs,
-                                              absl::Time now) const {
+void DriftBook::ForEach(
+    const DriftObservations& obs, absl::Time now,
+    absl::FunctionRef<void(size_t, const DriftVerdict&)> visit) const {
   internal::DriftMemo memo(obs.catalog, snapshot_->node_pools().size());
-  std::vector<DriftVerdict> out;
-  out.reserve(entries_.size());
+  DriftVerdict v;
   for (size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
-    out.push_back(e.verdict);
-    DriftVerdict& v = out.back();
+    v = e.verdict;  // Reuses v's string and vector capacity.
     if (e.observe) {
       RunObservedChecks(
           snapshot_->node_claims()[i], e.created, e.type_key, memo,
           memo.Facts(e.pool, snapshot_->node_pools()[e.pool]), obs, now, v);
     }
     if (e.checked && v.error.ok()) DecideCondition(e.existing, now, v);
+    visit(i, v);
   }
+}
+
+std::vector<DriftVerdict> DriftBook::Evaluate(const DriftObservations& obs,
+                                              absl::Time now) const {
+  std::vector<DriftVerdict> out;
+  out.reserve(entries_.size());
+  ForEach(obs, now, [&](size_t, const DriftVerdict& v) { out.push_back(v); });
   return out;
 }
 

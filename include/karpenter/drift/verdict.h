@@ -52,6 +52,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -193,6 +194,13 @@ class DriftBook {
   // Exactly EvaluateAllDrift(snapshot, obs, now).
   std::vector<DriftVerdict> Evaluate(const DriftObservations& obs,
                                      absl::Time now) const;
+  // The same verdicts, one at a time in NodeClaim order, without keeping
+  // them: `visit(i, verdict)` for NodeClaimIndex i. The verdict is only
+  // valid during the call (its storage is reused, which saves a pass its
+  // allocations).
+  void ForEach(
+      const DriftObservations& obs, absl::Time now,
+      absl::FunctionRef<void(size_t, const DriftVerdict&)> visit) const;
 
  private:
   struct Entry;
