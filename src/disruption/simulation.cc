@@ -406,35 +406,50 @@ int64_t* Slot(FastList& list, absl::string_view key) {
   return &list.back().second;
 }
 
-bool ParseFast(absl::string_view value, int64_t& out) {
-  absl::StatusOr<int64_t> milli = ParseQuantityMilli(value, "");
-  if (!milli.ok() || *milli < 0) return false;
-  out = *milli;
-  return true;
-}
+// Parsed quantities by text: pods of one workload repeat the same few
+// request strings, and a lookup is cheaper than a parse.
+class QuantityCache {
+ public:
+  bool Parse(absl::string_view value, int64_t& out) {
+    if (auto it = parsed_.find(value); it != parsed_.end()) {
+      out = it->second;
+      return true;
+    }
+    absl::StatusOr<int64_t> milli = ParseQuantityMilli(value, "");
+    if (!milli.ok() || *milli < 0) return false;
+    out = *milli;
+    if (parsed_.size() < kMaxEntries) parsed_.emplace(value, out);
+    return true;
+  }
 
-bool ContainerFast(const v1::Container& c, FastList& out) {
+ private:
+  static constexpr size_t kMaxEntries = 4096;
+  absl::flat_hash_map<std::string, int64_t> parsed_;
+};
+
+bool ContainerFast(const v1::Container& c, QuantityCache& cache,
+                   FastList& out) {
   const auto& requests = c.resources().requests();
   for (const auto& [key, value] : requests) {
     int64_t v = 0;
-    if (!ParseFast(value, v)) return false;
+    if (!cache.Parse(value, v)) return false;
     out.emplace_back(key, v);
   }
   for (const auto& [key, value] : c.resources().limits()) {
     if (requests.count(key) > 0) continue;
     int64_t v = 0;
-    if (!ParseFast(value, v)) return false;
+    if (!cache.Parse(value, v)) return false;
     out.emplace_back(key, v);
   }
   return true;
 }
 
-bool PodRequestsFast(const v1::Pod& pod, FastList& sum) {
+bool PodRequestsFast(const v1::Pod& pod, QuantityCache& cache, FastList& sum) {
   const v1::PodSpec& spec = pod.spec();
   FastList one;
   for (const v1::Container& c : spec.containers()) {
     one.clear();
-    if (!ContainerFast(c, one)) return false;
+    if (!ContainerFast(c, cache, one)) return false;
     for (const auto& [k, v] : one) {
       int64_t* slot = Slot(sum, k);
       if (__builtin_add_overflow(*slot, v, slot)) return false;
@@ -443,7 +458,7 @@ bool PodRequestsFast(const v1::Pod& pod, FastList& sum) {
   FastList init;
   for (const v1::Container& c : spec.init_containers()) {
     one.clear();
-    if (!ContainerFast(c, one)) return false;
+    if (!ContainerFast(c, cache, one)) return false;
     for (const auto& [k, v] : one) {
       int64_t* slot = Slot(init, k);
       *slot = std::max(*slot, v);
@@ -455,7 +470,7 @@ bool PodRequestsFast(const v1::Pod& pod, FastList& sum) {
   }
   for (const auto& [key, value] : spec.overhead()) {
     int64_t v = 0;
-    if (!ParseFast(value, v)) return false;
+    if (!cache.Parse(value, v)) return false;
     int64_t* slot = Slot(sum, key);
     if (__builtin_add_overflow(*slot, v, slot)) return false;
   }
@@ -516,7 +531,7 @@ class BaseBuilder {
                         absl::flat_hash_map<std::string, int32_t>& ids) {
     const v1::Pod& pod = snap_.pods()[p];
     list.clear();
-    if (!PodRequestsFast(pod, list)) {
+    if (!PodRequestsFast(pod, quantities_, list)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "pods/", PodName(pod), ": ", RequestError(pod).message()));
     }
@@ -533,6 +548,7 @@ class BaseBuilder {
     }
     b_.pod_profile[p] = it->second;
     b_.pod_flags[p] = pending ? kPending : kIndexed;
+    if (!pending && DaemonSetOwner(pod) != nullptr) daemon_pods_.push_back(p);
     if (pending) b_.pending_pods.push_back(p);
     return absl::OkStatus();
   }
@@ -667,33 +683,33 @@ class BaseBuilder {
     return absl::OkStatus();
   }
 
-  // Per pool, per DaemonSet, the per-resource maximum.
+  // Per pool, per DaemonSet, the per-resource maximum. The sums do not
+  // depend on the order the hash map is walked in.
   void AddDaemonSetOverhead() {
-    std::map<std::pair<std::string, std::string>, std::vector<int64_t>> ds;
-    const auto nodes = snap_.nodes();
+    using Key = std::tuple<absl::string_view, absl::string_view,
+                           absl::string_view>;  // pool, namespace, name
+    absl::flat_hash_map<Key, std::vector<int64_t>> ds;
     const std::string pool_key(kNodePoolLabel);
-    for (NodeIndex n = 0; n < nodes.size(); ++n) {
-      const auto label = nodes[n].metadata().labels().find(pool_key);
-      if (label == nodes[n].metadata().labels().end() ||
-          b_.pools.count(label->second) == 0) {
+    for (PodIndex p : daemon_pods_) {
+      const std::optional<NodeIndex> n = snap_.NodeOfPod(p);
+      if (!n.has_value()) continue;
+      const auto& labels = snap_.nodes()[*n].metadata().labels();
+      const auto label = labels.find(pool_key);
+      if (label == labels.end() || b_.pools.count(label->second) == 0) {
         continue;
       }
-      for (PodIndex p : snap_.PodsOnNode(n)) {
-        if ((b_.pod_flags[p] & kIndexed) == 0) continue;
-        const v1::OwnerReference* owner = DaemonSetOwner(snap_.pods()[p]);
-        if (owner == nullptr) continue;
-        std::vector<int64_t>& max = ds[{
-            label->second, absl::StrCat(snap_.pods()[p].metadata().namespace_(),
-                                        "/", owner->name())}];
-        max.resize(b_.d, 0);
-        for (size_t i = 0; i < b_.d; ++i) {
-          max[i] = std::max(max[i], b_.Req(p)[i]);
-        }
+      const v1::Pod& pod = snap_.pods()[p];
+      std::vector<int64_t>& max =
+          ds[Key(label->second, pod.metadata().namespace_(),
+                 DaemonSetOwner(pod)->name())];
+      max.resize(b_.d, 0);
+      for (size_t i = 0; i < b_.d; ++i) {
+        max[i] = std::max(max[i], b_.Req(p)[i]);
       }
     }
     for (const auto& [key, max] : ds) {
       std::vector<int64_t>& overhead =
-          b_.pools.find(key.first)->second.overhead;
+          b_.pools.find(std::get<0>(key))->second.overhead;
       for (size_t i = 0; i < b_.d; ++i) overhead[i] += max[i];
     }
   }
@@ -730,6 +746,8 @@ class BaseBuilder {
   const snapshot::Snapshot& snap_;
   const budget::PdbIndex& pdbs_;
   SchedulerBase& b_;
+  QuantityCache quantities_;
+  std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
 };
 
 }  // namespace
