@@ -96,6 +96,9 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
         absl::StrCat("cleanup: ", StatusText(cleaned.status())));
   }
 
+  // Built once: validation and the pass read the same snapshot.
+  const SnapshotFacts facts =
+      SnapshotFacts::Build(snap, controller_.options().budgets);
   PassInputs inputs;
   inputs.drift = drift::ObserveDrift(cloud_, snap, &inputs.catalog);
   inputs.in_flight = orchestrator_->InFlightProviderIds();
@@ -119,7 +122,7 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
     }
   }
   for (const Command& c : due) {
-    absl::StatusOr<Command> valid = controller_.Validate(c, snap, inputs, now);
+    absl::StatusOr<Command> valid = controller_.Validate(c, facts, inputs, now);
     if (!valid.ok()) {
       report.rejected.push_back(
           absl::StrCat(MethodName(c.method), ": ", valid.status().message()));
@@ -143,7 +146,7 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
                         0);
   inputs.max_commands = slots;
   KARPENTER_ASSIGN_OR_RETURN(report.plan,
-                             controller_.Decide(snap, inputs, now));
+                             controller_.Decide(facts, inputs, now));
   ApplyDriftUpdates(view_, report.plan, report.errors);
   int64_t budgeted_started = 0;
   for (const Command& c : report.plan.commands) {
