@@ -956,10 +956,9 @@ class SimulationPass {
   // placed there, then a copy (a simulation touches few nodes, and copying
   // every node's row per simulation costs more than the simulation).
   const int64_t* FreeOf(NodeIndex n) const {
-    if (((touched_bits_[n / 64] >> (n % 64)) & 1) == 0) {
-      return &b_.node_free[size_t{n} * b_.d];
-    }
-    return &rows_[row_of_.at(n)];
+    const int32_t row = row_of_[n];
+    return row < 0 ? &b_.node_free[size_t{n} * b_.d]
+                   : &rows_[static_cast<size_t>(row) * b_.d];
   }
   int64_t* MutableFreeOf(NodeIndex n);
 
@@ -967,8 +966,8 @@ class SimulationPass {
   const internal::SchedulerBase& b_;
   absl::Span<const Candidate> candidates_;
   std::vector<uint64_t> candidate_bits_;
-  std::vector<uint64_t> touched_bits_;
-  absl::flat_hash_map<NodeIndex, size_t> row_of_;  // Into rows_.
+  // Per node: its row in rows_ once a pod was placed there, else -1.
+  std::vector<int32_t> row_of_;
   std::vector<int64_t> rows_;
   absl::flat_hash_map<int32_t, size_t> cache_slot_;
   std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, 0, 1
@@ -1010,14 +1009,12 @@ bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
 }
 
 int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
-  uint64_t& word = touched_bits_[n / 64];
-  if (((word >> (n % 64)) & 1) == 0) {
-    word |= uint64_t{1} << (n % 64);
-    row_of_[n] = rows_.size();
+  if (row_of_[n] < 0) {
+    row_of_[n] = static_cast<int32_t>(rows_.size() / b_.d);
     const int64_t* base = &b_.node_free[size_t{n} * b_.d];
     rows_.insert(rows_.end(), base, base + b_.d);
   }
-  return &rows_[row_of_.at(n)];
+  return &rows_[static_cast<size_t>(row_of_[n]) * b_.d];
 }
 
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
@@ -1195,7 +1192,7 @@ SimulationResult SimulationPass::Run() {
   const auto pods = b_.snap->pods();
   const size_t node_count = b_.snap->nodes().size();
   candidate_bits_.assign(node_count / 64 + 1, 0);
-  touched_bits_.assign(node_count / 64 + 1, 0);
+  row_of_.assign(node_count, -1);
   std::vector<std::string> pool_names;
   absl::flat_hash_set<PodIndex> seen;
   std::vector<Moving> moving;
