@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "absl/time/time.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/synthetic_cluster.h"
@@ -32,6 +33,30 @@ inline snapshot::Snapshot BuildOrDie(snapshot::ObjectSet objects) {
       snapshot::Snapshot::Build(std::move(objects));
   if (!snap.ok()) std::abort();
   return *std::move(snap);
+}
+
+// The synthetic cluster as a disruption pass sees it: NodeClaims carry their
+// Node's labels (requirements and instance-type drift read them; the
+// generator only labels the NodePool), and every `drifted_every`-th
+// NodeClaim has Drifted=True (reason AMIDrift) since `drifted_since`.
+inline snapshot::Snapshot DriftingSnapshot(int nodes, int drifted_every,
+                                           absl::Time drifted_since) {
+  snapshot::ObjectSet objects = SyntheticObjects(nodes);
+  for (size_t i = 0; i < objects.node_claims.size(); ++i) {
+    *objects.node_claims[i].mutable_metadata()->mutable_labels() =
+        objects.nodes[i].metadata().labels();
+  }
+  for (size_t i = 0; i < objects.node_claims.size();
+       i += static_cast<size_t>(drifted_every)) {
+    v1::Condition* c =
+        objects.node_claims[i].mutable_status()->add_conditions();
+    c->set_type("Drifted");
+    c->set_status("True");
+    c->set_reason("AMIDrift");
+    c->mutable_last_transition_time()->set_seconds(
+        absl::ToUnixSeconds(drifted_since));
+  }
+  return BuildOrDie(std::move(objects));
 }
 
 }  // namespace karpenter::bench

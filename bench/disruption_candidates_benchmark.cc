@@ -56,12 +56,19 @@ class AllFit : public disruption::SchedulingSimulator {
   }
 };
 
-void BM_CandidatePoolBuild(benchmark::State& state) {
+// CandidatePool::Build computing everything it needs (`over_facts` false)
+// or over prebuilt SnapshotFacts, as a pass does.
+void RunBuild(benchmark::State& state, bool over_facts) {
   const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
   const budget::PdbIndex pdbs = budget::PdbIndex::Build(s);
+  const disruption::SnapshotFacts facts = disruption::SnapshotFacts::Build(s);
   CandidateContext ctx;
   ctx.snapshot = &s;
-  ctx.pdbs = &pdbs;
+  if (over_facts) {
+    ctx.facts = &facts;
+  } else {
+    ctx.pdbs = &pdbs;
+  }
   ctx.now = kNow;
   size_t excluded = 0;
   for (auto _ : state) {
@@ -72,6 +79,8 @@ void BM_CandidatePoolBuild(benchmark::State& state) {
   state.counters["pods"] = static_cast<double>(s.pods().size());
   state.counters["excluded"] = static_cast<double>(excluded);
 }
+
+void BM_CandidatePoolBuild(benchmark::State& state) { RunBuild(state, false); }
 BENCHMARK(BM_CandidatePoolBuild)
     ->Arg(1000)
     ->Arg(5000)
@@ -79,22 +88,8 @@ BENCHMARK(BM_CandidatePoolBuild)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// The same over prebuilt SnapshotFacts (what a pass pays).
 void BM_CandidatePoolBuildOverFacts(benchmark::State& state) {
-  const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
-  const disruption::SnapshotFacts facts = disruption::SnapshotFacts::Build(s);
-  CandidateContext ctx;
-  ctx.snapshot = &s;
-  ctx.facts = &facts;
-  ctx.now = kNow;
-  size_t excluded = 0;
-  for (auto _ : state) {
-    CandidatePool pool = BuildOrDie(ctx);
-    excluded = pool.exclusions().size();
-    benchmark::DoNotOptimize(pool);
-  }
-  state.counters["pods"] = static_cast<double>(s.pods().size());
-  state.counters["excluded"] = static_cast<double>(excluded);
+  RunBuild(state, true);
 }
 BENCHMARK(BM_CandidatePoolBuildOverFacts)
     ->Arg(1000)

@@ -28,21 +28,8 @@ const absl::Time kNow = kCreated + absl::Hours(2);
 constexpr int kDriftedEvery = 100;
 
 snapshot::Snapshot MakeSnapshot(int nodes) {
-  snapshot::ObjectSet objects = bench::SyntheticObjects(nodes);
-  for (size_t i = 0; i < objects.node_claims.size(); ++i) {
-    *objects.node_claims[i].mutable_metadata()->mutable_labels() =
-        objects.nodes[i].metadata().labels();
-  }
-  for (size_t i = 0; i < objects.node_claims.size(); i += kDriftedEvery) {
-    v1::Condition* c =
-        objects.node_claims[i].mutable_status()->add_conditions();
-    c->set_type("Drifted");
-    c->set_status("True");
-    c->set_reason("AMIDrift");
-    c->mutable_last_transition_time()->set_seconds(
-        absl::ToUnixSeconds(kCreated + absl::Hours(1)));
-  }
-  return bench::BuildOrDie(std::move(objects));
+  return bench::DriftingSnapshot(nodes, kDriftedEvery,
+                                 kCreated + absl::Hours(1));
 }
 
 // The synthetic cluster's four instance types in its three zones, for every
