@@ -85,15 +85,6 @@ std::string PodName(const v1::Pod& pod) {
   return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
 }
 
-double Lifetime(const ClaimFacts& f, absl::Time now) {
-  if (!f.expire_after_error.ok() || !f.expire_after.has_value()) return 1.0;
-  const absl::Duration expire_after = *f.expire_after;
-  if (expire_after <= absl::ZeroDuration()) return 0.0;
-  const double remaining =
-      absl::FDivDuration(expire_after - (now - f.created), expire_after);
-  return std::clamp(remaining, 0.0, 1.0);
-}
-
 }  // namespace
 
 // Builds a CandidatePool in one walk over the nodes; a friend of
@@ -177,7 +168,9 @@ class CandidatePoolBuilder {
     } else if (f.expire_after.has_value()) {
       c.expires_at = c.created + *f.expire_after;
     }
-    c.lifetime_remaining = Lifetime(f, ctx_.now);
+    c.lifetime_remaining = LifetimeRemaining(
+        f.created, f.expire_after_error.ok() ? f.expire_after : std::nullopt,
+        ctx_.now);
     SetDrift(i, f, c);
     m.deleting = f.deleting;
     m.in_flight = !c.provider_id.empty() && InFlight(c.provider_id);

@@ -85,12 +85,17 @@ absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
 
 double LifetimeRemaining(const v1::NodeClaim& claim, absl::Time now) {
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
-  if (!expire.ok() || !expire->has_value()) return 1.0;
-  const absl::Duration expire_after = **expire;
-  if (expire_after <= absl::ZeroDuration()) return 0.0;
-  const absl::Duration age =
-      now - FromProto(claim.metadata().creation_timestamp());
-  const double remaining = absl::FDivDuration(expire_after - age, expire_after);
+  return LifetimeRemaining(FromProto(claim.metadata().creation_timestamp()),
+                           expire.ok() ? *expire : std::nullopt, now);
+}
+
+double LifetimeRemaining(absl::Time created,
+                         std::optional<absl::Duration> expire_after,
+                         absl::Time now) {
+  if (!expire_after.has_value()) return 1.0;
+  if (*expire_after <= absl::ZeroDuration()) return 0.0;
+  const double remaining =
+      absl::FDivDuration(*expire_after - (now - created), *expire_after);
   return std::clamp(remaining, 0.0, 1.0);
 }
 

@@ -58,6 +58,11 @@ absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
 // unparsable (ExpireAfterOf reports that error; the expiration method
 // refuses such a claim). A zero or negative expireAfter gives 0 (expired).
 double LifetimeRemaining(const v1::NodeClaim& claim, absl::Time now);
+// The same from a NodeClaim created at `created` with parsed expireAfter
+// `expire_after` (nullopt: absent, "Never" or unparsable).
+double LifetimeRemaining(absl::Time created,
+                         std::optional<absl::Duration> expire_after,
+                         absl::Time now);
 
 }  // namespace karpenter::disruption
 
