@@ -39,9 +39,16 @@ inline snapshot::Snapshot BuildOrDie(snapshot::ObjectSet objects) {
 // Node's labels (requirements and instance-type drift read them; the
 // generator only labels the NodePool), and every `drifted_every`-th
 // NodeClaim has Drifted=True (reason AMIDrift) since `drifted_since`.
+//
+// The pods stream into a SnapshotBuilder, so this never holds them all as
+// messages: the peak-memory counters measure the snapshot, not the generator.
 inline snapshot::Snapshot DriftingSnapshot(int nodes, int drifted_every,
                                            absl::Time drifted_since) {
-  snapshot::ObjectSet objects = SyntheticObjects(nodes);
+  testing::SyntheticClusterOptions options;
+  options.nodes = nodes;
+  snapshot::SnapshotBuilder builder;
+  if (!testing::AddSyntheticCluster(options, builder).ok()) std::abort();
+  snapshot::ObjectSet& objects = builder.objects();
   for (size_t i = 0; i < objects.node_claims.size(); ++i) {
     *objects.node_claims[i].mutable_metadata()->mutable_labels() =
         objects.nodes[i].metadata().labels();
@@ -56,7 +63,9 @@ inline snapshot::Snapshot DriftingSnapshot(int nodes, int drifted_every,
     c->mutable_last_transition_time()->set_seconds(
         absl::ToUnixSeconds(drifted_since));
   }
-  return BuildOrDie(std::move(objects));
+  absl::StatusOr<snapshot::Snapshot> snap = std::move(builder).Build();
+  if (!snap.ok()) std::abort();
+  return *std::move(snap);
 }
 
 }  // namespace karpenter::bench

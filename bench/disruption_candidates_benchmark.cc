@@ -76,7 +76,7 @@ void RunBuild(benchmark::State& state, bool over_facts) {
     excluded = pool.exclusions().size();
     benchmark::DoNotOptimize(pool);
   }
-  state.counters["pods"] = static_cast<double>(s.pods().size());
+  state.counters["pods"] = static_cast<double>(s.pod_count());
   state.counters["excluded"] = static_cast<double>(excluded);
 }
 

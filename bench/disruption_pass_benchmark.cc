@@ -103,14 +103,14 @@ void RunPass(benchmark::State& state, bool with_facts) {
                        : static_cast<int>(plan->commands.front().method);
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["pods"] = static_cast<double>(s.pods().size());
+  state.counters["pods"] = static_cast<double>(s.pod_count());
   state.counters["commands"] = static_cast<double>(commands);
   state.counters["acted"] = acted;
   state.counters["first_method"] = first_method;
   const int64_t peak = PeakRssKiB();
   state.counters["peak_rss_MiB"] = static_cast<double>(peak) / 1024;
   state.counters["peak_rss_per_pod_B"] =
-      static_cast<double>(peak) * 1024 / static_cast<double>(s.pods().size());
+      static_cast<double>(peak) * 1024 / static_cast<double>(s.pod_count());
 }
 void BM_DisruptionPass(benchmark::State& state) { RunPass(state, false); }
 BENCHMARK(BM_DisruptionPass)
@@ -137,7 +137,7 @@ void BM_SnapshotFacts(benchmark::State& state) {
     disruption::SnapshotFacts facts = disruption::SnapshotFacts::Build(s);
     benchmark::DoNotOptimize(facts);
   }
-  state.counters["pods"] = static_cast<double>(s.pods().size());
+  state.counters["pods"] = static_cast<double>(s.pod_count());
 }
 BENCHMARK(BM_SnapshotFacts)
     ->Arg(1000)

@@ -31,14 +31,14 @@ void BM_PdbIndexBuild(benchmark::State& state) {
   for (auto _ : state) {
     budget::PdbIndex index = budget::PdbIndex::Build(s);
     matched = 0;
-    for (snapshot::PodIndex p = 0; p < s.pods().size(); ++p) {
+    for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
       matched += static_cast<int64_t>(index.PdbsOfPod(p).size());
     }
     benchmark::DoNotOptimize(index);
   }
   state.SetItemsProcessed(state.iterations() *
-                          static_cast<int64_t>(s.pods().size()));
-  state.counters["pods"] = static_cast<double>(s.pods().size());
+                          static_cast<int64_t>(s.pod_count()));
+  state.counters["pods"] = static_cast<double>(s.pod_count());
   state.counters["pdbs"] = static_cast<double>(s.pdbs().size());
   state.counters["matched"] = static_cast<double>(matched);
 }
@@ -58,8 +58,8 @@ void BM_PdbMatchUnbucketed(benchmark::State& state) {
   }
   for (auto _ : state) {
     int64_t matched = 0;
-    for (snapshot::PodIndex p = 0; p < s.pods().size(); ++p) {
-      const auto& labels = s.pods()[p].metadata().labels();
+    for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
+      const auto& labels = s.PodShape(p).metadata().labels();
       for (snapshot::PdbIndex id : s.PdbsInNamespace(s.NamespaceOfPod(p))) {
         matched += selectors[id].Matches(labels) ? 1 : 0;
       }
@@ -67,7 +67,7 @@ void BM_PdbMatchUnbucketed(benchmark::State& state) {
     benchmark::DoNotOptimize(matched);
   }
   state.SetItemsProcessed(state.iterations() *
-                          static_cast<int64_t>(s.pods().size()));
+                          static_cast<int64_t>(s.pod_count()));
 }
 BENCHMARK(BM_PdbMatchUnbucketed)
     ->Arg(1000)

@@ -60,7 +60,7 @@ std::vector<Candidate> Candidates(const snapshot::Snapshot& s, int n) {
         s.nodes()[i].metadata().labels().at("karpenter.sh/nodepool");
     for (snapshot::PodIndex p : s.PodsOnNode(i)) {
       c.pods.push_back(p);
-      if (!drain::IsOwnedByDaemonSet(s.pods()[p])) {
+      if (!drain::IsOwnedByDaemonSet(s.DecodePod(p))) {
         c.reschedulable_pods.push_back(p);
       }
     }
@@ -89,7 +89,7 @@ void BM_SimulationBuild(benchmark::State& state) {
     Scheduler scheduler = BuildOrDie(s, catalog);
     benchmark::DoNotOptimize(scheduler);
   }
-  state.counters["pods"] = static_cast<double>(s.pods().size());
+  state.counters["pods"] = static_cast<double>(s.pod_count());
 }
 BENCHMARK(BM_SimulationBuild)->Unit(benchmark::kMillisecond)->UseRealTime();
 

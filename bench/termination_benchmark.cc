@@ -65,7 +65,7 @@ void BM_TerminationDecidePass(benchmark::State& state) {
   state.SetItemsProcessed(
       state.iterations() *
       static_cast<int64_t>(s.nodes().size() + s.node_claims().size()));
-  state.counters["pods"] = static_cast<double>(s.pods().size());
+  state.counters["pods"] = static_cast<double>(s.pod_count());
   state.counters["draining"] = static_cast<double>(draining);
   state.counters["actions"] = static_cast<double>(actions);
 }

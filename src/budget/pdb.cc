@@ -330,12 +330,13 @@ void PdbIndex::IndexPods(const Snapshot& snapshot,
                          const std::vector<bool>& needs_count,
                          std::vector<int64_t>& selected,
                          std::vector<int64_t>& healthy) {
-  const auto pods = snapshot.pods();
-  pod_offsets_.reserve(pods.size() + 1);
-  pod_pdbs_.reserve(pods.size());
-  for (PodIndex p = 0; p < pods.size(); ++p) {
+  const size_t pod_count = snapshot.pod_count();
+  pod_offsets_.reserve(pod_count + 1);
+  pod_pdbs_.reserve(pod_count);
+  for (PodIndex p = 0; p < pod_count; ++p) {
     const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
-    const auto& labels = pods[p].metadata().labels();
+    const v1::Pod& shape = snapshot.PodShape(p);
+    const auto& labels = shape.metadata().labels();
     const size_t first = pod_pdbs_.size();
     bool count = false;
     const absl::Span<const Candidate> candidates = BucketOf(b, labels);
@@ -357,7 +358,9 @@ void PdbIndex::IndexPods(const Snapshot& snapshot,
     // Reading the pod's conditions is a cache miss; only pay it when a PDB
     // without status needs the count.
     if (count) {
-      const bool ok = PodIsHealthy(pods[p]);
+      const bool ok =
+          !shape.metadata().has_deletion_timestamp() &&
+          snapshot.PodReadyCondition(p) == snapshot::PodReady::kTrue;
       for (size_t k = first; k < pod_pdbs_.size(); ++k) {
         ++selected[pod_pdbs_[k]];
         if (ok) ++healthy[pod_pdbs_[k]];
@@ -402,7 +405,8 @@ EvictionCheck PdbIndex::CanEvict(const Snapshot& snapshot, PodIndex p,
   const PdbInfo& pdb = pdbs_[ids[0]];
   if (!pdb.error.ok()) {
     out.verdict = EvictionVerdict::kInvalidPdb;
-  } else if (pdb.always_allow && PodReadyIsFalse(snapshot.pods()[p])) {
+  } else if (pdb.always_allow &&
+             snapshot.PodReadyCondition(p) == snapshot::PodReady::kFalse) {
     out.verdict = EvictionVerdict::kUnhealthyAlwaysAllow;
     return out;
   } else if (pdb.disruptions_allowed <= 0) {

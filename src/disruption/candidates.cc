@@ -334,7 +334,7 @@ class CandidatePoolBuilder {
   std::optional<NodeVerdict> PodBlock(snapshot::NodeIndex n,
                                       const Candidate& c) const {
     for (snapshot::PodIndex p : facts_.DoNotDisrupt(n)) {
-      const v1::Pod& pod = snap_.pods()[p];
+      const v1::Pod& pod = snap_.DecodePod(p);
       const drain::DoNotDisrupt dnd =
           drain::EvaluateDoNotDisrupt(pod, ctx_.now);
       if (dnd.active()) return DoNotDisruptVerdict(c, pod, dnd);

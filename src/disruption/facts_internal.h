@@ -129,7 +129,7 @@ struct Profile {
     Requirements requirements;
     std::vector<v1::NodeSelectorRequirement> protos;
   };
-  const v1::Pod* pod = nullptr;  // Any pod of the profile.
+  const v1::Pod* pod = nullptr;  // The shape of any pod of the profile.
   bool has_required_affinity = false;
   // Terms usable on a new NodeClaim, in order (matchFields terms left out).
   std::vector<Term> terms;

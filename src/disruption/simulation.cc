@@ -135,10 +135,6 @@ absl::StatusOr<ResourceList> PodRequestList(const v1::Pod& pod) {
   return sum;
 }
 
-std::string PodName(const v1::Pod& pod) {
-  return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
-}
-
 bool OwnedByStatefulSet(const v1::Pod& pod) {
   for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
     if (ref.api_version() == "apps/v1" && ref.kind() == "StatefulSet") {
@@ -527,55 +523,73 @@ class BaseBuilder {
   }
 
  private:
-  absl::Status IndexPod(PodIndex p, bool pending, FastList& list,
-                        absl::flat_hash_map<std::string, int32_t>& ids) {
-    const v1::Pod& pod = snap_.pods()[p];
-    list.clear();
-    if (!PodRequestsFast(pod, quantities_, list)) {
+  // Requests and constraint profile depend on a pod's shape alone, so they
+  // are computed once per shape (snapshot.h). On error nothing is memoised:
+  // each pod of the shape reports the error under its own name.
+  absl::Status IndexShape(PodIndex p, uint32_t shape_id,
+                          absl::flat_hash_map<std::string, int32_t>& ids) {
+    const v1::Pod& shape = snap_.PodShape(p);
+    FastList list;
+    if (!PodRequestsFast(shape, quantities_, list)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "pods/", PodName(pod), ": ", RequestError(pod).message()));
+          "pods/", snap_.PodKey(p), ": ", RequestError(shape).message()));
     }
     auto [it, inserted] = ids.try_emplace(
-        ProfileKey(pod), static_cast<int32_t>(b_.profiles.size()));
+        ProfileKey(shape), static_cast<int32_t>(b_.profiles.size()));
     if (inserted) {
-      absl::StatusOr<Profile> profile = MakeProfile(pod);
+      absl::StatusOr<Profile> profile = MakeProfile(shape);
       if (!profile.ok()) {
         ids.erase(it);
         return absl::InvalidArgumentError(absl::StrCat(
-            "pods/", PodName(pod), ": ", profile.status().message()));
+            "pods/", snap_.PodKey(p), ": ", profile.status().message()));
       }
       b_.profiles.push_back(*std::move(profile));
     }
-    b_.pod_profile[p] = it->second;
+    shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
+    lists_.push_back(std::move(list));
+    shape_profile_[shape_id] = it->second;
+    return absl::OkStatus();
+  }
+
+  absl::Status IndexPod(PodIndex p, bool pending,
+                        absl::flat_hash_map<std::string, int32_t>& ids) {
+    const uint32_t shape_id = snap_.PodShapeId(p);
+    if (shape_list_[shape_id] < 0) {
+      if (absl::Status s = IndexShape(p, shape_id, ids); !s.ok()) return s;
+    }
+    b_.pod_profile[p] = shape_profile_[shape_id];
     b_.pod_flags[p] = pending ? kPending : kIndexed;
-    if (!pending && DaemonSetOwner(pod) != nullptr) daemon_pods_.push_back(p);
+    if (!pending && DaemonSetOwner(snap_.PodShape(p)) != nullptr) {
+      daemon_pods_.push_back(p);
+    }
     if (pending) b_.pending_pods.push_back(p);
     return absl::OkStatus();
   }
 
   absl::Status IndexPods() {
-    const auto pods = snap_.pods();
-    b_.pod_flags.assign(pods.size(), 0);
-    b_.pod_profile.assign(pods.size(), -1);
-    std::vector<FastList> lists(pods.size());
-    std::set<std::string, std::less<>> extended;
+    const size_t pod_count = snap_.pod_count();
+    b_.pod_flags.assign(pod_count, 0);
+    b_.pod_profile.assign(pod_count, -1);
+    shape_list_.assign(snap_.pod_shape_count(), -1);
+    shape_profile_.assign(snap_.pod_shape_count(), -1);
     absl::flat_hash_map<std::string, int32_t> profile_ids;
-    for (PodIndex p = 0; p < pods.size(); ++p) {
-      const v1::Pod& pod = pods[p];
+    for (PodIndex p = 0; p < pod_count; ++p) {
+      const v1::Pod& pod = snap_.PodShape(p);
       if (drain::IsTerminal(pod)) continue;
       const bool bound = snap_.NodeOfPod(p).has_value();
-      const bool pending =
-          pod.spec().node_name().empty() && !drain::IsTerminating(pod);
+      const bool pending = snap_.PodIsUnbound(p) && !drain::IsTerminating(pod);
       if (!bound && !pending) continue;
-      absl::Status s = IndexPod(p, pending, lists[p], profile_ids);
+      absl::Status s = IndexPod(p, pending, profile_ids);
       if (!s.ok() && !pending) return s;
       if (!s.ok()) {
         if (b_.pending_status.ok()) b_.pending_status = s;
         continue;
       }
-      for (const auto& [k, v] : lists[p]) {
-        if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods &&
-            extended.find(k) == extended.end()) {
+    }
+    std::set<std::string, std::less<>> extended;
+    for (const FastList& list : lists_) {
+      for (const auto& [k, v] : list) {
+        if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods) {
           extended.emplace(k);
         }
       }
@@ -584,13 +598,21 @@ class BaseBuilder {
                std::string(kPods)};
     b_.dims.insert(b_.dims.end(), extended.begin(), extended.end());
     b_.d = b_.dims.size();
-    b_.pod_req.assign(pods.size() * b_.d, 0);
-    for (PodIndex p = 0; p < pods.size(); ++p) {
-      for (const auto& [k, v] : lists[p]) {
+    // Each indexed shape's requests as a row over the dimensions.
+    std::vector<int64_t> rows(lists_.size() * b_.d, 0);
+    for (size_t l = 0; l < lists_.size(); ++l) {
+      for (const auto& [k, v] : lists_[l]) {
         const size_t i = static_cast<size_t>(
             std::find(b_.dims.begin(), b_.dims.end(), k) - b_.dims.begin());
-        b_.pod_req[size_t{p} * b_.d + i] = v;
+        rows[l * b_.d + i] = v;
       }
+    }
+    b_.pod_req.assign(pod_count * b_.d, 0);
+    for (PodIndex p = 0; p < pod_count; ++p) {
+      if (b_.pod_flags[p] == 0) continue;
+      const size_t l = static_cast<size_t>(shape_list_[snap_.PodShapeId(p)]);
+      std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(l * b_.d), b_.d,
+                  b_.pod_req.begin() + static_cast<std::ptrdiff_t>(p * b_.d));
     }
     return absl::OkStatus();
   }
@@ -698,7 +720,7 @@ class BaseBuilder {
       if (label == labels.end() || b_.pools.count(label->second) == 0) {
         continue;
       }
-      const v1::Pod& pod = snap_.pods()[p];
+      const v1::Pod& pod = snap_.PodShape(p);
       std::vector<int64_t>& max =
           ds[Key(label->second, pod.metadata().namespace_(),
                  DaemonSetOwner(pod)->name())];
@@ -717,12 +739,13 @@ class BaseBuilder {
   // Movable when disruptable and not fully PDB-blocked; a do-not-disrupt
   // that may be active is decided at the simulation's time.
   void IndexMoves() {
-    const auto pods = snap_.pods();
-    for (PodIndex p = 0; p < pods.size(); ++p) {
+    for (PodIndex p = 0; p < snap_.pod_count(); ++p) {
       if ((b_.pod_flags[p] & kIndexed) == 0 || pdbs_.IsFullyBlocked(p)) {
         continue;
       }
-      const v1::Pod& pod = pods[p];
+      // The shape answers as the pod would at the infinite past: see
+      // WalkPods in snapshot_facts.cc.
+      const v1::Pod& pod = snap_.PodShape(p);
       const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
       if (active && !pod.metadata().annotations().empty() &&
           drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
@@ -736,7 +759,8 @@ class BaseBuilder {
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (!b_.node_deleting[n]) continue;
       for (PodIndex p : snap_.PodsOnNode(n)) {
-        if ((b_.pod_flags[p] & kIndexed) != 0 && IsReschedulable(pods[p])) {
+        if ((b_.pod_flags[p] & kIndexed) != 0 &&
+            IsReschedulable(snap_.PodShape(p))) {
           b_.deleting_pods.emplace_back(p, n);
         }
       }
@@ -748,6 +772,10 @@ class BaseBuilder {
   SchedulerBase& b_;
   QuantityCache quantities_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
+  // By shape id: index into lists_ and the profile, or -1 before indexing.
+  std::vector<int32_t> shape_list_;
+  std::vector<int32_t> shape_profile_;
+  std::vector<FastList> lists_;  // Requests of each indexed shape.
 };
 
 }  // namespace
@@ -856,7 +884,7 @@ absl::Status Scheduler::State::Finish() {
   }
   if (absl::Status s = CheckCatalog(); !s.ok()) return s;
   for (PodIndex p : base->do_not_disrupt_pods) {
-    if (!drain::EvaluateDoNotDisrupt(base->snap->pods()[p], options.now)
+    if (!drain::EvaluateDoNotDisrupt(base->snap->DecodePod(p), options.now)
              .active()) {
       movable_now.insert(p);
     }
@@ -1030,17 +1058,17 @@ bool SimulationPass::PlaceOnExisting(PodIndex p) {
 }
 
 void SimulationPass::SortFfd(std::vector<Moving>& pods) const {
-  const auto pod_objects = b_.snap->pods();
+  const snapshot::Snapshot& snap = *b_.snap;
   std::sort(pods.begin(), pods.end(), [&](const Moving& a, const Moving& b) {
     const int64_t* ra = b_.Req(a.pod);
     const int64_t* rb = b_.Req(b.pod);
     if (ra[kCpuDim] != rb[kCpuDim]) return ra[kCpuDim] > rb[kCpuDim];
     if (ra[kMemoryDim] != rb[kMemoryDim])
       return ra[kMemoryDim] > rb[kMemoryDim];
-    const auto& ma = pod_objects[a.pod].metadata();
-    const auto& mb = pod_objects[b.pod].metadata();
-    return std::tie(ma.namespace_(), ma.name()) <
-           std::tie(mb.namespace_(), mb.name());
+    const absl::string_view na = snap.NamespaceName(snap.NamespaceOfPod(a.pod));
+    const absl::string_view nb = snap.NamespaceName(snap.NamespaceOfPod(b.pod));
+    if (na != nb) return na < nb;
+    return snap.PodName(a.pod) < snap.PodName(b.pod);
   });
 }
 
@@ -1189,7 +1217,7 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
 
 SimulationResult SimulationPass::Run() {
   SimulationResult result;
-  const auto pods = b_.snap->pods();
+  const size_t pod_count = b_.snap->pod_count();
   const size_t node_count = b_.snap->nodes().size();
   candidate_bits_.assign(node_count / 64 + 1, 0);
   row_of_.assign(node_count, -1);
@@ -1207,7 +1235,7 @@ SimulationResult SimulationPass::Run() {
     }
     const int slot = static_cast<int>(pool - pool_names.begin());
     for (PodIndex p : c.reschedulable_pods) {
-      if (p >= pods.size()) {
+      if (p >= pod_count) {
         result.unschedulable.push_back(
             absl::StrCat("pod #", p, ": not in the snapshot"));
         continue;
@@ -1224,7 +1252,7 @@ SimulationResult SimulationPass::Run() {
     const Profile& prof = b_.profiles[b_.pod_profile[m.pod]];
     if (!prof.unsupported.empty()) {
       result.unsupported =
-          absl::StrCat(PodName(pods[m.pod]), ": ", prof.unsupported);
+          absl::StrCat(b_.snap->PodKey(m.pod), ": ", prof.unsupported);
       return result;
     }
   }
@@ -1281,7 +1309,7 @@ SimulationResult SimulationPass::Run() {
   }
   std::sort(failed_.begin(), failed_.end());
   for (const auto& [p, why] : failed_) {
-    result.unschedulable.push_back(absl::StrCat(PodName(pods[p]), ": ", why));
+    result.unschedulable.push_back(absl::StrCat(b_.snap->PodKey(p), ": ", why));
   }
   result.all_pods_scheduled = result.unschedulable.empty();
   return result;

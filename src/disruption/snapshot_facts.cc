@@ -80,10 +80,6 @@ bool HasDisruptedTaint(const v1::Node& node) {
   return false;
 }
 
-std::string PodName(const v1::Pod& pod) {
-  return absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
-}
-
 PoolFacts MakePoolFacts(const v1::NodePool& pool) {
   PoolFacts info;
   info.is_static = pool.spec().has_replicas();
@@ -193,35 +189,37 @@ bool IsMarked(const snapshot::Snapshot& snap, const v1::Node& node) {
                                             "DisruptionReason") != nullptr);
 }
 
-void SetPdbBlock(const v1::Pod& pod, snapshot::PodIndex p,
+void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,
                  const budget::EvictionCheck& check, NodeFacts& f) {
   f.pdb_block_pod = p;
   if (check.verdict == budget::EvictionVerdict::kMisconfigured) {
     f.pdb_block_code = reasons::kMultiplePdbs;
     f.pdb_block_message = absl::StrCat(
         "eviction does not support multiple PDBs (PodDisruptionBudget(s)=[",
-        absl::StrJoin(check.blocking_pdbs, " "), "], Pod=", PodName(pod), ")");
+        absl::StrJoin(check.blocking_pdbs, " "), "], Pod=", snap.PodKey(p),
+        ")");
     return;
   }
   const std::string pdb =
       check.blocking_pdbs.empty() ? "" : check.blocking_pdbs.front();
   f.pdb_block_code = reasons::kPdbBlocked;
   f.pdb_block_message = absl::StrCat(
-      "pdb \"", pdb, "\" prevents pod evictions (Pod=", PodName(pod), ")");
+      "pdb \"", pdb, "\" prevents pod evictions (Pod=", snap.PodKey(p), ")");
   if (check.verdict == budget::EvictionVerdict::kInvalidPdb) {
     absl::StrAppend(&f.pdb_block_message, ": the PDB is invalid");
   }
 }
 
 // Pod aggregates of node `n` (candidates.h §2.3, §2.11 and rule 10 with
-// the time-dependent do-not-disrupt left to the pass).
+// the time-dependent do-not-disrupt left to the pass). Reads only the pods'
+// shapes: nothing here depends on a replica's own fields.
 void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
               snapshot::NodeIndex n, CandidateFacts& out) {
   NodeFacts& f = out.nodes[n];
   double total = 0;
   double reschedule = 1.0;
   for (snapshot::PodIndex p : snap.PodsOnNode(n)) {
-    const v1::Pod& pod = snap.pods()[p];
+    const v1::Pod& pod = snap.PodShape(p);
     const double cost = EvictionCost(pod);
     total += cost;
     const bool terminating = drain::IsTerminating(pod);
@@ -234,7 +232,9 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
     }
     if (!active) continue;
     // A duration-based do-not-disrupt only lapses as time passes, so one
-    // inactive at the infinite past is never active.
+    // inactive at the infinite past is never active. At the infinite past a
+    // duration is active with or without status.startTime (absent: fail
+    // safe), so the shape, which has no startTime, answers as the pod would.
     if (!pod.metadata().annotations().empty() &&
         drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
       out.do_not_disrupt.push_back(p);
@@ -247,7 +247,7 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
       continue;
     }
     budget::EvictionCheck check = pdbs.CanEvict(snap, p, true);
-    if (check.blocked()) SetPdbBlock(pod, p, check, f);
+    if (check.blocked()) SetPdbBlock(snap, p, check, f);
   }
   f.eviction_cost = total;
   f.reschedule_cost = reschedule;
@@ -279,7 +279,7 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
   }
   const auto nodes = snap.nodes();
   out.nodes.reserve(nodes.size());
-  out.reschedulable.reserve(snap.pods().size());
+  out.reschedulable.reserve(snap.pod_count());
   for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
     out.nodes.push_back(MakeNodeFacts(snap, nodes[n]));
     WalkPods(snap, pdbs, n, out);

@@ -200,7 +200,7 @@ absl::StatusOr<DrainEstimate> EstimateDrain(const snapshot::Snapshot& snapshot,
   if (n >= snapshot.nodes().size()) return NodeOutOfRange(snapshot, n);
   DrainEstimate estimate;
   for (snapshot::PodIndex p : snapshot.PodsOnNode(n)) {
-    const v1::Pod& pod = snapshot.pods()[p];
+    const v1::Pod& pod = snapshot.DecodePod(p);
     if (!Classify(pod, now).waiting) continue;
     absl::StatusOr<absl::Duration> grace = RemainingGrace(pod, now);
     if (!grace.ok()) {

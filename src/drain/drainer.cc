@@ -247,7 +247,7 @@ NodeReport Drainer::PlanNode(StepContext& ctx, const std::string& node,
 
 absl::Status Drainer::Enqueue(StepContext& ctx, const DrainPass& pass) {
   for (const PodDecision& d : pass.pods) {
-    const v1::Pod& pod = ctx.snap.pods()[d.pod];
+    const v1::Pod& pod = ctx.snap.DecodePod(d.pod);
     AddWakes(d, pod, ctx.now, ctx.report.next_wake);
     absl::Time force_at;
     if (d.action == PodAction::kForceDelete) {
@@ -300,12 +300,12 @@ std::optional<EvictionResult> Drainer::Skip(StepContext& ctx,
   DrainCounts& c = ctx.report.counts;
   const std::optional<snapshot::PodIndex> p =
       ctx.snap.FindPod(ref.namespace_name, ref.name);
-  if (!p || ctx.snap.pods()[*p].metadata().uid() != ref.uid) {
+  if (!p || ctx.snap.DecodePod(*p).metadata().uid() != ref.uid) {
     ++c.skipped_gone;
     return EvictionResult::kNotFound;
   }
   if (kind == EvictionWorkKind::kForceDelete) return std::nullopt;
-  const v1::Pod& pod = ctx.snap.pods()[*p];
+  const v1::Pod& pod = ctx.snap.DecodePod(*p);
   const PodClass cls = Classify(pod, ctx.now);
   if (cls.terminal || cls.terminating) {
     ++c.skipped_inactive;
@@ -363,7 +363,7 @@ EvictionResult Drainer::Run(StepContext& ctx, EvictionWorkKind kind,
 void Drainer::Annotate(const StepContext& ctx, const DrainPass& pass,
                        NodeReport& report) const {
   for (const PodDecision& d : pass.pods) {
-    const v1::Pod& pod = ctx.snap.pods()[d.pod];
+    const v1::Pod& pod = ctx.snap.DecodePod(d.pod);
     std::string reason = HoldText(d, pass.tier);
     if (reason.empty()) {
       absl::StatusOr<EvictionItemStatus> status =

@@ -105,7 +105,7 @@ absl::StatusOr<DrainPass> PlanDrainPass(const snapshot::Snapshot& snapshot,
   DrainPass pass;
   std::array<int, kTierCount> graceful_per_tier{};
   for (snapshot::PodIndex p : snapshot.PodsOnNode(n)) {
-    const v1::Pod& pod = snapshot.pods()[p];
+    const v1::Pod& pod = snapshot.DecodePod(p);
     PodDecision& d = pass.pods.emplace_back();
     d.pod = p;
     d.pod_class = Classify(pod, now);

@@ -9,6 +9,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
 namespace karpenter::snapshot {
 namespace {
@@ -62,12 +64,140 @@ void DefaultNamespace(std::vector<T>& objects) {
   }
 }
 
+PodReady ReadyOf(const v1::PodStatus& status) {
+  for (const v1::Condition& c : status.conditions()) {
+    if (c.type() != "Ready") continue;
+    if (c.status() == "True") return PodReady::kTrue;
+    if (c.status() == "False") return PodReady::kFalse;
+    return PodReady::kOther;
+  }
+  return PodReady::kAbsent;
+}
+
+// Moves the fields that differ between replicas out of `pod` (leaving its
+// shape) into the returned message. Submessages are created in the result
+// only where `pod` has them, so merging it back restores `pod` exactly.
+v1::Pod SplitInstanceFields(v1::Pod& pod) {
+  // release/set_allocated hand the strings and submessages over without
+  // copying or allocating: this runs once per pod of every snapshot.
+  v1::Pod rest;
+  v1::ObjectMeta& meta = *pod.mutable_metadata();
+  v1::ObjectMeta& rest_meta = *rest.mutable_metadata();
+  rest_meta.set_allocated_name(meta.release_name());
+  rest_meta.set_allocated_uid(meta.release_uid());
+  rest_meta.set_allocated_resource_version(meta.release_resource_version());
+  if (meta.has_creation_timestamp()) {
+    rest_meta.set_allocated_creation_timestamp(
+        meta.release_creation_timestamp());
+  }
+  if (pod.has_spec() && !pod.spec().node_name().empty()) {
+    rest.mutable_spec()->set_allocated_node_name(
+        pod.mutable_spec()->release_node_name());
+  }
+  if (pod.has_status()) {
+    rest.set_allocated_status(pod.release_status());
+    if (!rest.status().phase().empty()) {
+      pod.mutable_status()->set_allocated_phase(
+          rest.mutable_status()->release_phase());
+    }
+  }
+  return rest;
+}
+
 }  // namespace
 
 absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
-  Snapshot s;
+  SnapshotBuilder builder;
+  builder.ReservePods(objects.pods.size());
+  for (v1::Pod& pod : objects.pods) builder.AddPod(std::move(pod));
+  objects.pods = {};
+  builder.objects() = std::move(objects);
+  return std::move(builder).Build();
+}
+
+// Shapes by their deterministic serialization. Only the builder needs it.
+struct SnapshotBuilder::ShapeTable {
+  absl::flat_hash_map<std::string, uint32_t> ids;
+  std::string scratch;
+};
+
+SnapshotBuilder::SnapshotBuilder() : shapes_(std::make_unique<ShapeTable>()) {}
+SnapshotBuilder::SnapshotBuilder(SnapshotBuilder&&) noexcept = default;
+SnapshotBuilder& SnapshotBuilder::operator=(SnapshotBuilder&&) noexcept =
+    default;
+SnapshotBuilder::~SnapshotBuilder() = default;
+
+void SnapshotBuilder::ReservePods(size_t pods) {
+  // Per-pod byte counts are guesses (a name, a node name, a pod's own
+  // fields on the wire); growing past them is only slower. Reserving spares
+  // the large reallocations that make glibc consolidate every chunk the
+  // freed pods leave behind.
+  Snapshot& s = snapshot_;
+  s.pod_shape_.reserve(pods);
+  s.pod_ready_.reserve(pods);
+  s.pod_name_offsets_.reserve(pods + 1);
+  s.pod_rest_offsets_.reserve(pods + 1);
+  s.pod_names_.reserve(pods * 24);
+  s.pod_rest_.reserve(pods * 128);
+  node_names_.reserve(pods * 24);
+  node_name_offsets_.reserve(pods + 1);
+}
+
+size_t SnapshotBuilder::pod_count() const {
+  return snapshot_.pod_shape_.size();
+}
+
+void SnapshotBuilder::AddPod(v1::Pod pod) {
+  Snapshot& s = snapshot_;
+  v1::ObjectMeta& meta = *pod.mutable_metadata();
+  if (meta.namespace_().empty()) {
+    meta.set_namespace_(std::string(kDefaultNamespace));
+  }
+  s.pod_names_.insert(s.pod_names_.end(), meta.name().begin(),
+                      meta.name().end());
+  s.pod_name_offsets_.push_back(s.pod_names_.size());
+  const PodReady ready = ReadyOf(pod.status());
+  s.pod_ready_.push_back(ready);
+  const v1::Pod rest = SplitInstanceFields(pod);
+  node_names_ += rest.spec().node_name();
+  node_name_offsets_.push_back(node_names_.size());
+  const size_t at = s.pod_rest_.size();
+  s.pod_rest_.resize(at + rest.ByteSizeLong());
+  rest.SerializeWithCachedSizesToArray(
+      reinterpret_cast<uint8_t*>(s.pod_rest_.data() + at));
+  s.pod_rest_offsets_.push_back(s.pod_rest_.size());
+  s.pod_shape_.push_back(InternShape(std::move(pod)));
+}
+
+uint32_t SnapshotBuilder::InternShape(v1::Pod shape) {
+  std::string& key = shapes_->scratch;
+  key.clear();
+  {
+    google::protobuf::io::StringOutputStream raw(&key);
+    google::protobuf::io::CodedOutputStream out(&raw);
+    out.SetSerializationDeterministic(true);
+    shape.SerializeToCodedStream(&out);
+  }
+  std::vector<v1::Pod>& shapes = snapshot_.pod_shapes_;
+  const auto [it, inserted] =
+      shapes_->ids.try_emplace(key, static_cast<uint32_t>(shapes.size()));
+  if (inserted) shapes.push_back(std::move(shape));
+  return it->second;
+}
+
+absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
+  for (v1::Pod& pod : objects_.pods) AddPod(std::move(pod));
+  objects_.pods = {};
+  shapes_ = std::make_unique<ShapeTable>();
+  Snapshot s = std::move(snapshot_);
+  snapshot_ = Snapshot();
+  ObjectSet objects = std::move(objects_);
+  objects_ = ObjectSet();
+  const std::string node_names = std::move(node_names_);
+  const std::vector<uint64_t> node_name_offsets = std::move(node_name_offsets_);
+  node_names_.clear();
+  node_name_offsets_ = {0};
   s.nodes_ = std::move(objects.nodes);
-  s.pods_ = std::move(objects.pods);
   s.pdbs_ = std::move(objects.pdbs);
   s.node_pools_ = std::move(objects.node_pools);
   s.node_claims_ = std::move(objects.node_claims);
@@ -75,7 +205,7 @@ absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
   s.persistent_volume_claims_ = std::move(objects.persistent_volume_claims);
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.nodes_, "nodes"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pods_, "pods"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_, "pods"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pdbs_, "pdbs"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_pools_, "node_pools"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_claims_, "node_claims"));
@@ -83,15 +213,31 @@ absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
       CheckCount(s.volume_attachments_, "volume_attachments"));
   KARPENTER_RETURN_IF_ERROR(
       CheckCount(s.persistent_volume_claims_, "persistent_volume_claims"));
-  DefaultNamespace(s.pods_);
   DefaultNamespace(s.pdbs_);
   DefaultNamespace(s.persistent_volume_claims_);
   KARPENTER_RETURN_IF_ERROR(s.IndexNames());
-  KARPENTER_RETURN_IF_ERROR(s.IndexPods());
+  KARPENTER_RETURN_IF_ERROR(s.IndexPods(node_names, node_name_offsets));
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs());
   KARPENTER_RETURN_IF_ERROR(s.IndexVolumes());
   s.IndexNodeClaims();
   return s;
+}
+
+v1::Pod Snapshot::DecodePod(PodIndex p) const {
+  v1::Pod pod = PodShape(p);
+  const uint64_t begin = pod_rest_offsets_[p];
+  // The bytes were written by SnapshotBuilder::AddPod from a valid message,
+  // so parsing cannot fail.
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(pod_rest_.data() + begin),
+      static_cast<int>(pod_rest_offsets_[p + 1] - begin));
+  const bool parsed = pod.MergeFromCodedStream(&in);
+  (void)parsed;
+  return pod;
+}
+
+std::string Snapshot::PodKey(PodIndex p) const {
+  return absl::StrCat(NamespaceName(pod_namespace_[p]), "/", PodName(p));
 }
 
 absl::Status Snapshot::IndexNames() {
@@ -110,31 +256,35 @@ NamespaceId Snapshot::Intern(absl::string_view ns) {
   return it->second;
 }
 
-absl::Status Snapshot::IndexPods() {
-  const size_t n = pods_.size();
+absl::Status Snapshot::IndexPods(absl::string_view node_names,
+                                 absl::Span<const uint64_t> node_name_offsets) {
+  const size_t n = pod_shape_.size();
   pod_namespace_.resize(n);
   pod_node_.assign(n, kNone);
   pod_by_key_.reserve(n);
   // Counting sort by node: count, prefix-sum, then place in input order.
   std::vector<uint32_t> count(nodes_.size() + 1, 0);
   for (uint32_t i = 0; i < n; ++i) {
-    const v1::ObjectMeta& meta = pods_[i].metadata();
-    if (meta.name().empty()) return EmptyName("pods", i);
-    const NamespaceId ns = Intern(meta.namespace_());
+    const absl::string_view name = PodName(i);
+    if (name.empty()) return EmptyName("pods", i);
+    const std::string& ns_name = PodShape(i).metadata().namespace_();
+    const NamespaceId ns = Intern(ns_name);
     pod_namespace_[i] = ns;
     const auto [it, inserted] =
-        pod_by_key_.try_emplace(NamespacedKey{ns, meta.name()}, i);
+        pod_by_key_.try_emplace(NamespacedKey{ns, name}, i);
     if (!inserted) {
-      return Duplicate("Pod", absl::StrCat(meta.namespace_(), "/", meta.name()),
-                       "pods", it->second, i);
+      return Duplicate("Pod", absl::StrCat(ns_name, "/", name), "pods",
+                       it->second, i);
     }
-    const std::string& node_name = pods_[i].spec().node_name();
+    const absl::string_view node_name = node_names.substr(
+        node_name_offsets[i], node_name_offsets[i + 1] - node_name_offsets[i]);
     if (node_name.empty()) {
       unbound_pods_.push_back(i);
     } else if (const auto node = Lookup(node_by_name_, node_name)) {
       pod_node_[i] = *node;
       ++count[*node + 1];
     } else {
+      pod_node_[i] = kUnknownNode;
       pods_on_unknown_nodes_.push_back(i);
     }
   }
@@ -142,7 +292,7 @@ absl::Status Snapshot::IndexPods() {
   node_pod_offsets_ = count;
   node_pods_.resize(count.back());
   for (uint32_t i = 0; i < n; ++i) {
-    if (pod_node_[i] != kNone) node_pods_[count[pod_node_[i]]++] = i;
+    if (pod_node_[i] < kUnknownNode) node_pods_[count[pod_node_[i]]++] = i;
   }
   return absl::OkStatus();
 }

@@ -37,7 +37,7 @@ absl::flat_hash_set<absl::string_view> VolumesOfUndrainablePods(
     const Snapshot& s, NodeIndex n, absl::Time now) {
   absl::flat_hash_set<absl::string_view> out;
   for (const snapshot::PodIndex p : s.PodsOnNode(n)) {
-    const v1::Pod& pod = s.pods()[p];
+    const v1::Pod& pod = s.DecodePod(p);
     if (drain::Classify(pod, now).drainable) continue;
     for (const v1::Volume& volume : pod.spec().volumes()) {
       const std::string claim = ClaimName(pod, volume);

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "google/protobuf/util/time_util.h"
@@ -135,9 +137,9 @@ void AddNodeAndClaim(int i, const SyntheticClusterOptions& o,
   }
 }
 
-void AddPod(const std::string& node, int node_index, int slot,
-            const SyntheticClusterOptions& o, snapshot::ObjectSet& out) {
-  v1::Pod& pod = out.pods.emplace_back();
+v1::Pod MakePod(const std::string& node, int node_index, int slot,
+                const SyntheticClusterOptions& o) {
+  v1::Pod pod;
   pod.set_api_version("v1");
   pod.set_kind("Pod");
   v1::ObjectMeta& meta = *pod.mutable_metadata();
@@ -177,6 +179,7 @@ void AddPod(const std::string& node, int node_index, int slot,
       ToProto(o.created + absl::Minutes(1));
   SetCondition("Ready", "True", o.created + absl::Minutes(1),
                *pod.mutable_status()->add_conditions());
+  return pod;
 }
 
 v1::PodDisruptionBudget MakePdb(int i, const SyntheticClusterOptions& o) {
@@ -199,31 +202,47 @@ v1::PodDisruptionBudget MakePdb(int i, const SyntheticClusterOptions& o) {
   return pdb;
 }
 
+// Everything but the pods into `out`; each pod, as it is made, to `add_pod`.
+void Generate(const SyntheticClusterOptions& o, snapshot::ObjectSet& out,
+              absl::FunctionRef<void(v1::Pod)> add_pod) {
+  out.node_pools.reserve(o.node_pools);
+  for (int i = 0; i < o.node_pools; ++i)
+    out.node_pools.push_back(MakeNodePool(i, o));
+  out.nodes.reserve(o.nodes);
+  out.node_claims.reserve(o.nodes);
+  for (int i = 0; i < o.nodes; ++i) {
+    AddNodeAndClaim(i, o, out);
+    const std::string& node = out.nodes.back().metadata().name();
+    add_pod(MakePod(node, i, -1, o));
+    for (int slot = 0; slot < o.app_pods_per_node; ++slot) {
+      add_pod(MakePod(node, i, slot, o));
+    }
+  }
+  out.pdbs.reserve(o.pdbs);
+  for (int i = 0; i < o.pdbs; ++i) out.pdbs.push_back(MakePdb(i, o));
+}
+
 }  // namespace
 
 absl::StatusOr<snapshot::ObjectSet> MakeSyntheticCluster(
     const SyntheticClusterOptions& options) {
   absl::StatusOr<SyntheticClusterOptions> resolved = Resolve(options);
   if (!resolved.ok()) return resolved.status();
-  const SyntheticClusterOptions& o = *resolved;
   snapshot::ObjectSet out;
-  out.node_pools.reserve(o.node_pools);
-  for (int i = 0; i < o.node_pools; ++i)
-    out.node_pools.push_back(MakeNodePool(i, o));
-  out.nodes.reserve(o.nodes);
-  out.node_claims.reserve(o.nodes);
-  out.pods.reserve(static_cast<size_t>(o.nodes) * (o.app_pods_per_node + 1));
-  for (int i = 0; i < o.nodes; ++i) {
-    AddNodeAndClaim(i, o, out);
-    const std::string& node = out.nodes.back().metadata().name();
-    AddPod(node, i, -1, o, out);
-    for (int slot = 0; slot < o.app_pods_per_node; ++slot) {
-      AddPod(node, i, slot, o, out);
-    }
-  }
-  out.pdbs.reserve(o.pdbs);
-  for (int i = 0; i < o.pdbs; ++i) out.pdbs.push_back(MakePdb(i, o));
+  out.pods.reserve(static_cast<size_t>(resolved->nodes) *
+                   (resolved->app_pods_per_node + 1));
+  Generate(*resolved, out,
+           [&out](v1::Pod pod) { out.pods.push_back(std::move(pod)); });
   return out;
+}
+
+absl::Status AddSyntheticCluster(const SyntheticClusterOptions& options,
+                                 snapshot::SnapshotBuilder& out) {
+  absl::StatusOr<SyntheticClusterOptions> resolved = Resolve(options);
+  if (!resolved.ok()) return resolved.status();
+  Generate(*resolved, out.objects(),
+           [&out](v1::Pod pod) { out.AddPod(std::move(pod)); });
+  return absl::OkStatus();
 }
 
 }  // namespace karpenter::testing

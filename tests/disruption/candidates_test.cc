@@ -425,7 +425,7 @@ TEST_CASE("candidates: facts of a candidate", "[disruption]") {
   CHECK(a.pods.size() == 7);
   std::vector<std::string> resched;
   for (snapshot::PodIndex p : a.reschedulable_pods) {
-    resched.push_back(s.pods()[p].metadata().name());
+    resched.push_back(s.DecodePod(p).metadata().name());
   }
   CHECK(resched == std::vector<std::string>{"web", "sts", "cheap"});
   // Costs: web 2, cheap 1 - 10 = -9, every other pod 1.

@@ -314,8 +314,9 @@ TEST_CASE(
   CHECK(instances.size() == s->node_claims().size());
   CHECK(s->nodes().size() == s->node_claims().size());
   // Every pod is back, bound to a new node.
-  CHECK(s->pods().size() == kApps * kReplicas);
-  for (const v1::Pod& p : s->pods()) {
+  CHECK(s->pod_count() == kApps * kReplicas);
+  for (uint32_t p_index = 0; p_index < s->pod_count(); ++p_index) {
+    const v1::Pod p = s->DecodePod(p_index);
     CAPTURE(p.metadata().name());
     CHECK_FALSE(p.spec().node_name().empty());
     CHECK(p.spec().node_name().rfind("old-", 0) != 0);

@@ -778,8 +778,9 @@ TEST_CASE("orchestrator: a drift replacement end to end with termination",
               .ok());
   const snapshot::Snapshot s = env.Read();
   CHECK_FALSE(s.FindNode("n1").has_value());
-  REQUIRE(s.pods().size() == 2);
-  for (const v1::Pod& pod : s.pods()) {
+  REQUIRE(s.pod_count() == 2);
+  for (uint32_t pod_index = 0; pod_index < s.pod_count(); ++pod_index) {
+    const v1::Pod pod = s.DecodePod(pod_index);
     CAPTURE(pod.metadata().name());
     CHECK(pod.spec().node_name() == "a-r1");
     CHECK(pod.status().phase() == "Running");

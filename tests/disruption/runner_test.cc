@@ -303,8 +303,9 @@ TEST_CASE("runner: a drifted node is replaced before it is deleted",
   const snapshot::Snapshot s = w.Read();
   CHECK_FALSE(s.FindNodeClaim("old-a").has_value());
   REQUIRE(s.nodes().size() == 1);
-  CHECK(s.pods().size() == 2);
-  for (const v1::Pod& p : s.pods()) {
+  CHECK(s.pod_count() == 2);
+  for (uint32_t p_index = 0; p_index < s.pod_count(); ++p_index) {
+    const v1::Pod p = s.DecodePod(p_index);
     CHECK(p.spec().node_name() == s.nodes()[0].metadata().name());
   }
   CHECK(w.cluster->PdbViolations().empty());

@@ -106,7 +106,7 @@ Candidate Cand(const snapshot::Snapshot& snap, const std::string& name) {
       snap.nodes()[*n].metadata().labels().at("karpenter.sh/nodepool");
   for (snapshot::PodIndex p : snap.PodsOnNode(*n)) {
     c.pods.push_back(p);
-    const v1::Pod& pod = snap.pods()[p];
+    const v1::Pod& pod = snap.DecodePod(p);
     if (!drain::IsOwnedByDaemonSet(pod) && !drain::IsTerminal(pod)) {
       c.reschedulable_pods.push_back(p);
     }

@@ -147,7 +147,7 @@ inline const PodDecision& DecisionOf(const snapshot::Snapshot& s,
                                      const DrainPass& p,
                                      const std::string& name) {
   for (const PodDecision& d : p.pods) {
-    if (s.pods()[d.pod].metadata().name() == name) return d;
+    if (s.DecodePod(d.pod).metadata().name() == name) return d;
   }
   FAIL("no decision for pod " << name);
   return p.pods.front();

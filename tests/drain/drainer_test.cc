@@ -152,7 +152,7 @@ struct Env {
     REQUIRE(s.ok());
     auto p = s->FindPod("default", name);
     if (!p) return std::nullopt;
-    return s->pods()[*p];
+    return s->DecodePod(*p);
   }
   // Lines of the call log containing `needle`.
   std::vector<std::string> Log(const std::string& needle) {

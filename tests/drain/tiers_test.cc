@@ -25,7 +25,7 @@ std::vector<std::string> Names(const snapshot::Snapshot& s,
                                const std::vector<snapshot::PodIndex>& idx) {
   std::vector<std::string> names;
   for (snapshot::PodIndex p : idx)
-    names.push_back(s.pods()[p].metadata().name());
+    names.push_back(s.DecodePod(p).metadata().name());
   return names;
 }
 

@@ -33,7 +33,7 @@ TEST_CASE("snapshot demo: the bundled demo cluster is coherent", "[snapshot]") {
   CHECK(s.nodes().size() == 8);
   CHECK(s.node_claims().size() == 8);
   CHECK(s.node_pools().size() == 3);
-  CHECK(s.pods().size() == 30);
+  CHECK(s.pod_count() == 30);
   CHECK(s.pdbs().size() == 3);
   CHECK(s.skipped_kinds().empty());
 
@@ -60,7 +60,8 @@ TEST_CASE("snapshot demo: the bundled demo cluster is coherent", "[snapshot]") {
   CHECK(s.UnboundPods().size() == 1);
   CHECK(s.PodsOnUnknownNodes().empty());
   int daemonset = 0, mirror = 0, do_not_disrupt = 0, succeeded = 0;
-  for (const v1::Pod& pod : s.pods()) {
+  for (uint32_t pod_index = 0; pod_index < s.pod_count(); ++pod_index) {
+    const v1::Pod pod = s.DecodePod(pod_index);
     const auto& owners = pod.metadata().owner_references();
     if (!owners.empty() && owners[0].kind() == "DaemonSet") ++daemonset;
     if (!owners.empty() && owners[0].kind() == "Node") ++mirror;

@@ -55,7 +55,7 @@ v1::NodePool MakePool(const std::string& name) {
 std::vector<std::string> PodNames(const Snapshot& s,
                                   absl::Span<const PodIndex> pods) {
   std::vector<std::string> names;
-  for (PodIndex p : pods) names.push_back(s.pods()[p].metadata().name());
+  for (PodIndex p : pods) names.push_back(s.DecodePod(p).metadata().name());
   return names;
 }
 
@@ -112,7 +112,7 @@ TEST_CASE("snapshot: lookups by name, namespace and provider id",
   CHECK_FALSE(s.FindNodePool("gpu").has_value());
   CHECK(s.FindNodeClaim("c2") == std::optional<NodeClaimIndex>(2));
   // Empty namespaces become "default", as kubectl would create them.
-  CHECK(s.pods()[0].metadata().namespace_() == "default");
+  CHECK(s.DecodePod(0).metadata().namespace_() == "default");
   CHECK(s.FindPod("default", "p") == std::optional<PodIndex>(0));
   CHECK(s.FindPod("shop", "p") == std::optional<PodIndex>(1));
   CHECK_FALSE(s.FindPod("", "p").has_value());

@@ -436,7 +436,7 @@ TEST_CASE("decide: waiting pods keep the node draining", "[termination]") {
   CHECK(d.drain->waiting == 2);
   CHECK_FALSE(d.drain->done);
   REQUIRE(d.drain->enqueue.size() == 1);
-  CHECK(s.pods()[d.drain->enqueue[0]].metadata().name() == "app");
+  CHECK(s.DecodePod(d.drain->enqueue[0]).metadata().name() == "app");
   CHECK_FALSE(d.deadline.has_value());
   CHECK(d.Describe() ==
         "node/node-a: Draining: 2 pods are waiting to be evicted (requeue 1s)\n"
@@ -806,7 +806,7 @@ TEST_CASE("decide: past the deadline waiting pods are force-deleted",
   CHECK(after.step == Step::kDraining);
   REQUIRE(after.drain.has_value());
   REQUIRE(after.drain->force_delete.size() == 1);
-  CHECK(s.pods()[after.drain->force_delete[0]].metadata().name() == "app");
+  CHECK(s.DecodePod(after.drain->force_delete[0]).metadata().name() == "app");
   CHECK(after.drain->waiting == 2);
 }
 
@@ -1143,7 +1143,7 @@ class World {
   }
 
   void Evict(const snapshot::Snapshot& s, snapshot::PodIndex p) {
-    const std::string name = s.pods()[p].metadata().name();
+    const std::string name = s.DecodePod(p).metadata().name();
     evicted_.push_back(name);
     objects_.pods.erase(
         std::remove_if(

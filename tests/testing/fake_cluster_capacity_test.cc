@@ -88,7 +88,8 @@ struct Env {
     absl::StatusOr<snapshot::Snapshot> s = cluster->Read();
     REQUIRE(s.ok());
     std::optional<std::string> node;
-    for (const v1::Pod& p : s->pods()) {
+    for (uint32_t p_index = 0; p_index < s->pod_count(); ++p_index) {
+      const v1::Pod p = s->DecodePod(p_index);
       if (p.metadata().name().rfind("moving-r", 0) == 0) {
         REQUIRE_FALSE(node.has_value());
         node = p.spec().node_name();
@@ -136,7 +137,8 @@ TEST_CASE(
   absl::StatusOr<snapshot::Snapshot> s = env.cluster->Read();
   REQUIRE(s.ok());
   bool ready = false;
-  for (const v1::Pod& p : s->pods()) {
+  for (uint32_t p_index = 0; p_index < s->pod_count(); ++p_index) {
+    const v1::Pod p = s->DecodePod(p_index);
     if (p.metadata().name().rfind("moving-r", 0) != 0) continue;
     CHECK(p.status().phase() == "Running");
     for (const v1::Condition& c : p.status().conditions()) {

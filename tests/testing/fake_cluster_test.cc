@@ -148,9 +148,11 @@ snapshot::ObjectSet ThreeWebPods() {
   return o;
 }
 
-const v1::Pod* FindPod(const snapshot::Snapshot& s, const std::string& name) {
+std::optional<v1::Pod> FindPod(const snapshot::Snapshot& s,
+                               const std::string& name) {
   auto p = s.FindPod("default", name);
-  return p ? &s.pods()[*p] : nullptr;
+  if (!p) return std::nullopt;
+  return s.DecodePod(*p);
 }
 
 // --- Eviction responses.
@@ -228,7 +230,7 @@ TEST_CASE("fake cluster: maxUnavailable 1 allows one unavailable pod",
   CHECK(env.Status("web") == PdbCounts{3, 2, 2, 0});
   CHECK(env.Evict("b") == 429);
   env.RunTo(absl::Seconds(5));  // The replacement exists but is not Ready.
-  CHECK(env.Read().pods().size() == 4);
+  CHECK(env.Read().pod_count() == 4);
   CHECK(env.Status("web") == PdbCounts{3, 2, 2, 0});
   CHECK(env.Evict("b") == 429);
   env.RunTo(absl::Seconds(15) - absl::Nanoseconds(1));
@@ -357,7 +359,7 @@ TEST_CASE("fake cluster: an evicted pod terminates after its grace period",
   CHECK(env.Evict("b") == 200);
   {
     const snapshot::Snapshot s = env.Read();
-    const v1::Pod& a = *FindPod(s, "a");
+    const v1::Pod a = *FindPod(s, "a");
     CHECK(a.metadata().deletion_timestamp().seconds() ==
           absl::ToUnixSeconds(kT0) + 20);
     CHECK(a.metadata().deletion_grace_period_seconds() == 20);
@@ -373,12 +375,12 @@ TEST_CASE("fake cluster: an evicted pod terminates after its grace period",
   }
   CHECK(env.cluster->NextEventTime() == kT0 + absl::Seconds(20));
   env.RunTo(absl::Seconds(19));
-  CHECK(FindPod(env.Read(), "a") != nullptr);
+  CHECK(FindPod(env.Read(), "a").has_value());
   env.RunTo(absl::Seconds(20));
-  CHECK(FindPod(env.Read(), "a") == nullptr);
+  CHECK(!FindPod(env.Read(), "a").has_value());
   CHECK(env.Evict("a") == 404);
   env.RunTo(absl::Seconds(30));
-  CHECK(env.Read().pods().empty());  // Bare pods are not replaced.
+  CHECK(env.Read().pod_count() == 0);  // Bare pods are not replaced.
   CHECK(env.cluster->NextEventTime() == std::nullopt);
 }
 
@@ -390,9 +392,9 @@ TEST_CASE("fake cluster: stuck pods stay when removal is off",
   CHECK(env.Evict("a") == 200);
   env.RunTo(absl::Hours(1));
   const snapshot::Snapshot s = env.Read();
-  REQUIRE(FindPod(s, "a") != nullptr);
+  REQUIRE(FindPod(s, "a").has_value());
   CHECK(FindPod(s, "a")->metadata().has_deletion_timestamp());
-  CHECK(s.pods().size() == 4);  // And its replacement.
+  CHECK(s.pod_count() == 4);  // And its replacement.
 }
 
 TEST_CASE("fake cluster: replacements follow the configured delays",
@@ -403,12 +405,12 @@ TEST_CASE("fake cluster: replacements follow the configured delays",
   Env env(ThreeWebPods(), options);
   CHECK(env.Evict("a") == 200);
   env.RunTo(absl::Seconds(2) - absl::Nanoseconds(1));
-  CHECK(env.Read().pods().size() == 3);
+  CHECK(env.Read().pod_count() == 3);
   env.RunTo(absl::Seconds(2));
   {
     const snapshot::Snapshot s = env.Read();
-    REQUIRE(s.pods().size() == 4);
-    const v1::Pod& r = s.pods()[3];
+    REQUIRE(s.pod_count() == 4);
+    const v1::Pod& r = s.DecodePod(3);
     CHECK(r.metadata().name() == "a-r1");
     CHECK(r.metadata().uid() == "fake-uid-1");
     CHECK(r.metadata().labels().at("app") == "web");
@@ -421,13 +423,13 @@ TEST_CASE("fake cluster: replacements follow the configured delays",
   }
   env.RunTo(absl::Seconds(5));
   const snapshot::Snapshot s = env.Read();
-  const v1::Pod& r = *FindPod(s, "a-r1");
+  const v1::Pod r = *FindPod(s, "a-r1");
   CHECK(r.status().phase() == "Running");
   CHECK(budget::PodIsHealthy(r));
   // Evicting the replacement makes another, with the same name base.
   CHECK(env.Evict("a-r1", r.metadata().uid()) == 200);
   env.RunTo(absl::Seconds(7));
-  CHECK(FindPod(env.Read(), "a-r2") != nullptr);
+  CHECK(FindPod(env.Read(), "a-r2").has_value());
 }
 
 TEST_CASE("fake cluster: the replacement node is chosen deterministically",
@@ -447,11 +449,11 @@ TEST_CASE("fake cluster: the replacement node is chosen deterministically",
     CHECK(env.Evict(name) == 200);
   env.RunTo(absl::Seconds(60));
   const snapshot::Snapshot s = env.Read();
-  REQUIRE(s.pods().size() == 2);
-  CHECK(s.pods()[0].metadata().name() == "a-r1");
-  CHECK(s.pods()[0].spec().node_name() == "n4");  // Not n1 (source), n2, n3.
-  CHECK(s.pods()[1].metadata().name() == "b-r2");
-  CHECK(s.pods()[1].spec().node_name() == "n1");
+  REQUIRE(s.pod_count() == 2);
+  CHECK(s.DecodePod(0).metadata().name() == "a-r1");
+  CHECK(s.DecodePod(0).spec().node_name() == "n4");  // Not n1 (source), n2, n3.
+  CHECK(s.DecodePod(1).metadata().name() == "b-r2");
+  CHECK(s.DecodePod(1).spec().node_name() == "n1");
   CHECK(s.nodes()[0].metadata().name() == "n1");  // Nodes by name.
 }
 
@@ -464,13 +466,13 @@ TEST_CASE("fake cluster: a replacement with no eligible node stays Pending",
   CHECK(env.Evict("a") == 200);
   env.RunTo(absl::Minutes(5));
   const snapshot::Snapshot s = env.Read();
-  REQUIRE(s.pods().size() == 1);
-  CHECK(s.pods()[0].spec().node_name().empty());
-  CHECK(s.pods()[0].status().phase() == "Pending");
+  REQUIRE(s.pod_count() == 1);
+  CHECK(s.DecodePod(0).spec().node_name().empty());
+  CHECK(s.DecodePod(0).status().phase() == "Pending");
   CHECK(s.UnboundPods().size() == 1);
   // An unscheduled pod is deleted at once.
-  CHECK(env.Evict("a-r1", s.pods()[0].metadata().uid()) == 200);
-  CHECK(env.Read().pods().empty());
+  CHECK(env.Evict("a-r1", s.DecodePod(0).metadata().uid()) == 200);
+  CHECK(env.Read().pod_count() == 0);
 }
 
 // --- ClusterView mutations.
@@ -642,12 +644,12 @@ TEST_CASE("fake cluster: DeletePod bypasses PDBs with a UID precondition",
         absl::ToUnixSeconds(kT0) + 4);
   // Grace 0 removes the pod from the API at once.
   REQUIRE(env.cluster->DeletePod(Ref("b"), absl::ZeroDuration()).ok());
-  CHECK(FindPod(env.Read(), "b") == nullptr);
+  CHECK(!FindPod(env.Read(), "b").has_value());
   env.RunTo(absl::Seconds(4));
-  CHECK(FindPod(env.Read(), "a") == nullptr);
+  CHECK(!FindPod(env.Read(), "a").has_value());
   CHECK(absl::IsNotFound(env.cluster->DeletePod(Ref("a"), absl::Seconds(1))));
   env.RunTo(absl::Seconds(5));  // Both were replaced.
-  CHECK(env.Read().pods().size() == 3);
+  CHECK(env.Read().pod_count() == 3);
   CHECK(env.cluster->PdbViolations().empty());  // Only evictions count.
 }
 
@@ -659,14 +661,14 @@ TEST_CASE("fake cluster: a removed node takes its pods with it",
   Env env(std::move(o));
   REQUIRE(env.cluster->AddFinalizer(ObjectKind::kNode, "n1", "f").ok());
   REQUIRE(env.cluster->DeleteNode("n1").ok());
-  CHECK(env.Read().pods().size() == 5);  // Still held by the finalizer.
+  CHECK(env.Read().pod_count() == 5);  // Still held by the finalizer.
   REQUIRE(env.cluster->RemoveFinalizer(ObjectKind::kNode, "n1", "f").ok());
-  CHECK(env.Read().pods().size() == 1);
+  CHECK(env.Read().pod_count() == 1);
   env.RunTo(absl::Seconds(5));
   const snapshot::Snapshot s = env.Read();
-  REQUIRE(s.pods().size() == 4);  // Three web replacements, no DaemonSet pod.
+  REQUIRE(s.pod_count() == 4);  // Three web replacements, no DaemonSet pod.
   for (snapshot::PodIndex p = 1; p < 4; ++p)
-    CHECK(s.pods()[p].spec().node_name() == "n2");
+    CHECK(s.DecodePod(p).spec().node_name() == "n2");
 }
 
 TEST_CASE("fake cluster: AddPod joins PDBs and controllers", "[fake-cluster]") {
@@ -856,7 +858,7 @@ TEST_CASE("fake cluster: draining five nodes under fifty PDBs keeps them whole",
     int remaining = 0;
     for (snapshot::NodeIndex n = 0; n < 5; ++n) {
       for (snapshot::PodIndex p : s.PodsOnNode(n)) {
-        const v1::Pod& pod = s.pods()[p];
+        const v1::Pod& pod = s.DecodePod(p);
         ++remaining;
         if (pod.metadata().has_deletion_timestamp()) continue;
         env.cluster->Evict(PodRef{pod.metadata().namespace_(),
@@ -867,7 +869,7 @@ TEST_CASE("fake cluster: draining five nodes under fifty PDBs keeps them whole",
     env.RunTo(absl::Seconds(rounds + 1));
   }
   const snapshot::Snapshot s = env.Read();
-  CHECK(s.pods().size() == 1000);
+  CHECK(s.pod_count() == 1000);
   CHECK(env.cluster->PdbViolations().empty());
   CHECK(env.cluster->EvictCount(EvictionResult::kEvicted) == 250);
   CHECK(env.cluster->evict_calls() > 1000);

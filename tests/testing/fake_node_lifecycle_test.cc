@@ -190,9 +190,9 @@ TEST_CASE("fake lifecycle: recreated pods land on the new node",
   REQUIRE(env.cluster->Evict(PodRef{"default", "web", ""}).http_status == 200);
   REQUIRE(env.cluster->RunUntil(env.clock, kT0 + absl::Minutes(2)).ok());
   const snapshot::Snapshot s = env.Read();
-  REQUIRE(s.pods().size() == 1);
-  CHECK(s.pods()[0].spec().node_name() == "r1");
-  CHECK(s.pods()[0].status().phase() == "Running");
+  REQUIRE(s.pod_count() == 1);
+  CHECK(s.DecodePod(0).spec().node_name() == "r1");
+  CHECK(s.DecodePod(0).status().phase() == "Running");
 }
 
 TEST_CASE("fake lifecycle: cluster faults stop the pass and are reported",

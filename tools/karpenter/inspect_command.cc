@@ -155,8 +155,8 @@ void PrintPdbs(const snapshot::Snapshot& snap, std::ostream& out) {
 void PrintSummary(const snapshot::Snapshot& snap, std::ostream& out) {
   out << "Snapshot: " << snap.node_pools().size() << " NodePools, "
       << snap.nodes().size() << " Nodes, " << snap.node_claims().size()
-      << " NodeClaims, " << snap.pods().size() << " Pods, "
-      << snap.pdbs().size() << " PodDisruptionBudgets\n";
+      << " NodeClaims, " << snap.pod_count() << " Pods, " << snap.pdbs().size()
+      << " PodDisruptionBudgets\n";
   if (!snap.skipped_kinds().empty()) {
     out << "Skipped: "
         << absl::StrJoin(snap.skipped_kinds(), ", ", absl::PairFormatter(" "))

@@ -140,7 +140,7 @@ class PdbIndex {
   std::vector<absl::Status> errors() const;
 
   // The PDBs selecting pod `p` (same namespace, selector matches), ascending.
-  // `p` must be < the snapshot's pods().size().
+  // `p` must be < the snapshot's pod_count().
   absl::Span<const snapshot::PdbIndex> PdbsOfPod(snapshot::PodIndex p) const {
     return absl::MakeConstSpan(pod_pdbs_.data() + pod_offsets_[p],
                                pod_pdbs_.data() + pod_offsets_[p + 1]);

@@ -24,15 +24,28 @@
 // `kubectl ... --dry-run=client`) is placed in "default", as kubectl would
 // create it. VolumeAttachments are cluster-scoped; their namespace is ignored.
 //
+// Pods are stored compactly, because they are most of a cluster (30 per node
+// at 10k nodes is 300k pods; as `v1::Pod` messages they take 2.3 KB each, on
+// the wire 0.2 KB). Each pod is split in two at Build:
+//  - its *shape*: the pod without the fields that differ between the replicas
+//    of one workload (metadata.name, uid, resourceVersion, creationTimestamp,
+//    spec.nodeName, and status except status.phase). Equal shapes are stored
+//    once, decoded, so the pods of a ReplicaSet share one;
+//  - the rest, kept as protobuf wire bytes.
+// `DecodePod` reassembles the whole pod (the exact message given to Build);
+// `PodShape`, `PodName` and `PodReadyCondition` answer the questions a pass
+// over every pod asks without decoding anything.
+//
 // Thread-safety: immutable after Build; any number of threads may read one
 // snapshot concurrently. Movable (indexes and views survive the move), not
-// copyable.
+// copyable. `SnapshotBuilder` is not thread-safe.
 
 #ifndef KARPENTER_SNAPSHOT_SNAPSHOT_H_
 #define KARPENTER_SNAPSHOT_SNAPSHOT_H_
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -60,6 +73,11 @@ using PersistentVolumeClaimIndex = uint32_t;
 // Dense id of a namespace holding at least one Pod or PDB.
 using NamespaceId = uint32_t;
 
+// How a pod's first condition of type "Ready" reads.
+enum class PodReady : uint8_t { kAbsent, kTrue, kFalse, kOther };
+
+class SnapshotBuilder;
+
 class Snapshot {
  public:
   // Indexes `objects`, taking ownership (the protos are moved, not copied).
@@ -68,6 +86,8 @@ class Snapshot {
   // namespace/name, is empty or occurs twice (e.g. `duplicate Pod
   // "default/web-1": pods[3] and pods[10]`), or if a kind has more than
   // 2^32 - 2 objects.
+  // Pods are compacted one at a time, each freed as soon as it is stored;
+  // SnapshotBuilder avoids holding every pod as a message at all.
   static absl::StatusOr<Snapshot> Build(ObjectSet objects);
 
   // An empty snapshot.
@@ -79,7 +99,6 @@ class Snapshot {
 
   // The objects, in input order.
   absl::Span<const v1::Node> nodes() const { return nodes_; }
-  absl::Span<const v1::Pod> pods() const { return pods_; }
   absl::Span<const v1::PodDisruptionBudget> pdbs() const { return pdbs_; }
   absl::Span<const v1::NodePool> node_pools() const { return node_pools_; }
   absl::Span<const v1::NodeClaim> node_claims() const { return node_claims_; }
@@ -89,6 +108,36 @@ class Snapshot {
   absl::Span<const v1::PersistentVolumeClaim> persistent_volume_claims() const {
     return persistent_volume_claims_;
   }
+
+  // The number of pods; PodIndex values run from 0 to pod_count() - 1, in
+  // input order.
+  size_t pod_count() const { return pod_shape_.size(); }
+  // Pod `p` exactly as given to Build (with "default" for an empty
+  // namespace). Decodes it: O(size of the pod), about 2 us, so passes over
+  // every pod should read PodShape instead. `p` must be < pod_count().
+  v1::Pod DecodePod(PodIndex p) const;
+  // The shape of pod `p`, shared with every pod that differs from it only in
+  // metadata.name, uid, resourceVersion, creationTimestamp, spec.nodeName and
+  // status other than status.phase, which are all empty here. Everything else
+  // (namespace, labels, annotations, owner references, deletionTimestamp,
+  // the spec, status.phase) is the pod's own. `p` must be < pod_count().
+  const v1::Pod& PodShape(PodIndex p) const {
+    return pod_shapes_[pod_shape_[p]];
+  }
+  // metadata.name of pod `p`. `p` must be < pod_count().
+  absl::string_view PodName(PodIndex p) const {
+    return absl::string_view(pod_names_.data() + pod_name_offsets_[p],
+                             pod_name_offsets_[p + 1] - pod_name_offsets_[p]);
+  }
+  // "namespace/name" of pod `p`.
+  std::string PodKey(PodIndex p) const;
+  // Pod `p`'s Ready condition. `p` must be < pod_count().
+  PodReady PodReadyCondition(PodIndex p) const { return pod_ready_[p]; }
+  // The number of distinct pod shapes, and pod `p`'s shape id, below it:
+  // pods with equal ids have equal PodShape, so a caller can compute what
+  // depends on the shape alone once per id.
+  size_t pod_shape_count() const { return pod_shapes_.size(); }
+  uint32_t PodShapeId(PodIndex p) const { return pod_shape_[p]; }
 
   // Lookups by name; nullopt if absent.
   std::optional<NodeIndex> FindNode(absl::string_view name) const;
@@ -112,11 +161,14 @@ class Snapshot {
                                node_pods_.data() + node_pod_offsets_[n + 1]);
   }
   // The node pod `p` is bound to, or nullopt if it is unbound or bound to a
-  // node missing from the snapshot. `p` must be < pods().size().
+  // node missing from the snapshot. `p` must be < pod_count().
   std::optional<NodeIndex> NodeOfPod(PodIndex p) const {
-    if (pod_node_[p] == kNone) return std::nullopt;
+    if (pod_node_[p] >= kUnknownNode) return std::nullopt;
     return pod_node_[p];
   }
+  // True if pod `p` has an empty `spec.nodeName` (it is in UnboundPods()).
+  // `p` must be < pod_count().
+  bool PodIsUnbound(PodIndex p) const { return pod_node_[p] == kNone; }
   // VolumeAttachments whose `spec.nodeName` is node `n`, in input order.
   // Attachments naming no Node of the snapshot are in no node's list.
   // `n` must be < nodes().size().
@@ -167,9 +219,12 @@ class Snapshot {
   }
 
  private:
+  friend class SnapshotBuilder;
   static constexpr uint32_t kNone = 0xFFFFFFFF;
   // Marks a key held by several objects.
   static constexpr uint32_t kAmbiguous = 0xFFFFFFFE;
+  // pod_node_ of a pod naming a node missing from the snapshot.
+  static constexpr uint32_t kUnknownNode = 0xFFFFFFFE;
 
   struct NamespacedKey {
     NamespaceId ns;
@@ -188,13 +243,24 @@ class Snapshot {
                                         absl::string_view key);
   NamespaceId Intern(absl::string_view ns);
   absl::Status IndexNames();
-  absl::Status IndexPods();
+  absl::Status IndexPods(absl::string_view node_names,
+                         absl::Span<const uint64_t> node_name_offsets);
   absl::Status IndexPdbs();
   absl::Status IndexVolumes();
   void IndexNodeClaims();
 
   std::vector<v1::Node> nodes_;
-  std::vector<v1::Pod> pods_;
+  // The pod store (see the file comment). pod_rest_ holds pod p's wire bytes
+  // at [pod_rest_offsets_[p], pod_rest_offsets_[p + 1]); names likewise.
+  // Vectors, not strings: a moved vector keeps its buffer (a short string
+  // would not), so views of names survive moving the Snapshot.
+  std::vector<v1::Pod> pod_shapes_;
+  std::vector<uint32_t> pod_shape_;
+  std::vector<char> pod_rest_;
+  std::vector<uint64_t> pod_rest_offsets_ = {0};
+  std::vector<char> pod_names_;
+  std::vector<uint64_t> pod_name_offsets_ = {0};
+  std::vector<PodReady> pod_ready_;
   std::vector<v1::PodDisruptionBudget> pdbs_;
   std::vector<v1::NodePool> node_pools_;
   std::vector<v1::NodeClaim> node_claims_;
@@ -221,7 +287,7 @@ class Snapshot {
       pvc_by_key_;
 
   std::vector<NamespaceId> pod_namespace_;
-  std::vector<NodeIndex> pod_node_;  // Or kNone.
+  std::vector<NodeIndex> pod_node_;  // Or kNone (unbound), kUnknownNode.
   // CSR: pods on node n are node_pods_[node_pod_offsets_[n] ..
   // node_pod_offsets_[n + 1]).
   std::vector<uint32_t> node_pod_offsets_ = {0};
@@ -234,6 +300,50 @@ class Snapshot {
   // CSR by node, as for pods.
   std::vector<uint32_t> node_va_offsets_ = {0};
   std::vector<VolumeAttachmentIndex> node_vas_;
+};
+
+// Builds a Snapshot object by object, so that a host feeding it from its own
+// watch streams (or a generator) never holds every pod as a message: each
+// pod is compacted as it is added and freed.
+//
+//   SnapshotBuilder b;
+//   for (v1::Pod& pod : incoming) b.AddPod(std::move(pod));
+//   b.objects().nodes = std::move(nodes);
+//   absl::StatusOr<Snapshot> s = std::move(b).Build();
+class SnapshotBuilder {
+ public:
+  SnapshotBuilder();
+  SnapshotBuilder(SnapshotBuilder&&) noexcept;
+  SnapshotBuilder& operator=(SnapshotBuilder&&) noexcept;
+  ~SnapshotBuilder();
+
+  // Appends `pod` (PodIndex: the number of pods added before it). Never
+  // fails; names are checked by Build.
+  void AddPod(v1::Pod pod);
+  // Preallocates for `pods` pods in all: optional, only faster.
+  void ReservePods(size_t pods);
+  // The number of pods added so far.
+  size_t pod_count() const;
+
+  // Every other kind, moved into the snapshot by Build. Pods left in
+  // `objects().pods` are added by Build after those passed to AddPod.
+  ObjectSet& objects() { return objects_; }
+
+  // The snapshot; errors as Snapshot::Build. The builder is left empty.
+  absl::StatusOr<Snapshot> Build() &&;
+
+ private:
+  struct ShapeTable;
+
+  // The id of `shape`, storing it if no equal shape is stored yet.
+  uint32_t InternShape(v1::Pod shape);
+
+  Snapshot snapshot_;
+  ObjectSet objects_;
+  // spec.nodeName of each pod, resolved to a NodeIndex by Build.
+  std::string node_names_;
+  std::vector<uint64_t> node_name_offsets_ = {0};
+  std::unique_ptr<ShapeTable> shapes_;
 };
 
 }  // namespace karpenter::snapshot

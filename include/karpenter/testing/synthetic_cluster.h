@@ -9,14 +9,17 @@
 // app labels each, and every PDB selects one app. Same options, same objects:
 // there is no hidden randomness.
 //
-// Thread-safety: MakeSyntheticCluster is a pure function.
+// Thread-safety: MakeSyntheticCluster is a pure function; AddSyntheticCluster
+// writes only to its builder.
 
 #ifndef KARPENTER_TESTING_SYNTHETIC_CLUSTER_H_
 #define KARPENTER_TESTING_SYNTHETIC_CLUSTER_H_
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::testing {
 
@@ -38,6 +41,13 @@ struct SyntheticClusterOptions {
 // `nodes` is 0 while pods are asked for, or when a count exceeds 10,000,000.
 absl::StatusOr<snapshot::ObjectSet> MakeSyntheticCluster(
     const SyntheticClusterOptions& options);
+
+// The same cluster, object for object, added to `out`: the pods through
+// SnapshotBuilder::AddPod as each is made, so that they are never all held
+// as messages (what the memory benchmarks measure), the rest to
+// `out.objects()`. Errors as MakeSyntheticCluster; nothing is added then.
+absl::Status AddSyntheticCluster(const SyntheticClusterOptions& options,
+                                 snapshot::SnapshotBuilder& out);
 
 }  // namespace karpenter::testing
 

@@ -1,0 +1,238 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// The snapshot's compact pod store: pods are split into a shared shape and
+// their own wire bytes, and must come back exactly as given.
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "google/protobuf/util/message_differencer.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/synthetic_cluster.h"
+
+namespace karpenter::snapshot {
+namespace {
+
+using ::google::protobuf::util::MessageDifferencer;
+
+v1::Node MakeNode(const std::string& name) {
+  v1::Node node;
+  node.mutable_metadata()->set_name(name);
+  return node;
+}
+
+// A replica of "web": everything a replica owns differs with `i`.
+v1::Pod Replica(int i, const std::string& node) {
+  v1::Pod pod;
+  pod.set_api_version("v1");
+  pod.set_kind("Pod");
+  v1::ObjectMeta& meta = *pod.mutable_metadata();
+  meta.set_namespace_("shop");
+  meta.set_name("web-" + std::to_string(i));
+  meta.set_uid("uid-" + std::to_string(i));
+  meta.set_resource_version(std::to_string(100 + i));
+  meta.mutable_creation_timestamp()->set_seconds(1000 + i);
+  (*meta.mutable_labels())["app"] = "web";
+  (*meta.mutable_annotations())["karpenter.sh/do-not-disrupt"] = "1h";
+  v1::OwnerReference& owner = *meta.add_owner_references();
+  owner.set_kind("ReplicaSet");
+  owner.set_name("web-7f9");
+  pod.mutable_spec()->set_node_name(node);
+  pod.mutable_spec()->set_priority(1000);
+  (*pod.mutable_spec()
+        ->mutable_containers()
+        ->Add()
+        ->mutable_resources()
+        ->mutable_requests())["cpu"] = "250m";
+  v1::PodStatus& status = *pod.mutable_status();
+  status.set_phase("Running");
+  status.mutable_start_time()->set_seconds(2000 + i);
+  v1::Condition& ready = *status.add_conditions();
+  ready.set_type("Ready");
+  ready.set_status(i % 2 == 0 ? "True" : "False");
+  ready.mutable_last_transition_time()->set_seconds(3000 + i);
+  return pod;
+}
+
+Snapshot BuildOrFail(ObjectSet objects) {
+  absl::StatusOr<Snapshot> s = Snapshot::Build(std::move(objects));
+  REQUIRE(s.ok());
+  return *std::move(s);
+}
+
+void CheckRoundTrip(const std::vector<v1::Pod>& pods, const Snapshot& s) {
+  REQUIRE(s.pod_count() == pods.size());
+  for (PodIndex p = 0; p < pods.size(); ++p) {
+    INFO("pod " << p);
+    const v1::Pod decoded = s.DecodePod(p);
+    std::string diff;
+    MessageDifferencer differencer;
+    differencer.ReportDifferencesToString(&diff);
+    CHECK(differencer.Compare(pods[p], decoded));
+    CHECK(diff.empty());
+    CHECK(s.PodName(p) == pods[p].metadata().name());
+  }
+}
+
+TEST_CASE("pod store: replicas share one shape and decode exactly",
+          "[snapshot]") {
+  std::vector<v1::Pod> pods;
+  for (int i = 0; i < 6; ++i) pods.push_back(Replica(i, i < 3 ? "n1" : "n2"));
+  ObjectSet o;
+  o.nodes = {MakeNode("n1"), MakeNode("n2")};
+  o.pods = pods;
+  const Snapshot s = BuildOrFail(std::move(o));
+  CheckRoundTrip(pods, s);
+  CHECK(s.pod_shape_count() == 1);
+  for (PodIndex p = 0; p < 6; ++p) CHECK(s.PodShapeId(p) == 0);
+  // The shape keeps what replicas share and drops what each owns.
+  const v1::Pod& shape = s.PodShape(3);
+  CHECK(shape.metadata().name().empty());
+  CHECK(shape.metadata().uid().empty());
+  CHECK(shape.metadata().resource_version().empty());
+  CHECK_FALSE(shape.metadata().has_creation_timestamp());
+  CHECK(shape.spec().node_name().empty());
+  CHECK_FALSE(shape.status().has_start_time());
+  CHECK(shape.status().conditions().empty());
+  CHECK(shape.metadata().namespace_() == "shop");
+  CHECK(shape.metadata().labels().at("app") == "web");
+  CHECK(shape.metadata().owner_references(0).name() == "web-7f9");
+  CHECK(shape.spec().priority() == 1000);
+  CHECK(shape.status().phase() == "Running");
+  CHECK(s.PodKey(4) == "shop/web-4");
+}
+
+TEST_CASE("pod store: a shared field that differs makes another shape",
+          "[snapshot]") {
+  std::vector<v1::Pod> pods = {Replica(0, "n1"), Replica(1, "n1"),
+                               Replica(2, "n1"), Replica(3, "n1")};
+  (*pods[1].mutable_metadata()->mutable_labels())["app"] = "api";
+  pods[2].mutable_status()->set_phase("Succeeded");
+  pods[3].mutable_metadata()->mutable_deletion_timestamp()->set_seconds(9);
+  ObjectSet o;
+  o.nodes = {MakeNode("n1")};
+  o.pods = pods;
+  const Snapshot s = BuildOrFail(std::move(o));
+  CheckRoundTrip(pods, s);
+  CHECK(s.pod_shape_count() == 4);
+  CHECK(s.PodShape(2).status().phase() == "Succeeded");
+  CHECK(s.PodShape(3).metadata().has_deletion_timestamp());
+}
+
+TEST_CASE("pod store: absent submessages stay absent after decoding",
+          "[snapshot]") {
+  v1::Pod bare;  // Name only: no spec, no status.
+  bare.mutable_metadata()->set_name("bare");
+  v1::Pod phase_only;
+  phase_only.mutable_metadata()->set_name("phase-only");
+  phase_only.mutable_status()->set_phase("Pending");
+  v1::Pod no_phase;
+  no_phase.mutable_metadata()->set_name("no-phase");
+  no_phase.mutable_spec();  // Present, empty.
+  no_phase.mutable_status()->set_reason("Evicted");
+  v1::Pod empty_status;
+  empty_status.mutable_metadata()->set_name("empty-status");
+  empty_status.mutable_status();
+  std::vector<v1::Pod> pods = {bare, phase_only, no_phase, empty_status};
+  ObjectSet o;
+  o.pods = pods;
+  const Snapshot s = BuildOrFail(std::move(o));
+  // Build places namespace-less pods in "default"; nothing else changes.
+  for (v1::Pod& pod : pods) pod.mutable_metadata()->set_namespace_("default");
+  CheckRoundTrip(pods, s);
+  CHECK_FALSE(s.DecodePod(0).has_spec());
+  CHECK_FALSE(s.DecodePod(0).has_status());
+  CHECK(s.DecodePod(1).status().phase() == "Pending");
+  CHECK(s.DecodePod(2).has_spec());
+  CHECK(s.DecodePod(3).has_status());
+}
+
+TEST_CASE("pod store: Ready condition and binding are answered per pod",
+          "[snapshot]") {
+  std::vector<v1::Pod> pods = {Replica(0, "n1"), Replica(1, "n1"),
+                               Replica(2, ""), Replica(3, "gone")};
+  pods[2].mutable_status()->mutable_conditions(0)->set_status("Unknown");
+  pods[3].mutable_status()->clear_conditions();
+  v1::Condition& other = *pods[3].mutable_status()->add_conditions();
+  other.set_type("PodScheduled");
+  other.set_status("True");
+  ObjectSet o;
+  o.nodes = {MakeNode("n1")};
+  o.pods = pods;
+  const Snapshot s = BuildOrFail(std::move(o));
+  CHECK(s.PodReadyCondition(0) == PodReady::kTrue);
+  CHECK(s.PodReadyCondition(1) == PodReady::kFalse);
+  CHECK(s.PodReadyCondition(2) == PodReady::kOther);
+  CHECK(s.PodReadyCondition(3) == PodReady::kAbsent);
+  CHECK_FALSE(s.PodIsUnbound(0));
+  CHECK(s.PodIsUnbound(2));
+  CHECK_FALSE(s.PodIsUnbound(3));  // Bound to a node not in the snapshot.
+  CHECK_FALSE(s.NodeOfPod(3).has_value());
+  CHECK(s.PodsOnUnknownNodes().size() == 1);
+  CHECK(s.PodsOnNode(0).size() == 2);
+}
+
+TEST_CASE("pod store: the builder keeps input order and Build's checks",
+          "[snapshot]") {
+  SnapshotBuilder builder;
+  builder.AddPod(Replica(0, "n1"));
+  builder.AddPod(Replica(1, "n1"));
+  CHECK(builder.pod_count() == 2);
+  builder.objects().nodes = {MakeNode("n1")};
+  builder.objects().pods = {Replica(2, "n1")};
+  absl::StatusOr<Snapshot> s = std::move(builder).Build();
+  REQUIRE(s.ok());
+  REQUIRE(s->pod_count() == 3);
+  CHECK(s->PodName(0) == "web-0");
+  CHECK(s->PodName(2) == "web-2");
+  CHECK(s->FindPod("shop", "web-2") == PodIndex{2});
+  CHECK(s->PodsOnNode(0).size() == 3);
+
+  SnapshotBuilder duplicate;
+  duplicate.AddPod(Replica(0, "n1"));
+  duplicate.AddPod(Replica(0, "n1"));
+  const absl::StatusOr<Snapshot> bad = std::move(duplicate).Build();
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message() ==
+        "duplicate Pod \"shop/web-0\": pods[0] and pods[1]");
+
+  SnapshotBuilder unnamed;
+  v1::Pod pod = Replica(0, "n1");
+  pod.mutable_metadata()->clear_name();
+  unnamed.AddPod(std::move(pod));
+  const absl::StatusOr<Snapshot> empty = std::move(unnamed).Build();
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.status().message() == "pods[0]: metadata.name is empty");
+}
+
+TEST_CASE("pod store: a streamed synthetic cluster equals the built one",
+          "[snapshot]") {
+  testing::SyntheticClusterOptions options;
+  options.nodes = 40;
+  absl::StatusOr<ObjectSet> objects = testing::MakeSyntheticCluster(options);
+  REQUIRE(objects.ok());
+  const std::vector<v1::Pod> pods = objects->pods;
+  const Snapshot built = BuildOrFail(*std::move(objects));
+  SnapshotBuilder builder;
+  REQUIRE(testing::AddSyntheticCluster(options, builder).ok());
+  absl::StatusOr<Snapshot> streamed = std::move(builder).Build();
+  REQUIRE(streamed.ok());
+  CheckRoundTrip(pods, built);
+  CheckRoundTrip(pods, *streamed);
+  CHECK(streamed->nodes().size() == built.nodes().size());
+  CHECK(streamed->pdbs().size() == built.pdbs().size());
+  // One DaemonSet shape plus one per (namespace, app): far fewer than pods.
+  CHECK(built.pod_shape_count() < pods.size() / 10);
+  CHECK(streamed->pod_shape_count() == built.pod_shape_count());
+
+  testing::SyntheticClusterOptions invalid;
+  invalid.nodes = -1;
+  SnapshotBuilder untouched;
+  CHECK_FALSE(testing::AddSyntheticCluster(invalid, untouched).ok());
+  CHECK(untouched.pod_count() == 0);
+}
+
+}  // namespace
+}  // namespace karpenter::snapshot
