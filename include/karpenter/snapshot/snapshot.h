@@ -126,8 +126,11 @@ class Snapshot {
   }
   // metadata.name of pod `p`. `p` must be < pod_count().
   absl::string_view PodName(PodIndex p) const {
-    return absl::string_view(pod_names_.data() + pod_name_offsets_[p],
-                             pod_name_offsets_[p + 1] - pod_name_offsets_[p]);
+    const uint64_t begin = pod_name_offsets_[p];
+    const uint64_t end = pod_name_offsets_[p + 1];
+    // No pointer arithmetic on an empty store: its data() may be null.
+    if (begin == end) return absl::string_view();
+    return absl::string_view(pod_names_.data() + begin, end - begin);
   }
   // "namespace/name" of pod `p`.
   std::string PodKey(PodIndex p) const;
