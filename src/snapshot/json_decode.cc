@@ -201,6 +201,9 @@ bool FastJsonDecoder::Object(const MessageTable& table, size_t& pos) {
     if (pos >= text_.size() || text_[pos] != '"') return false;
     absl::string_view key;
     if (!ReadString(pos, key_scratch_, key)) return false;
+    // protobuf's parser rejects an empty member name even where unknown
+    // members are ignored; let it decide and report.
+    if (key.empty()) return false;
     pos = SkipWhitespace(text_, pos);
     if (pos >= text_.size() || text_[pos] != ':') return false;
     pos = SkipWhitespace(text_, pos + 1);
