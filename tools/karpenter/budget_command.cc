@@ -149,15 +149,6 @@ std::string FormatUtc(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
-// Parses the RFC 3339 value of `flag` into `t`; "" on success.
-std::string ParseTimeFlag(const std::string& flag, const std::string& value,
-                          absl::Time& t) {
-  std::string why;
-  if (absl::ParseTime(absl::RFC3339_full, value, &t, &why)) return "";
-  return absl::StrCat(flag, ": \"", value, "\" is not an RFC 3339 time (", why,
-                      ")");
-}
-
 // Parses one option taking `value`; "" on success, else the problem.
 std::string ParseBudgetsOption(const std::string& arg, const std::string& value,
                                BudgetsArgs& parsed) {
@@ -394,18 +385,7 @@ int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
     PrintBudgetsText(report, out);
     return kExitOk;
   }
-  google::protobuf::util::JsonPrintOptions options;
-  options.add_whitespace = true;
-  options.always_print_primitive_fields = true;
-  std::string json;
-  if (auto s =
-          google::protobuf::util::MessageToJsonString(report, &json, options);
-      !s.ok()) {
-    PrintError(err, "budgets: " + s.ToString());
-    return kExitInternal;
-  }
-  out << json;
-  return kExitOk;
+  return PrintJson(report, "budgets", out, err);
 }
 
 }  // namespace karpenter::cli

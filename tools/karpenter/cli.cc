@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
 #include "karpenter/snapshot/load.h"
 
 namespace karpenter::cli {
@@ -29,6 +30,12 @@ constexpr char kUsage[] =
     "  budgets [-f FILE]... [--at RFC3339] [--until RFC3339] [-o text|json]\n"
     "                 allowed disruptions per NodePool and reason, when they\n"
     "                 next change, and with --until their timeline\n"
+    "  plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
+    "                 dry-run one disruption pass: the commands it would\n"
+    "                 start and a verdict with reasons for every node\n"
+    "  explain NODE [-f FILE]... [--at RFC3339]\n"
+    "                 everything that decides NODE, and when a pass would\n"
+    "                 disrupt it if nothing else changed\n"
     "\n"
     "Run 'karpenter <command> --help' for a command's options.\n";
 
@@ -81,6 +88,31 @@ std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
   return "";
 }
 
+std::string ParseTimeFlag(const std::string& flag, const std::string& value,
+                          absl::Time& t) {
+  std::string why;
+  if (absl::ParseTime(absl::RFC3339_full, value, &t, &why)) return "";
+  return absl::StrCat(flag, ": \"", value, "\" is not an RFC 3339 time (", why,
+                      ")");
+}
+
+int PrintJson(const google::protobuf::Message& message,
+              const std::string& command, std::ostream& out,
+              std::ostream& err) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.always_print_primitive_fields = true;
+  std::string json;
+  if (auto s =
+          google::protobuf::util::MessageToJsonString(message, &json, options);
+      !s.ok()) {
+    PrintError(err, absl::StrCat(command, ": ", s.ToString()));
+    return kExitInternal;
+  }
+  out << json;
+  return kExitOk;
+}
+
 std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err) {
@@ -122,6 +154,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "inspect") return RunInspectCommand(rest, out, err);
   if (command == "validate") return RunValidateCommand(rest, out, err);
   if (command == "budgets") return RunBudgetsCommand(rest, out, err);
+  if (command == "plan") return RunPlanCommand(rest, out, err);
+  if (command == "explain") return RunExplainCommand(rest, out, err);
   PrintError(err, "unknown command \"" + command +
                       "\" (run 'karpenter --help' for the list)");
   return kExitUsage;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
+#include "google/protobuf/message.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::cli {
@@ -49,6 +51,14 @@ int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
 int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err);
 
+// `karpenter plan ...`; `args` starts after "plan".
+int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
+                   std::ostream& err);
+
+// `karpenter explain ...`; `args` starts after "explain".
+int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
+                      std::ostream& err);
+
 // Writes `message` as one line: "karpenter: <message>", newlines folded to
 // spaces, so scripts can rely on a single diagnostic line.
 void PrintError(std::ostream& err, const std::string& message);
@@ -75,6 +85,17 @@ std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
 std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err);
+
+// Parses the RFC 3339 `value` of `flag` into `t`. Returns "" on success,
+// else the problem naming the flag and the quoted value.
+std::string ParseTimeFlag(const std::string& flag, const std::string& value,
+                          absl::Time& t);
+
+// Prints `message` in proto3's JSON mapping (indented, every field) to
+// `out`. On failure prints one line prefixed with `command` to `err` and
+// returns kExitInternal; else kExitOk.
+int PrintJson(const google::protobuf::Message& message,
+              const std::string& command, std::ostream& out, std::ostream& err);
 
 // The example cluster bundled into the binary (examples/clusters/demo.yaml),
 // used by `karpenter inspect`, `validate` and `budgets` when no file is

@@ -1,0 +1,174 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/disruption/plan_proto.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "absl/time/time.h"
+#include "karpenter/budget/disruption_spec.h"
+
+namespace karpenter::disruption {
+namespace {
+
+std::string Rfc3339(absl::Time t) {
+  if (t == absl::InfiniteFuture() || t == absl::InfinitePast()) return "";
+  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
+}
+
+void FillCandidate(const Candidate& c, v1::PlanCandidate& out) {
+  if (c.has_node) out.set_node(c.node_name);
+  out.set_node_claim(c.node_claim_name);
+  out.set_node_pool(c.node_pool_name);
+  out.set_provider_id(c.provider_id);
+  out.set_instance_type(c.instance_type);
+  out.set_zone(c.zone);
+  out.set_capacity_type(c.capacity_type);
+  out.set_price(c.price);
+  out.set_pods(static_cast<int64_t>(c.pods.size()));
+  out.set_reschedulable_pods(static_cast<int64_t>(c.reschedulable_pods.size()));
+  out.set_disruption_cost(c.disruption_cost);
+  if (c.drifted_since.has_value()) {
+    out.set_drifted_since(Rfc3339(*c.drifted_since));
+    out.set_drift_reason(c.drift_reason);
+  }
+}
+
+void FillCommand(const Command& command, v1::PlanCommand& out) {
+  out.set_method(std::string(MethodName(command.method)));
+  out.set_decision(std::string(DecisionName(command.decision())));
+  for (const Candidate& c : command.candidates) {
+    FillCandidate(c, *out.add_candidates());
+  }
+  for (const Replacement& r : command.replacements) {
+    v1::PlanReplacement& pr = *out.add_replacements();
+    pr.set_node_pool(r.node_pool);
+    for (const std::string& type : r.instance_types) {
+      pr.add_instance_types(type);
+    }
+    pr.set_price(r.price);
+    pr.set_node_claim(r.node_claim.metadata().name());
+  }
+  if (command.validate_at.has_value()) {
+    out.set_validate_at(Rfc3339(*command.validate_at));
+  }
+  out.set_explanation(command.explanation);
+}
+
+void FillBudgets(const budget::BudgetMapping& mapping, v1::Plan& out) {
+  for (const budget::NodePoolBudget& pool : mapping.node_pools) {
+    for (budget::DisruptionReason reason : budget::kAllDisruptionReasons) {
+      const size_t r = static_cast<size_t>(reason);
+      v1::PlanBudget& b = *out.add_budgets();
+      b.set_node_pool(pool.node_pool);
+      b.set_reason(std::string(budget::DisruptionReasonName(reason)));
+      b.set_allowed(pool.by_reason[r].allowed);
+      b.set_remaining(pool.remaining[r]);
+      b.set_why(pool.by_reason[r].why);
+      b.set_total_nodes(pool.total_nodes);
+      b.set_disrupting_nodes(pool.disrupting_nodes);
+    }
+  }
+}
+
+}  // namespace
+
+v1::Plan PlanToProto(const Plan& plan) {
+  v1::Plan out;
+  out.set_now(Rfc3339(plan.now));
+  for (const Command& command : plan.commands) {
+    FillCommand(command, *out.add_commands());
+  }
+  if (plan.acted.has_value())
+    out.set_acted(std::string(MethodName(*plan.acted)));
+  for (const NodeVerdict& v : plan.verdicts) {
+    v1::PlanVerdict& pv = *out.add_verdicts();
+    pv.set_node(v.node);
+    pv.set_node_claim(v.node_claim);
+    pv.set_node_pool(v.node_pool);
+    if (v.method.has_value()) pv.set_method(std::string(MethodName(*v.method)));
+    pv.set_code(v.code);
+    pv.set_message(v.message);
+  }
+  for (const DriftConditionUpdate& u : plan.drift_updates) {
+    v1::PlanDriftUpdate& pu = *out.add_drift_updates();
+    pu.set_node_claim(u.node_claim);
+    pu.set_change(std::string(drift::DriftConditionChangeName(u.change)));
+    if (u.change == drift::DriftConditionChange::kSet) {
+      pu.set_reason(u.reason);
+      pu.set_since(Rfc3339(u.since));
+    }
+  }
+  for (const std::string& e : plan.drift_errors) out.add_drift_errors(e);
+  for (const std::string& n : plan.cleanup) out.add_cleanup(n);
+  FillBudgets(plan.budgets, out);
+  out.set_next_pass(Rfc3339(plan.next_pass));
+  return out;
+}
+
+namespace {
+
+std::string LabelOf(const v1::Node& node, const std::string& key) {
+  auto it = node.metadata().labels().find(key);
+  return it == node.metadata().labels().end() ? "" : it->second;
+}
+
+// What the nodes of one NodePool say about one instance type.
+struct ObservedType {
+  const v1::Node* first = nullptr;  // By name.
+  std::set<std::pair<std::string, std::string>> offerings;
+};
+
+InstanceType ToInstanceType(const std::string& name, const ObservedType& seen) {
+  InstanceType type;
+  type.name = name;
+  const auto& status = seen.first->status();
+  const auto& resources =
+      status.capacity().empty() ? status.allocatable() : status.capacity();
+  for (const auto& [resource, quantity] : resources) {
+    type.capacity[resource] = quantity;
+  }
+  for (const auto& [zone, capacity_type] : seen.offerings) {
+    type.offerings.push_back(Offering{zone, capacity_type, 0, true});
+  }
+  for (const char* key : {"kubernetes.io/arch", "kubernetes.io/os"}) {
+    if (std::string value = LabelOf(*seen.first, key); !value.empty()) {
+      type.labels[key] = value;
+    }
+  }
+  return type;
+}
+
+}  // namespace
+
+InstanceTypeCatalog ObservedInstanceTypes(const snapshot::Snapshot& snapshot) {
+  std::map<std::string, std::map<std::string, ObservedType>> seen;
+  for (const v1::NodePool& pool : snapshot.node_pools()) {
+    seen[pool.metadata().name()];
+  }
+  for (const v1::Node& node : snapshot.nodes()) {
+    auto pool = seen.find(LabelOf(node, "karpenter.sh/nodepool"));
+    const std::string type_name =
+        LabelOf(node, "node.kubernetes.io/instance-type");
+    if (pool == seen.end() || type_name.empty()) continue;
+    ObservedType& type = pool->second[type_name];
+    if (type.first == nullptr ||
+        node.metadata().name() < type.first->metadata().name()) {
+      type.first = &node;
+    }
+    type.offerings.emplace(LabelOf(node, "topology.kubernetes.io/zone"),
+                           LabelOf(node, "karpenter.sh/capacity-type"));
+  }
+  InstanceTypeCatalog catalog;
+  for (const auto& [pool, types] : seen) {
+    std::vector<InstanceType>& list = catalog[pool];
+    for (const auto& [name, observed] : types) {
+      list.push_back(ToInstanceType(name, observed));
+    }
+  }
+  return catalog;
+}
+
+}  // namespace karpenter::disruption

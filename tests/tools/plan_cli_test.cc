@@ -1,0 +1,187 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// `karpenter plan` and `karpenter explain`, end to end on the bundled demo
+// cluster and on malformed input.
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "cli_test_util.h"
+#include "google/protobuf/util/json_util.h"
+#include "karpenter/v1/plan.pb.h"
+
+namespace karpenter::cli {
+namespace {
+
+using test::Run;
+
+constexpr char kAt[] = "2025-03-05T12:00:00Z";
+constexpr char kEmpty[] = "ip-10-0-1-89.us-west-2.compute.internal";
+constexpr char kBusy[] = "ip-10-0-1-23.us-west-2.compute.internal";
+
+// The table row of `node` in plan's text output.
+std::string RowOf(const std::string& out, const std::string& node) {
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (absl::StartsWith(line, node + " ")) return std::string(line);
+  }
+  return "";
+}
+
+TEST_CASE("plan cli: text lists the command and a verdict per node",
+          "[cli][plan]") {
+  const test::Result r = Run({"plan", "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  CHECK(r.err.empty());
+  CHECK(absl::StartsWith(r.out,
+                         "Disruption pass at 2025-03-05T12:00:00Z: 1 command "
+                         "(Emptiness acted)\n"));
+  CHECK(absl::StrContains(r.out,
+                          "1  Emptiness  Delete    " + std::string(kEmpty)));
+  CHECK(absl::StrContains(RowOf(r.out, kEmpty), "Commanded"));
+  CHECK(absl::StrContains(RowOf(r.out, kBusy), "PdbBlocked"));
+  CHECK(absl::StrContains(RowOf(r.out, kBusy), "payments/api"));
+  CHECK(absl::StrContains(
+      RowOf(r.out, "ip-10-0-2-101.us-west-2.compute.internal"),
+      "PodDoNotDisrupt"));
+  CHECK(absl::StrContains(
+      RowOf(r.out, "ip-10-0-1-140.us-west-2.compute.internal"),
+      "ConsolidationDisabled"));
+  CHECK(absl::StrContains(r.out, "\nNext pass: 2025-03-05T12:00:00Z\n"));
+}
+
+TEST_CASE("plan cli: json parses back into a Plan", "[cli][plan]") {
+  const test::Result r = Run({"plan", "--at", kAt, "-o", "json"});
+  REQUIRE(r.status == kExitOk);
+  v1::Plan plan;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(r.out, &plan).ok());
+  CHECK(plan.now() == kAt);
+  CHECK(plan.acted() == "Emptiness");
+  REQUIRE(plan.commands_size() == 1);
+  CHECK(plan.commands(0).candidates(0).node() == kEmpty);
+  CHECK(plan.verdicts_size() == 8);
+  CHECK(plan.budgets_size() == 9);
+  // Emptiness is not consolidation: without consolidation it still acts.
+  const test::Result quiet =
+      Run({"plan", "--at", kAt, "-o", "json", "--no-consolidation"});
+  REQUIRE(quiet.status == kExitOk);
+  v1::Plan same;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(quiet.out, &same).ok());
+  CHECK(same.acted() == "Emptiness");
+  // Before consolidateAfter has elapsed nothing acts: the 10 s poll.
+  const test::Result early =
+      Run({"plan", "--at", "2025-03-04T07:46:00Z", "-o", "json"});
+  REQUIRE(early.status == kExitOk);
+  v1::Plan none;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(early.out, &none).ok());
+  CHECK(none.commands_size() == 0);
+  CHECK(none.acted().empty());
+  CHECK(none.next_pass() == "2025-03-04T07:46:10Z");
+}
+
+TEST_CASE("plan cli: bad usage and malformed input exit 2 with one line",
+          "[cli][plan]") {
+  const std::string truncated = test::WriteTemp(
+      "plan_truncated.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name");
+  const std::string wrong_type = test::WriteTemp(
+      "plan_wrong_type.json",
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
+      R"("spec":{"terminationGracePeriodSeconds":"abc"}})");
+  struct Case {
+    std::vector<std::string> args;
+    std::string error;
+  };
+  const Case cases[] = {
+      {{"plan", "--at", "yesterday"},
+       "karpenter: plan: --at: \"yesterday\" is not an RFC 3339 time"},
+      {{"plan", "-o", "yaml"},
+       "karpenter: plan: -o: \"yaml\" is not text or json\n"},
+      {{"plan", "--bogus"}, "karpenter: plan: unknown option \"--bogus\"\n"},
+      {{"plan", "-f"}, "karpenter: plan: -f: missing value\n"},
+      {{"plan", "-f", "/nonexistent/cluster.yaml"},
+       "karpenter: plan: cannot open \"/nonexistent/cluster.yaml\""},
+      {{"plan", "-f", truncated}, "karpenter: plan: " + truncated},
+      {{"plan", "-f", wrong_type}, "spec.terminationGracePeriodSeconds"},
+      {{"explain"}, "karpenter: explain: missing NODE\n"},
+      {{"explain", "a", "b"}, "karpenter: explain: one NODE expected, got 2\n"},
+      {{"explain", "nope", "--at", kAt},
+       "karpenter: explain: node \"nope\" not found\n"},
+      {{"explain", kBusy, "--horizon", "forever"},
+       "karpenter: explain: --horizon: \"forever\" is not a finite "
+       "duration >= 0"},
+      {{"explain", kBusy, "-o", "json"},
+       "karpenter: explain: unknown option \"-o\"\n"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args);
+    const test::Result r = Run(c.args);
+    CHECK(r.status == kExitUsage);
+    CHECK(r.out.empty());
+    CHECK(absl::StrContains(r.err, c.error));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("explain cli: a blocked node names its PDB and its expiry",
+          "[cli][explain]") {
+  const test::Result r = Run({"explain", kBusy, "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StartsWith(
+      r.out,
+      "Node ip-10-0-1-23.us-west-2.compute.internal (NodeClaim "
+      "default-7xk2p), NodePool default, at 2025-03-05T12:00:00Z\n"));
+  CHECK(absl::StrContains(r.out, "  verdict:       PdbBlocked (Emptiness)"));
+  CHECK(absl::StrContains(
+      r.out,
+      "  blocking PDB:  payments/api: disruptionsAllowed 0 (healthy 2, "
+      "desired 2, expected 2); pods payments/api-58b7c9f4d-gk2lx\n"));
+  CHECK(absl::StrContains(r.out, "  expiry:        2025-04-02T08:10:01Z"));
+  CHECK(absl::StrContains(r.out,
+                          "  disrupted:     at 2025-04-02T08:10:01Z (in "
+                          "668h10m1s), by Expiration\n"));
+  const test::Result soon =
+      Run({"explain", kBusy, "--at", kAt, "--horizon", "24h"});
+  REQUIRE(soon.status == kExitOk);
+  CHECK(absl::StrContains(soon.out,
+                          "  disrupted:     not within 24h if nothing else "
+                          "changes"));
+}
+
+TEST_CASE("explain cli: consolidateAfter remaining and the acting pass",
+          "[cli][explain]") {
+  const test::Result r =
+      Run({"explain", kEmpty, "--at", "2025-03-04T07:46:00Z"});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StrContains(r.out,
+                          "consolidateAfter elapses 2025-03-04T07:46:19Z "
+                          "(in 19s)"));
+  CHECK(absl::StrContains(r.out, "(empty)"));
+  CHECK(
+      absl::StrContains(r.out,
+                        "  disrupted:     at 2025-03-04T07:46:19Z (in 19s), by "
+                        "Emptiness\n"));
+  const test::Result now = Run({"explain", kEmpty, "--at", kAt});
+  REQUIRE(now.status == kExitOk);
+  CHECK(absl::StrContains(now.out, "  verdict:       Commanded (Emptiness)"));
+  CHECK(absl::StrContains(now.out,
+                          "  disrupted:     by this pass, by Emptiness\n"));
+}
+
+TEST_CASE("explain cli: budgets with their next change and do-not-disrupt",
+          "[cli][explain]") {
+  const test::Result r =
+      Run({"explain", "ip-10-0-2-101.us-west-2.compute.internal", "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StrContains(
+      r.out,
+      "    Empty: allowed 0, remaining 0; budgets[1] nodes \"0\" of 2 nodes "
+      "= 0; changes at 2025-03-05T17:00:00Z to 1\n"));
+  CHECK(absl::StrContains(
+      r.out,
+      "  do-not-disrupt: analytics/nightly-report-28991520-x2k9d "
+      "(karpenter.sh/do-not-disrupt: \"true\") indefinitely\n"));
+}
+
+}  // namespace
+}  // namespace karpenter::cli
