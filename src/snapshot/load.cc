@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "snapshot/object_sink.h"
 
 namespace karpenter::snapshot {
 namespace {
@@ -97,6 +98,20 @@ absl::Status LoadText(absl::string_view text, absl::string_view source,
     return LoadJson(rest, source, out);
   }
   return LoadYaml(rest, source, out);
+}
+
+absl::Status LoadDocumentsOfKind(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const google::protobuf::Message& prototype,
+    std::vector<std::unique_ptr<google::protobuf::Message>>& out) {
+  absl::string_view rest = text;
+  if (absl::StartsWith(rest, "\xEF\xBB\xBF")) rest.remove_prefix(3);
+  const size_t first = rest.find_first_not_of(" \t\r\n");
+  if (first != absl::string_view::npos &&
+      (rest[first] == '{' || rest[first] == '[')) {
+    return internal::JsonDocumentsOfKind(rest, source, kind, prototype, out);
+  }
+  return internal::YamlDocumentsOfKind(rest, source, kind, prototype, out);
 }
 
 absl::Status LoadFile(const std::string& path, ObjectSet& out) {

@@ -161,7 +161,63 @@ absl::Status JsonReader::Object(absl::string_view span, const Header& header,
   return absl::OkStatus();
 }
 
+// `value`'s kind member, or "" if absent or not a string.
+std::string KindOf(absl::string_view value) {
+  if (value.empty() || value.front() != '{') return "";
+  const auto member = internal::FindMember(value, "kind");
+  return member ? internal::StringValue(*member).value_or("") : "";
+}
+
+// "<kind> <name>" of a document for error messages.
+std::string DocumentLabel(absl::string_view value, absl::string_view kind) {
+  std::string name;
+  if (const auto meta = internal::FindMember(value, "metadata")) {
+    if (const auto v = internal::FindMember(*meta, "name")) {
+      name = internal::StringValue(*v).value_or("");
+    }
+  }
+  return internal::ObjectLabel(kind, "", name);
+}
+
 }  // namespace
+
+namespace internal {
+
+absl::Status JsonDocumentsOfKind(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const google::protobuf::Message& prototype,
+    std::vector<std::unique_ptr<google::protobuf::Message>>& out) {
+  if (absl::Status s = ValidateJson(text); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ": ", s.message()));
+  }
+  const size_t start = SkipWhitespace(text, 0);
+  const size_t end = text.find_last_not_of(" \t\r\n") + 1;
+  const absl::string_view value = text.substr(start, end - start);
+  std::vector<std::pair<std::string, absl::string_view>> found;
+  if (value.front() == '[') {
+    ForEachElement(value, [&](size_t i, absl::string_view element) {
+      if (KindOf(element) == kind)
+        found.emplace_back(absl::StrCat("[", i, "]"), element);
+      return true;
+    });
+  } else if (KindOf(value) == kind) {
+    found.emplace_back("", value);
+  }
+  std::vector<std::unique_ptr<google::protobuf::Message>> staged;
+  for (const auto& [where, element] : found) {
+    std::unique_ptr<google::protobuf::Message> message(prototype.New());
+    if (absl::Status s = DecodeJsonMessage(element, *message); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": ", where, where.empty() ? "" : " ", "(",
+                       DocumentLabel(element, kind), "): ", s.message()));
+    }
+    staged.push_back(std::move(message));
+  }
+  for (auto& m : staged) out.push_back(std::move(m));
+  return absl::OkStatus();
+}
+
+}  // namespace internal
 
 absl::Status LoadJson(absl::string_view text, absl::string_view source,
                       ObjectSet& out) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -575,10 +576,10 @@ int DocumentAtLine(absl::string_view text, int line) {
   return document;
 }
 
-absl::Status LoadYamlOrThrow(absl::string_view text, absl::string_view source,
-                             ObjectSet& out) {
+// Parses every document of `text`; YAML syntax errors become Status.
+absl::Status ParseDocuments(absl::string_view text, absl::string_view source,
+                            std::vector<YAML::Node>& documents) {
   const std::string copy(text);
-  std::vector<YAML::Node> documents;
   try {
     if (absl::Status s = CheckParserTerminates(copy, source); !s.ok()) {
       return s;
@@ -590,9 +591,22 @@ absl::Status LoadYamlOrThrow(absl::string_view text, absl::string_view source,
         DocumentAtLine(text, e.mark.line), e.mark.line + 1, e.mark.column + 1,
         e.msg));
   }
-  // Converting to JSON can at most double well-formed YAML (quotes, commas);
-  // far more means aliases are being expanded.
-  YamlReader reader(source, out, 4 * text.size() + (size_t{1} << 20));
+  return absl::OkStatus();
+}
+
+// Converting to JSON can at most double well-formed YAML (quotes, commas);
+// far more means aliases are being expanded.
+size_t MaxJsonBytes(absl::string_view text) {
+  return 4 * text.size() + (size_t{1} << 20);
+}
+
+absl::Status LoadYamlOrThrow(absl::string_view text, absl::string_view source,
+                             ObjectSet& out) {
+  std::vector<YAML::Node> documents;
+  if (absl::Status s = ParseDocuments(text, source, documents); !s.ok()) {
+    return s;
+  }
+  YamlReader reader(source, out, MaxJsonBytes(text));
   for (size_t i = 0; i < documents.size(); ++i) {
     if (documents[i].IsNull()) continue;
     if (absl::Status s = reader.Document(documents[i], static_cast<int>(i + 1));
@@ -603,30 +617,99 @@ absl::Status LoadYamlOrThrow(absl::string_view text, absl::string_view source,
   return absl::OkStatus();
 }
 
+// The scalar `key` of the mapping `node`, or "".
+std::string ScalarMember(const YAML::Node& node, absl::string_view key) {
+  if (!node.IsMap()) return "";
+  for (const auto& member : node) {
+    const YAML::Node k = member.first;
+    const YAML::Node v = member.second;
+    if (k.IsScalar() && k.Scalar() == key && v.IsScalar()) return v.Scalar();
+  }
+  return "";
+}
+
+absl::Status DocumentsOfKindOrThrow(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const pb::Message& prototype,
+    std::vector<std::unique_ptr<pb::Message>>& out) {
+  std::vector<YAML::Node> documents;
+  if (absl::Status s = ParseDocuments(text, source, documents); !s.ok()) {
+    return s;
+  }
+  const size_t max_bytes = MaxJsonBytes(text);
+  for (size_t i = 0; i < documents.size(); ++i) {
+    const YAML::Node& document = documents[i];
+    if (ScalarMember(document, "kind") != kind) continue;
+    std::string name;
+    for (const auto& member : document) {
+      const YAML::Node k = member.first;
+      if (k.IsScalar() && k.Scalar() == "metadata") {
+        name = ScalarMember(member.second, "name");
+      }
+    }
+    const std::string where =
+        absl::StrFormat("%s: document %d (%s)", source, i + 1,
+                        internal::ObjectLabel(kind, "", name));
+    std::string json;
+    JsonWriter writer(json, max_bytes);
+    absl::Status s = writer.Message(document, prototype.GetDescriptor(), 0);
+    std::unique_ptr<pb::Message> message(prototype.New());
+    if (s.ok()) s = internal::DecodeJsonMessage(json, *message);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.message()));
+    }
+    out.push_back(std::move(message));
+  }
+  return absl::OkStatus();
+}
+
+// Runs `fn`, turning anything yaml-cpp throws into a Status.
+template <typename Fn>
+absl::Status CatchYaml(absl::string_view source, Fn fn) {
+  // yaml-cpp throws for syntax errors, for deep nesting (DeepRecursion) and
+  // from its node accessors; the library must not let any of it escape.
+  try {
+    return fn();
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: YAML error at line %d, column %d: %s", source,
+                        e.mark.line + 1, e.mark.column + 1, e.msg));
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": cannot read YAML: ", e.what()));
+  } catch (...) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": cannot read YAML: unknown error"));
+  }
+}
+
 }  // namespace
 
 absl::Status LoadYaml(absl::string_view text, absl::string_view source,
                       ObjectSet& out) {
   ObjectSet staged;
-  absl::Status status;
-  // yaml-cpp throws for syntax errors, for deep nesting (DeepRecursion) and
-  // from its node accessors; the library must not let any of it escape.
-  try {
-    status = LoadYamlOrThrow(text, source, staged);
-  } catch (const YAML::Exception& e) {
-    status = absl::InvalidArgumentError(
-        absl::StrFormat("%s: YAML error at line %d, column %d: %s", source,
-                        e.mark.line + 1, e.mark.column + 1, e.msg));
-  } catch (const std::exception& e) {
-    status = absl::InvalidArgumentError(
-        absl::StrCat(source, ": cannot read YAML: ", e.what()));
-  } catch (...) {
-    status = absl::InvalidArgumentError(
-        absl::StrCat(source, ": cannot read YAML: unknown error"));
-  }
+  absl::Status status =
+      CatchYaml(source, [&] { return LoadYamlOrThrow(text, source, staged); });
   if (!status.ok()) return status;
   out.Append(std::move(staged));
   return absl::OkStatus();
 }
+
+namespace internal {
+
+absl::Status YamlDocumentsOfKind(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const google::protobuf::Message& prototype,
+    std::vector<std::unique_ptr<google::protobuf::Message>>& out) {
+  std::vector<std::unique_ptr<google::protobuf::Message>> staged;
+  absl::Status status = CatchYaml(source, [&] {
+    return DocumentsOfKindOrThrow(text, source, kind, prototype, staged);
+  });
+  if (!status.ok()) return status;
+  for (auto& m : staged) out.push_back(std::move(m));
+  return absl::OkStatus();
+}
+
+}  // namespace internal
 
 }  // namespace karpenter::snapshot

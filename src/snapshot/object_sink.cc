@@ -256,6 +256,19 @@ absl::Status Decode(FastJsonDecoder& decoder, absl::string_view json,
 
 }  // namespace
 
+absl::Status DecodeJsonMessage(absl::string_view json,
+                               google::protobuf::Message& message) {
+  message.Clear();
+  pb::util::JsonParseOptions options;
+  options.ignore_unknown_fields = true;
+  const auto status = pb::util::JsonStringToMessage(
+      pb::StringPiece(json.data(), json.size()), &message, options);
+  if (status.ok()) return absl::OkStatus();
+  const auto text = status.message();
+  return RewriteDecodeError(absl::string_view(text.data(), text.size()),
+                            message.GetDescriptor());
+}
+
 ObjectKind Classify(absl::string_view kind, absl::string_view api_version) {
   const bool any = api_version.empty();
   if (kind == "Node" && (any || api_version == "v1")) return ObjectKind::kNode;

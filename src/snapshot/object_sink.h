@@ -12,11 +12,14 @@
 #ifndef KARPENTER_SRC_SNAPSHOT_OBJECT_SINK_H_
 #define KARPENTER_SRC_SNAPSHOT_OBJECT_SINK_H_
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 #include "karpenter/snapshot/load.h"
 #include "snapshot/json_decode.h"
 
@@ -71,6 +74,23 @@ struct Location {
 // "<source>: [<document>: ][<item> (<label>)|<label>]: <detail>".
 absl::Status LocatedError(const Location& where, absl::string_view label,
                           absl::string_view detail);
+
+// Decodes `json` (one well-formed JSON object) into `message` (cleared
+// first) with protobuf's parser, unknown fields ignored. Returns
+// InvalidArgument "<json field path>: <what>" on a decode error.
+absl::Status DecodeJsonMessage(absl::string_view json,
+                               google::protobuf::Message& message);
+
+// LoadDocumentsOfKind (karpenter/snapshot/load.h) for each format; `text`
+// has no byte order mark.
+absl::Status JsonDocumentsOfKind(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const google::protobuf::Message& prototype,
+    std::vector<std::unique_ptr<google::protobuf::Message>>& out);
+absl::Status YamlDocumentsOfKind(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const google::protobuf::Message& prototype,
+    std::vector<std::unique_ptr<google::protobuf::Message>>& out);
 
 // Appends decoded objects to an ObjectSet.
 class ObjectSink {

@@ -234,7 +234,7 @@ class FakeClusterState {
   absl::Status Load(snapshot::ObjectSet objects, absl::Time now);
   void Advance(absl::Time now);
   std::optional<absl::Time> NextEventTime() const;
-  snapshot::ObjectSet Export() const;
+  snapshot::ObjectSet Export(bool with_pods = true) const;
   PdbCounts Counts(const PdbRecord& pdb) const;
   std::optional<PdbCounts> CountsOf(absl::string_view key) const;
 
@@ -265,6 +265,7 @@ class FakeClusterState {
   absl::Status AddNode(v1::Node node, absl::Time now);
   absl::Status SetNodeClaimStatus(absl::string_view node_claim,
                                   v1::NodeClaimStatus status);
+  absl::Status ApplyNodePool(v1::NodePool node_pool);
 
   void Log(absl::Time at, absl::string_view line);
 
@@ -289,11 +290,17 @@ class FakeClusterState {
   void PushEvent(absl::Time at, Event e);
   int64_t ControllerScale(const std::string& key) const;
   int64_t ExpectedFromControllers(const PdbRecord& pdb) const;
+  // Requests (milli-units) of the non-terminal pods bound to each Node.
+  using Usage =
+      std::map<std::string, std::map<std::string, int64_t>, std::less<>>;
   std::optional<std::string> ChooseNode(absl::string_view source,
-                                        const v1::Pod& pod) const;
+                                        const v1::Pod& pod,
+                                        const Usage* usage = nullptr) const;
   // respect_capacity: whether `node` has room for `pod` next to the
   // non-terminal pods bound to it.
-  bool HasRoom(const v1::Node& node, const v1::Pod& pod) const;
+  Usage NodeUsage() const;
+  bool HasRoom(const v1::Node& node, const v1::Pod& pod,
+               const Usage* usage = nullptr) const;
   // respect_capacity: binds the unscheduled replacement pods that now fit,
   // oldest first.
   void ScheduleUnscheduled(absl::Time now);
@@ -533,13 +540,13 @@ std::string FakeClusterState::FreshPodName(absl::string_view ns,
 }
 
 std::optional<std::string> FakeClusterState::ChooseNode(
-    absl::string_view source, const v1::Pod& pod) const {
+    absl::string_view source, const v1::Pod& pod, const Usage* usage) const {
   for (const auto& [name, node] : nodes_) {
     if (name == source || node.metadata().has_deletion_timestamp() ||
         node.spec().unschedulable() || HasDisruptedTaint(node)) {
       continue;
     }
-    if (options_.respect_capacity && !HasRoom(node, pod)) continue;
+    if (options_.respect_capacity && !HasRoom(node, pod, usage)) continue;
     return name;
   }
   return std::nullopt;
@@ -560,13 +567,32 @@ std::map<std::string, int64_t> RequestsOf(const v1::Pod& pod) {
 
 }  // namespace
 
-bool FakeClusterState::HasRoom(const v1::Node& node, const v1::Pod& pod) const {
-  std::map<std::string, int64_t> used = RequestsOf(pod);
-  const std::string& name = node.metadata().name();
+FakeClusterState::Usage FakeClusterState::NodeUsage() const {
+  Usage usage;
   for (const auto& [id, r] : pods_) {
-    if (r.pod.spec().node_name() != name || IsTerminal(r.pod)) continue;
+    if (r.pod.spec().node_name().empty() || IsTerminal(r.pod)) continue;
+    std::map<std::string, int64_t>& used = usage[r.pod.spec().node_name()];
     for (const auto& [resource, milli] : RequestsOf(r.pod)) {
       used[resource] += milli;
+    }
+  }
+  return usage;
+}
+
+bool FakeClusterState::HasRoom(const v1::Node& node, const v1::Pod& pod,
+                               const Usage* usage) const {
+  std::map<std::string, int64_t> used = RequestsOf(pod);
+  const std::string& name = node.metadata().name();
+  if (usage != nullptr) {
+    if (auto it = usage->find(name); it != usage->end()) {
+      for (const auto& [resource, milli] : it->second) used[resource] += milli;
+    }
+  } else {
+    for (const auto& [id, r] : pods_) {
+      if (r.pod.spec().node_name() != name || IsTerminal(r.pod)) continue;
+      for (const auto& [resource, milli] : RequestsOf(r.pod)) {
+        used[resource] += milli;
+      }
     }
   }
   for (const auto& [resource, milli] : used) {
@@ -581,13 +607,21 @@ bool FakeClusterState::HasRoom(const v1::Node& node, const v1::Pod& pod) const {
 
 void FakeClusterState::ScheduleUnscheduled(absl::Time now) {
   if (!options_.respect_capacity) return;
+  // Computed once per call (and kept current below): every call retries the
+  // pending pods, so a per-pod scan of every pod would be quadratic.
+  std::optional<Usage> usage;
   for (auto& [id, r] : pods_) {
     v1::Pod& pod = r.pod;
     if (!pod.spec().node_name().empty() || !IsActive(pod) || !r.replaceable) {
       continue;
     }
-    const std::optional<std::string> node = ChooseNode(r.avoid_node, pod);
+    if (!usage.has_value()) usage = NodeUsage();
+    const std::optional<std::string> node =
+        ChooseNode(r.avoid_node, pod, &*usage);
     if (!node) continue;
+    for (const auto& [resource, milli] : RequestsOf(pod)) {
+      (*usage)[*node][resource] += milli;
+    }
     pod.mutable_spec()->set_node_name(*node);
     SetPodCondition(pod, "PodScheduled", "True", "", now);
     SetPodCondition(pod, "Ready", "False", "ContainersNotReady", now);
@@ -1087,14 +1121,17 @@ absl::Status FakeClusterState::SetNodeClaimStatus(absl::string_view node_claim,
 
 // --- Output. -----------------------------------------------------------------
 
-snapshot::ObjectSet FakeClusterState::Export() const {
+snapshot::ObjectSet FakeClusterState::Export(bool with_pods) const {
   snapshot::ObjectSet out;
   out.nodes.reserve(nodes_.size());
   for (const auto& [name, node] : nodes_) out.nodes.push_back(node);
-  out.pods.reserve(pods_.size());
-  for (const auto& [id, r] : pods_) out.pods.push_back(r.pod);
-  out.pdbs.reserve(pdbs_.size());
+  if (with_pods) {
+    out.pods.reserve(pods_.size());
+    for (const auto& [id, r] : pods_) out.pods.push_back(r.pod);
+    out.pdbs.reserve(pdbs_.size());
+  }
   for (const PdbRecord& r : pdbs_) {
+    if (!with_pods) break;
     v1::PodDisruptionBudget pdb = r.object;
     const PdbCounts c = Counts(r);
     v1::PodDisruptionBudgetStatus& s = *pdb.mutable_status();
@@ -1242,6 +1279,16 @@ absl::StatusOr<snapshot::Snapshot> FakeCluster::Read() {
                                   fault ? " (injected)" : ""));
     if (fault) return fault->first;
     objects = state_->Export();
+  }
+  return snapshot::Snapshot::Build(std::move(objects));
+}
+
+absl::StatusOr<snapshot::Snapshot> FakeCluster::ReadWithoutPods() {
+  snapshot::ObjectSet objects;
+  {
+    absl::MutexLock lock(&mu_);
+    state_->Advance(clock_.Now());
+    objects = state_->Export(/*with_pods=*/false);
   }
   return snapshot::Snapshot::Build(std::move(objects));
 }
@@ -1463,6 +1510,31 @@ absl::Status FakeCluster::AddPod(v1::Pod pod) {
   const absl::Status status = state_->AddPod(std::move(pod), now);
   state_->Log(
       now, absl::StrCat("AddPod ", args, " -> ", internal::StatusText(status)));
+  return status;
+}
+
+absl::Status internal::FakeClusterState::ApplyNodePool(v1::NodePool node_pool) {
+  if (node_pool.metadata().name().empty()) {
+    return absl::InvalidArgumentError("NodePool metadata.name: must be set");
+  }
+  for (v1::NodePool& p : node_pools_) {
+    if (p.metadata().name() == node_pool.metadata().name()) {
+      p = std::move(node_pool);
+      return absl::OkStatus();
+    }
+  }
+  node_pools_.push_back(std::move(node_pool));
+  return absl::OkStatus();
+}
+
+absl::Status FakeCluster::ApplyNodePool(v1::NodePool node_pool) {
+  const std::string args = node_pool.metadata().name();
+  absl::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  const absl::Status status = state_->ApplyNodePool(std::move(node_pool));
+  state_->Log(now, absl::StrCat("ApplyNodePool ", args, " -> ",
+                                internal::StatusText(status)));
   return status;
 }
 

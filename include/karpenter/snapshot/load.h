@@ -60,11 +60,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/message.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
 #include "karpenter/v1/storage.pb.h"
@@ -106,6 +108,24 @@ absl::Status LoadYaml(absl::string_view text, absl::string_view source,
 // YAML stream: OK, nothing loaded.
 absl::Status LoadText(absl::string_view text, absl::string_view source,
                       ObjectSet& out);
+
+// Reads the documents of kind `kind` from `text` (JSON or YAML, sniffed as
+// LoadText does) as messages of `prototype`'s type, for SDK documents that
+// ride along a cluster dump (e.g. a simulation Scenario, which the loaders
+// above skip as an unknown kind). YAML: every top-level document whose
+// `kind` is `kind`; JSON: the top-level object, or each element of a
+// top-level array, whose `kind` is `kind`. Lists are not searched. Each is
+// decoded as the loaders decode objects (YAML scalars typed by the field,
+// unknown fields ignored) into a new message appended to `out`, in input
+// order. Errors: InvalidArgument naming the source, the document (YAML,
+// 1-based) or element (JSON array, 0-based), the field and, for YAML, the
+// line, e.g. `s.yaml: document 3 (Scenario rollout): spec.generate.nodes[0]
+// .count: expected a 32-bit integer, got "x" (line 12)`; syntax errors as
+// LoadYaml / LoadJson. On error `out` is left unchanged.
+absl::Status LoadDocumentsOfKind(
+    absl::string_view text, absl::string_view source, absl::string_view kind,
+    const google::protobuf::Message& prototype,
+    std::vector<std::unique_ptr<google::protobuf::Message>>& out);
 
 // Reads the file at `path` and calls LoadText with `path` as the source.
 // Returns NotFound, PermissionDenied or another errno-derived code naming

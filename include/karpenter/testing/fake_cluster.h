@@ -275,11 +275,22 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   absl::Status SetNodeClaimStatus(absl::string_view node_claim,
                                   v1::NodeClaimStatus status);
 
+  // Replaces the NodePool named like `node_pool` whole (keeping its place in
+  // Read()), or appends it if there is none, as `kubectl apply` of an
+  // edited NodePool would (e.g. new budgets, or a template change that
+  // drifts its nodes by hash). Errors: InvalidArgument if the name is empty.
+  absl::Status ApplyNodePool(v1::NodePool node_pool);
+
   // Adds a VolumeAttachment, as the attach/detach controller does when a
   // pod using a PV is scheduled; it is detached by the rule in the file
   // comment. Errors: InvalidArgument if the name is empty; AlreadyExists if
   // an attachment has the name.
   absl::Status AddVolumeAttachment(v1::VolumeAttachment va);
+
+  // Read() without Pods and PodDisruptionBudgets, for observers that only
+  // look at Nodes, NodeClaims and NodePools (a fraction of Read()'s cost).
+  // Not a ClusterView call: no fault injection, no CallLog line.
+  absl::StatusOr<snapshot::Snapshot> ReadWithoutPods();
 
   // Applies every transition due at clock.Now(). Every other call does so
   // first too; Settle() is for a test that only moved the clock.

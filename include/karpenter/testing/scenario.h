@@ -1,0 +1,121 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Simulation scenarios: a cluster dump (ordinary Kubernetes objects, read by
+// snapshot::LoadText) plus one `apiVersion: sim.karpenter-sdk.dev/v1`,
+// `kind: Scenario` document (proto/karpenter/v1/scenario.proto) in the same
+// multi-document YAML or JSON file. The Scenario says what cloud the
+// cluster runs in (instance-type catalogue, image, termination
+// protection), which synthetic nodes and workloads to add so that a short
+// file can describe a large cluster (`generate`), and what happens when
+// (`changes`: NodePool edits, node deletions, spot interruptions, drift,
+// cloud and eviction faults). karpenter::testing::Simulation
+// (karpenter/testing/simulation.h) runs it.
+//
+// Generated objects are shaped as Karpenter leaves them (pkg/controllers/
+// nodeclaim/lifecycle: launch.go, registration.go, initialization.go): a
+// Node and a NodeClaim of the same name per node, with labels
+// karpenter.sh/nodepool, karpenter.sh/initialized, karpenter.sh/registered,
+// node.kubernetes.io/instance-type, topology.kubernetes.io/zone,
+// karpenter.sh/capacity-type and kubernetes.io/hostname, the finalizer
+// karpenter.sh/termination, providerID `fake:///<zone>/i-<name>`,
+// capacity = allocatable = the instance type's capacity, Node Ready=True,
+// NodeClaim Launched/Registered/Initialized=True and its spec copied from
+// the NodePool's template. Pods are Running and Ready, started an hour
+// before `start`, owned by a ReplicaSet (controller: true) unless they
+// belong to a daemon set or a job.
+//
+// Thread-safety: the functions are pure and reentrant.
+
+#ifndef KARPENTER_TESTING_SCENARIO_H_
+#define KARPENTER_TESTING_SCENARIO_H_
+
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "karpenter/snapshot/load.h"
+#include "karpenter/testing/fake_cloud_provider.h"
+#include "karpenter/v1/scenario.pb.h"
+
+namespace karpenter::testing {
+
+inline constexpr absl::string_view kScenarioApiVersion =
+    "sim.karpenter-sdk.dev/v1";
+inline constexpr absl::string_view kScenarioKind = "Scenario";
+
+// Defaults applied where the Scenario leaves a field empty.
+inline constexpr absl::string_view kDefaultUntil = "2h";
+inline constexpr absl::string_view kDefaultImage = "image-1";
+inline constexpr absl::string_view kDefaultNodeAge = "24h";
+inline constexpr absl::string_view kDefaultGracePeriod = "30s";
+inline constexpr absl::string_view kDefaultDriftReason = "ImageDrift";
+
+struct LoadedScenario {
+  // The dump's objects, without the generated ones (see ExpandGenerated).
+  snapshot::ObjectSet cluster;
+  v1::Scenario scenario;
+};
+
+// Reads `text` (YAML or JSON, as snapshot::LoadText sniffs it): the cluster
+// documents with snapshot::LoadText (which skips the Scenario document as
+// an unknown kind; it is not counted in `cluster.skipped_kinds`), and the
+// one Scenario document with snapshot::LoadDocumentsOfKind. Does not
+// validate the Scenario (ValidateScenario) or expand it. `source` names the
+// input in messages. Errors: InvalidArgument `<source>: no Scenario
+// document` or `<source>: 2 Scenario documents`, an apiVersion other than
+// kScenarioApiVersion (quoted), and the loaders' errors (syntax, field
+// types; they name the source, document, field and line).
+absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
+                                            absl::string_view source);
+
+// Checks everything the Simulation would otherwise trip over, returning the
+// first problem as InvalidArgument naming the field path and the quoted
+// value, e.g. `spec.changes[2].at: invalid duration "10 minutes"`:
+//   - spec.start set; spec.until a positive duration;
+//   - instance types: non-empty unique names, at least one offering, zone
+//     and capacity type non-empty, price >= 0 and finite, quantities valid;
+//   - generate.nodes: node_pool non-empty, count >= 0, instance_type in the
+//     catalogue, age a duration >= 0, zone/capacity type offered by the
+//     type (when given), name prefixes unique across groups;
+//   - generate.workloads: unique namespace/name, replicas >= 0, cpu/memory
+//     valid quantities, grace period a duration >= 0, a pdb with exactly
+//     one of minAvailable/maxUnavailable (integer or percentage), a
+//     node_pool set unless daemon_set, at most one of daemon_set and job;
+//   - changes: `at` a duration >= 0 (an `at` after `until` is accepted and
+//     never applied: a scenario may be run to a later end with
+//     Simulation::Run), exactly one change set, every name non-empty, a
+//     cloud fault's method and code known (code not "OK"), times >= 1, an
+//     eviction fault's http_status 0, 429 or 500..599.
+// Whether the named nodes and pools exist is checked against the cluster
+// by ExpandGenerated / Simulation::Create, not here.
+absl::Status ValidateScenario(const v1::Scenario& scenario);
+
+// Adds the objects of `scenario.spec.generate` to `cluster`: the node
+// groups first (Nodes and NodeClaims), then the workloads (Pods and PDBs),
+// in declaration order. Each workload's pods go round-robin over the Nodes
+// of its NodePool (the dump's and the generated ones, by name), a daemon
+// set's one per such Node (every Node if node_pool is empty). Expects a
+// scenario ValidateScenario accepted. Errors: InvalidArgument naming the
+// field for a node group whose NodePool is not in `cluster`, a workload
+// whose NodePool has no Nodes, or a generated name that already exists;
+// `cluster` is unchanged on error.
+absl::Status ExpandGenerated(const v1::Scenario& scenario,
+                             snapshot::ObjectSet& cluster);
+
+// "ResourceExhausted" -> absl::StatusCode::kResourceExhausted: the CamelCase
+// name of every code but OK; nullopt otherwise (case-sensitive).
+std::optional<absl::StatusCode> ParseStatusCodeName(absl::string_view name);
+
+// "Create" -> CloudMethod::kCreate, as CloudMethodName spells them.
+std::optional<CloudMethod> ParseCloudMethodName(absl::string_view name);
+
+// The scenario's start and until (start + spec.until, default kDefaultUntil).
+// Expects a validated scenario; an invalid until reads as the default.
+absl::Time ScenarioStart(const v1::Scenario& scenario);
+absl::Time ScenarioEnd(const v1::Scenario& scenario);
+
+}  // namespace karpenter::testing
+
+#endif  // KARPENTER_TESTING_SCENARIO_H_

@@ -1,0 +1,651 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/testing/scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "common/status_macros.h"
+#include "karpenter/duration.h"
+#include "karpenter/quantity.h"
+
+namespace karpenter::testing {
+namespace {
+
+// `<path>: <what> "<value>"`, or `<path>: <what>` for an empty value.
+absl::Status FieldError(absl::string_view path, absl::string_view what,
+                        absl::string_view value) {
+  if (value.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s: %s \"%s\"", path, what, absl::CEscape(value)));
+}
+
+// A Go duration >= 0 (or > 0 with `positive`).
+absl::Status NonNegativeDuration(absl::string_view path,
+                                 absl::string_view value,
+                                 bool positive = false) {
+  absl::StatusOr<absl::Duration> d = ParseGoDuration(value);
+  if (!d.ok()) return FieldError(path, "invalid duration", value);
+  if (*d < absl::ZeroDuration() || (positive && *d == absl::ZeroDuration())) {
+    return FieldError(
+        path, positive ? "must be positive" : "must not be negative", value);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckQuantity(absl::string_view path, absl::string_view value) {
+  absl::StatusOr<int64_t> q = ParseQuantityMilli(value);
+  if (!q.ok()) return FieldError(path, "invalid quantity", value);
+  if (*q < 0) return FieldError(path, "must not be negative", value);
+  return absl::OkStatus();
+}
+
+// "1" or "50%" (0..100).
+bool IsIntOrPercent(absl::string_view value) {
+  int64_t v = 0;
+  if (absl::ConsumeSuffix(&value, "%")) {
+    return absl::SimpleAtoi(value, &v) && v >= 0 && v <= 100;
+  }
+  return absl::SimpleAtoi(value, &v) && v >= 0 && v <= INT32_MAX;
+}
+
+}  // namespace
+
+std::optional<absl::StatusCode> ParseStatusCodeName(absl::string_view name) {
+  static constexpr std::pair<absl::string_view, absl::StatusCode> kCodes[] = {
+      {"Cancelled", absl::StatusCode::kCancelled},
+      {"Unknown", absl::StatusCode::kUnknown},
+      {"InvalidArgument", absl::StatusCode::kInvalidArgument},
+      {"DeadlineExceeded", absl::StatusCode::kDeadlineExceeded},
+      {"NotFound", absl::StatusCode::kNotFound},
+      {"AlreadyExists", absl::StatusCode::kAlreadyExists},
+      {"PermissionDenied", absl::StatusCode::kPermissionDenied},
+      {"ResourceExhausted", absl::StatusCode::kResourceExhausted},
+      {"FailedPrecondition", absl::StatusCode::kFailedPrecondition},
+      {"Aborted", absl::StatusCode::kAborted},
+      {"OutOfRange", absl::StatusCode::kOutOfRange},
+      {"Unimplemented", absl::StatusCode::kUnimplemented},
+      {"Internal", absl::StatusCode::kInternal},
+      {"Unavailable", absl::StatusCode::kUnavailable},
+      {"DataLoss", absl::StatusCode::kDataLoss},
+      {"Unauthenticated", absl::StatusCode::kUnauthenticated},
+  };
+  for (const auto& [n, code] : kCodes) {
+    if (n == name) return code;
+  }
+  return std::nullopt;
+}
+
+std::optional<CloudMethod> ParseCloudMethodName(absl::string_view name) {
+  for (CloudMethod m :
+       {CloudMethod::kCreate, CloudMethod::kDelete, CloudMethod::kGet,
+        CloudMethod::kList, CloudMethod::kIsDrifted,
+        CloudMethod::kGetInstanceTypes}) {
+    if (CloudMethodName(m) == name) return m;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+absl::Status ValidateInstanceTypes(const v1::ScenarioSpec& spec) {
+  std::set<std::string> names;
+  for (int i = 0; i < spec.instance_types_size(); ++i) {
+    const v1::InstanceTypeSpec& t = spec.instance_types(i);
+    const std::string path = absl::StrCat("spec.instanceTypes[", i, "]");
+    if (t.name().empty()) return FieldError(path + ".name", "must be set", "");
+    if (!names.insert(t.name()).second) {
+      return FieldError(path + ".name", "duplicate instance type", t.name());
+    }
+    for (const auto& [k, v] : t.capacity()) {
+      KARPENTER_RETURN_IF_ERROR(
+          CheckQuantity(absl::StrCat(path, ".capacity[\"", k, "\"]"), v));
+    }
+    if (t.offerings().empty()) {
+      return FieldError(path + ".offerings", "needs at least one offering for",
+                        t.name());
+    }
+    for (int j = 0; j < t.offerings_size(); ++j) {
+      const v1::OfferingSpec& o = t.offerings(j);
+      const std::string op = absl::StrCat(path, ".offerings[", j, "]");
+      if (o.zone().empty()) return FieldError(op + ".zone", "must be set", "");
+      if (o.capacity_type().empty()) {
+        return FieldError(op + ".capacityType", "must be set", "");
+      }
+      if (!std::isfinite(o.price()) || o.price() < 0) {
+        return FieldError(op + ".price", "must be a finite number >= 0",
+                          absl::StrCat(o.price()));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+const v1::InstanceTypeSpec* FindType(const v1::ScenarioSpec& spec,
+                                     absl::string_view name) {
+  for (const v1::InstanceTypeSpec& t : spec.instance_types()) {
+    if (t.name() == name) return &t;
+  }
+  return nullptr;
+}
+
+absl::Status ValidateNodeGroups(const v1::ScenarioSpec& spec) {
+  std::set<std::string> prefixes;
+  for (int i = 0; i < spec.generate().nodes_size(); ++i) {
+    const v1::NodeGroupSpec& g = spec.generate().nodes(i);
+    const std::string path = absl::StrCat("spec.generate.nodes[", i, "]");
+    if (g.node_pool().empty()) {
+      return FieldError(path + ".nodePool", "must be set", "");
+    }
+    if (g.count() < 0) {
+      return FieldError(path + ".count", "must not be negative",
+                        absl::StrCat(g.count()));
+    }
+    const v1::InstanceTypeSpec* type = FindType(spec, g.instance_type());
+    if (type == nullptr) {
+      return FieldError(path + ".instanceType",
+                        "not in spec.instanceTypes:", g.instance_type());
+    }
+    bool offered = false;
+    for (const v1::OfferingSpec& o : type->offerings()) {
+      offered |=
+          (g.zone().empty() || o.zone() == g.zone()) &&
+          (g.capacity_type().empty() || o.capacity_type() == g.capacity_type());
+    }
+    if (!offered) {
+      return FieldError(path, "no offering of the instance type matches",
+                        absl::StrCat(g.instance_type(), " ", g.zone(), " ",
+                                     g.capacity_type()));
+    }
+    if (!g.age().empty()) {
+      KARPENTER_RETURN_IF_ERROR(NonNegativeDuration(path + ".age", g.age()));
+    }
+    const std::string prefix =
+        g.name_prefix().empty() ? g.node_pool() : g.name_prefix();
+    if (!prefixes.insert(prefix).second) {
+      return FieldError(path + ".namePrefix", "duplicate node name prefix",
+                        prefix);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePdb(const std::string& path, const v1::PdbSpec& pdb) {
+  const bool min = !pdb.min_available().empty();
+  const bool max = !pdb.max_unavailable().empty();
+  if (min && max) {
+    return FieldError(
+        path, "set only one of minAvailable and maxUnavailable",
+        absl::StrCat(pdb.min_available(), " / ", pdb.max_unavailable()));
+  }
+  if (min && !IsIntOrPercent(pdb.min_available())) {
+    return FieldError(path + ".minAvailable",
+                      "expected an integer or a percentage, got",
+                      pdb.min_available());
+  }
+  if (max && !IsIntOrPercent(pdb.max_unavailable())) {
+    return FieldError(path + ".maxUnavailable",
+                      "expected an integer or a percentage, got",
+                      pdb.max_unavailable());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateWorkloads(const v1::ScenarioSpec& spec) {
+  std::set<std::string> names;
+  for (int i = 0; i < spec.generate().workloads_size(); ++i) {
+    const v1::WorkloadSpec& w = spec.generate().workloads(i);
+    const std::string path = absl::StrCat("spec.generate.workloads[", i, "]");
+    if (w.name().empty()) return FieldError(path + ".name", "must be set", "");
+    const std::string key = absl::StrCat(
+        w.namespace_().empty() ? "default" : w.namespace_(), "/", w.name());
+    if (!names.insert(key).second) {
+      return FieldError(path + ".name", "duplicate workload", key);
+    }
+    if (w.replicas() < 0) {
+      return FieldError(path + ".replicas", "must not be negative",
+                        absl::StrCat(w.replicas()));
+    }
+    if (!w.cpu().empty()) {
+      KARPENTER_RETURN_IF_ERROR(CheckQuantity(path + ".cpu", w.cpu()));
+    }
+    if (!w.memory().empty()) {
+      KARPENTER_RETURN_IF_ERROR(CheckQuantity(path + ".memory", w.memory()));
+    }
+    if (!w.termination_grace_period().empty()) {
+      KARPENTER_RETURN_IF_ERROR(NonNegativeDuration(
+          path + ".terminationGracePeriod", w.termination_grace_period()));
+    }
+    if (w.daemon_set() && w.job()) {
+      return FieldError(path, "set only one of daemonSet and job", w.name());
+    }
+    if (!w.daemon_set() && w.node_pool().empty()) {
+      return FieldError(path + ".nodePool", "must be set for workload",
+                        w.name());
+    }
+    if (w.has_pdb()) {
+      KARPENTER_RETURN_IF_ERROR(ValidatePdb(path + ".pdb", w.pdb()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateChange(const std::string& path,
+                            const v1::ScenarioChange& c) {
+  KARPENTER_RETURN_IF_ERROR(NonNegativeDuration(path + ".at", c.at()));
+  switch (c.change_case()) {
+    case v1::ScenarioChange::kNodePool:
+      if (c.node_pool().metadata().name().empty()) {
+        return FieldError(path + ".nodePool.metadata.name", "must be set", "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::kDeleteNode:
+      if (c.delete_node().empty()) {
+        return FieldError(path + ".deleteNode", "must be set", "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::kSpotInterruption:
+      if (c.spot_interruption().node().empty()) {
+        return FieldError(path + ".spotInterruption.node", "must be set", "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::kDriftNodePool:
+      if (c.drift_node_pool().node_pool().empty()) {
+        return FieldError(path + ".driftNodePool.nodePool", "must be set", "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::kCloudFault: {
+      const v1::CloudFault& f = c.cloud_fault();
+      if (!ParseCloudMethodName(f.method())) {
+        return FieldError(path + ".cloudFault.method", "unknown cloud method",
+                          f.method());
+      }
+      if (!ParseStatusCodeName(f.code())) {
+        return FieldError(path + ".cloudFault.code", "unknown status code",
+                          f.code());
+      }
+      if (f.times() < 1) {
+        return FieldError(path + ".cloudFault.times", "must be at least 1",
+                          absl::StrCat(f.times()));
+      }
+      return absl::OkStatus();
+    }
+    case v1::ScenarioChange::kEvictionFault: {
+      const v1::EvictionFault& f = c.eviction_fault();
+      const int s = f.http_status();
+      if (!(s == 0 || s == 429 || (s >= 500 && s <= 599))) {
+        return FieldError(path + ".evictionFault.httpStatus",
+                          "expected 0, 429 or 5xx, got", absl::StrCat(s));
+      }
+      if (f.times() < 1) {
+        return FieldError(path + ".evictionFault.times", "must be at least 1",
+                          absl::StrCat(f.times()));
+      }
+      return absl::OkStatus();
+    }
+    case v1::ScenarioChange::kTerminationProtection:
+      if (c.termination_protection().node().empty()) {
+        return FieldError(path + ".terminationProtection.node", "must be set",
+                          "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::kFinishJob:
+      if (c.finish_job().name().empty()) {
+        return FieldError(path + ".finishJob.name", "must be set", "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::CHANGE_NOT_SET:
+      break;
+  }
+  return FieldError(path, "sets no change (at", absl::StrCat(c.at(), ")"));
+}
+
+// --- Generation. ------------------------------------------------------------
+
+void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
+  ts->set_seconds(absl::ToUnixSeconds(t));
+}
+
+void AddCondition(google::protobuf::RepeatedPtrField<v1::Condition>* list,
+                  absl::string_view type, absl::Time at) {
+  v1::Condition* c = list->Add();
+  c->set_type(std::string(type));
+  c->set_status("True");
+  Stamp(at, c->mutable_last_transition_time());
+}
+
+struct GeneratedNode {
+  v1::Node node;
+  v1::NodeClaim claim;
+};
+
+GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
+                       const v1::NodePool& pool, int index) {
+  const v1::ScenarioSpec& spec = scenario.spec();
+  const v1::InstanceTypeSpec& type = *FindType(spec, g.instance_type());
+  std::string zone = g.zone(), capacity_type = g.capacity_type();
+  for (const v1::OfferingSpec& o : type.offerings()) {
+    if ((zone.empty() || o.zone() == zone) &&
+        (capacity_type.empty() || o.capacity_type() == capacity_type)) {
+      zone = o.zone();
+      capacity_type = o.capacity_type();
+      break;
+    }
+  }
+  const absl::Duration age = *ParseGoDuration(
+      g.age().empty() ? std::string(kDefaultNodeAge) : g.age());
+  const absl::Time created = ScenarioStart(scenario) - age;
+  const std::string name = absl::StrFormat(
+      "%s-%02d", g.name_prefix().empty() ? g.node_pool() : g.name_prefix(),
+      index);
+  const std::string provider_id = absl::StrCat("fake:///", zone, "/i-", name);
+  GeneratedNode out;
+  v1::ObjectMeta& m = *out.node.mutable_metadata();
+  m.set_name(name);
+  Stamp(created, m.mutable_creation_timestamp());
+  auto& labels = *m.mutable_labels();
+  for (const auto& [k, v] : type.labels()) labels[k] = v;
+  for (const auto& [k, v] : pool.spec().template_().metadata().labels()) {
+    labels[k] = v;
+  }
+  labels["karpenter.sh/nodepool"] = g.node_pool();
+  labels["karpenter.sh/initialized"] = "true";
+  labels["karpenter.sh/registered"] = "true";
+  labels["node.kubernetes.io/instance-type"] = type.name();
+  labels["topology.kubernetes.io/zone"] = zone;
+  labels["karpenter.sh/capacity-type"] = capacity_type;
+  labels["kubernetes.io/hostname"] = name;
+  m.add_finalizers("karpenter.sh/termination");
+  out.node.mutable_spec()->set_provider_id(provider_id);
+  for (const v1::Taint& t : pool.spec().template_().spec().taints()) {
+    *out.node.mutable_spec()->add_taints() = t;
+  }
+  auto& capacity = *out.node.mutable_status()->mutable_capacity();
+  for (const auto& [k, v] : type.capacity()) capacity[k] = v;
+  if (!capacity.contains("pods")) capacity["pods"] = "110";
+  *out.node.mutable_status()->mutable_allocatable() = capacity;
+  AddCondition(out.node.mutable_status()->mutable_conditions(), "Ready",
+               created);
+
+  v1::ObjectMeta& cm = *out.claim.mutable_metadata();
+  cm.set_name(name);
+  Stamp(created, cm.mutable_creation_timestamp());
+  *cm.mutable_labels() = labels;
+  cm.mutable_labels()->erase("kubernetes.io/hostname");
+  cm.add_finalizers("karpenter.sh/termination");
+  *out.claim.mutable_spec() = pool.spec().template_().spec();
+  v1::NodeClaimStatus& st = *out.claim.mutable_status();
+  st.set_node_name(name);
+  st.set_provider_id(provider_id);
+  st.set_image_id(spec.image().empty() ? std::string(kDefaultImage)
+                                       : spec.image());
+  *st.mutable_capacity() = capacity;
+  *st.mutable_allocatable() = capacity;
+  for (const char* c : {"Launched", "Registered", "Initialized"}) {
+    AddCondition(st.mutable_conditions(), c, created);
+  }
+  return out;
+}
+
+void SetIntOrString(absl::string_view value, google::protobuf::Value* out) {
+  int64_t v = 0;
+  if (absl::SimpleAtoi(value, &v)) {
+    out->set_number_value(static_cast<double>(v));
+  } else {
+    out->set_string_value(std::string(value));
+  }
+}
+
+v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
+                absl::string_view ns, int index, absl::string_view node) {
+  v1::Pod p;
+  v1::ObjectMeta& m = *p.mutable_metadata();
+  m.set_namespace_(std::string(ns));
+  m.set_name(absl::StrFormat("%s-%03d", w.name(), index));
+  m.set_uid(absl::StrFormat("uid-%s-%s-%03d", ns, w.name(), index));
+  Stamp(ScenarioStart(scenario) - absl::Hours(1),
+        m.mutable_creation_timestamp());
+  (*m.mutable_labels())["app"] = w.name();
+  if (w.do_not_disrupt()) {
+    (*m.mutable_annotations())["karpenter.sh/do-not-disrupt"] = "true";
+  }
+  v1::OwnerReference* ref = m.add_owner_references();
+  ref->set_controller(true);
+  ref->set_name(w.name());
+  ref->set_uid(absl::StrCat("owner-", ns, "-", w.name()));
+  if (w.daemon_set()) {
+    ref->set_api_version("apps/v1");
+    ref->set_kind("DaemonSet");
+  } else if (w.job()) {
+    ref->set_api_version("batch/v1");
+    ref->set_kind("Job");
+  } else {
+    ref->set_api_version("apps/v1");
+    ref->set_kind("ReplicaSet");
+  }
+  p.mutable_spec()->set_node_name(std::string(node));
+  const absl::Duration grace = *ParseGoDuration(
+      w.termination_grace_period().empty() ? std::string(kDefaultGracePeriod)
+                                           : w.termination_grace_period());
+  p.mutable_spec()->set_termination_grace_period_seconds(
+      absl::ToInt64Seconds(grace));
+  v1::Container* c = p.mutable_spec()->add_containers();
+  c->set_name("main");
+  if (!w.cpu().empty()) {
+    (*c->mutable_resources()->mutable_requests())["cpu"] = w.cpu();
+  }
+  if (!w.memory().empty()) {
+    (*c->mutable_resources()->mutable_requests())["memory"] = w.memory();
+  }
+  p.mutable_status()->set_phase("Running");
+  Stamp(ScenarioStart(scenario) - absl::Hours(1),
+        p.mutable_status()->mutable_start_time());
+  AddCondition(p.mutable_status()->mutable_conditions(), "Ready",
+               ScenarioStart(scenario) - absl::Hours(1));
+  return p;
+}
+
+v1::PodDisruptionBudget MakePdb(const v1::WorkloadSpec& w,
+                                absl::string_view ns) {
+  v1::PodDisruptionBudget pdb;
+  pdb.set_api_version("policy/v1");
+  pdb.set_kind("PodDisruptionBudget");
+  pdb.mutable_metadata()->set_namespace_(std::string(ns));
+  pdb.mutable_metadata()->set_name(w.name());
+  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
+      w.name();
+  if (!w.pdb().min_available().empty()) {
+    SetIntOrString(w.pdb().min_available(),
+                   pdb.mutable_spec()->mutable_min_available());
+  } else {
+    SetIntOrString(w.pdb().max_unavailable(),
+                   pdb.mutable_spec()->mutable_max_unavailable());
+  }
+  return pdb;
+}
+
+// Nodes of `pool` (every node when empty), by name.
+std::vector<std::string> NodesOfPool(const snapshot::ObjectSet& cluster,
+                                     absl::string_view pool) {
+  std::vector<std::string> names;
+  for (const v1::Node& n : cluster.nodes) {
+    const auto& labels = n.metadata().labels();
+    auto it = labels.find("karpenter.sh/nodepool");
+    if (pool.empty() || (it != labels.end() && it->second == pool)) {
+      names.push_back(n.metadata().name());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+absl::Status ExpandNodes(const v1::Scenario& scenario,
+                         snapshot::ObjectSet& cluster) {
+  std::set<std::string> names;
+  for (const v1::Node& n : cluster.nodes) names.insert(n.metadata().name());
+  for (const v1::NodeClaim& n : cluster.node_claims) {
+    names.insert(n.metadata().name());
+  }
+  const v1::GenerateSpec& gen = scenario.spec().generate();
+  for (int i = 0; i < gen.nodes_size(); ++i) {
+    const v1::NodeGroupSpec& g = gen.nodes(i);
+    const std::string path = absl::StrCat("spec.generate.nodes[", i, "]");
+    const v1::NodePool* pool = nullptr;
+    for (const v1::NodePool& p : cluster.node_pools) {
+      if (p.metadata().name() == g.node_pool()) pool = &p;
+    }
+    if (pool == nullptr) {
+      return FieldError(path + ".nodePool", "no NodePool in the cluster named",
+                        g.node_pool());
+    }
+    for (int k = 0; k < g.count(); ++k) {
+      GeneratedNode n = MakeNode(scenario, g, *pool, k);
+      if (!names.insert(n.node.metadata().name()).second) {
+        return FieldError(path, "generated node name already exists",
+                          n.node.metadata().name());
+      }
+      cluster.nodes.push_back(std::move(n.node));
+      cluster.node_claims.push_back(std::move(n.claim));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpandWorkloads(const v1::Scenario& scenario,
+                             snapshot::ObjectSet& cluster) {
+  std::set<std::string> pods;
+  for (const v1::Pod& p : cluster.pods) {
+    pods.insert(
+        absl::StrCat(p.metadata().namespace_(), "/", p.metadata().name()));
+  }
+  const v1::GenerateSpec& gen = scenario.spec().generate();
+  for (int i = 0; i < gen.workloads_size(); ++i) {
+    const v1::WorkloadSpec& w = gen.workloads(i);
+    const std::string path = absl::StrCat("spec.generate.workloads[", i, "]");
+    const std::string ns = w.namespace_().empty() ? "default" : w.namespace_();
+    const std::vector<std::string> nodes = NodesOfPool(cluster, w.node_pool());
+    if (nodes.empty()) {
+      return FieldError(path + ".nodePool", "no nodes in NodePool",
+                        w.node_pool());
+    }
+    const int count =
+        w.daemon_set() ? static_cast<int>(nodes.size()) : w.replicas();
+    for (int k = 0; k < count; ++k) {
+      v1::Pod p = MakePod(scenario, w, ns, k, nodes[k % nodes.size()]);
+      if (!pods.insert(absl::StrCat(ns, "/", p.metadata().name())).second) {
+        return FieldError(path, "generated pod name already exists",
+                          absl::StrCat(ns, "/", p.metadata().name()));
+      }
+      cluster.pods.push_back(std::move(p));
+    }
+    if (w.has_pdb()) cluster.pdbs.push_back(MakePdb(w, ns));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
+                                            absl::string_view source) {
+  LoadedScenario out;
+  KARPENTER_RETURN_IF_ERROR(snapshot::LoadText(text, source, out.cluster));
+  std::vector<std::unique_ptr<google::protobuf::Message>> docs;
+  KARPENTER_RETURN_IF_ERROR(snapshot::LoadDocumentsOfKind(
+      text, source, kScenarioKind, v1::Scenario::default_instance(), docs));
+  if (docs.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": no Scenario document"));
+  }
+  if (docs.size() > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": ", docs.size(), " Scenario documents"));
+  }
+  out.scenario = static_cast<const v1::Scenario&>(*docs.front());
+  if (out.scenario.api_version() != kScenarioApiVersion) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: Scenario apiVersion: expected \"%s\", got \"%s\"", source,
+        kScenarioApiVersion, absl::CEscape(out.scenario.api_version())));
+  }
+  // The cluster loader skipped the Scenario as an unknown kind.
+  auto it = out.cluster.skipped_kinds.find(std::string(kScenarioKind));
+  if (it != out.cluster.skipped_kinds.end() && --it->second <= 0) {
+    out.cluster.skipped_kinds.erase(it);
+  }
+  return out;
+}
+
+absl::Status ValidateScenario(const v1::Scenario& scenario) {
+  const v1::ScenarioSpec& spec = scenario.spec();
+  if (!spec.has_start()) return FieldError("spec.start", "must be set", "");
+  if (!spec.until().empty()) {
+    KARPENTER_RETURN_IF_ERROR(
+        NonNegativeDuration("spec.until", spec.until(), /*positive=*/true));
+  }
+  KARPENTER_RETURN_IF_ERROR(ValidateInstanceTypes(spec));
+  std::set<std::string> protected_nodes;
+  for (int i = 0; i < spec.termination_protection_size(); ++i) {
+    const std::string& n = spec.termination_protection(i);
+    const std::string path =
+        absl::StrCat("spec.terminationProtection[", i, "]");
+    if (n.empty()) return FieldError(path, "must be set", "");
+    if (!protected_nodes.insert(n).second) {
+      return FieldError(path, "duplicate node", n);
+    }
+  }
+  KARPENTER_RETURN_IF_ERROR(ValidateNodeGroups(spec));
+  KARPENTER_RETURN_IF_ERROR(ValidateWorkloads(spec));
+  for (int i = 0; i < spec.changes_size(); ++i) {
+    KARPENTER_RETURN_IF_ERROR(
+        ValidateChange(absl::StrCat("spec.changes[", i, "]"), spec.changes(i)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpandGenerated(const v1::Scenario& scenario,
+                             snapshot::ObjectSet& cluster) {
+  snapshot::ObjectSet staged;
+  staged.nodes = cluster.nodes;
+  staged.node_claims = cluster.node_claims;
+  staged.node_pools = cluster.node_pools;
+  staged.pods = cluster.pods;
+  staged.pdbs = cluster.pdbs;
+  KARPENTER_RETURN_IF_ERROR(ExpandNodes(scenario, staged));
+  KARPENTER_RETURN_IF_ERROR(ExpandWorkloads(scenario, staged));
+  cluster.nodes = std::move(staged.nodes);
+  cluster.node_claims = std::move(staged.node_claims);
+  cluster.pods = std::move(staged.pods);
+  cluster.pdbs = std::move(staged.pdbs);
+  return absl::OkStatus();
+}
+
+absl::Time ScenarioStart(const v1::Scenario& scenario) {
+  return absl::FromUnixSeconds(scenario.spec().start().seconds()) +
+         absl::Nanoseconds(scenario.spec().start().nanos());
+}
+
+absl::Time ScenarioEnd(const v1::Scenario& scenario) {
+  absl::StatusOr<absl::Duration> until =
+      ParseGoDuration(scenario.spec().until());
+  if (scenario.spec().until().empty() || !until.ok() ||
+      *until <= absl::ZeroDuration()) {
+    until = ParseGoDuration(kDefaultUntil);
+  }
+  return ScenarioStart(scenario) + *until;
+}
+
+}  // namespace karpenter::testing

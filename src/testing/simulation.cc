@@ -1,0 +1,1124 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/testing/simulation.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "karpenter/budget/allowed.h"
+#include "karpenter/disruption/orchestrator.h"
+#include "karpenter/duration.h"
+#include "karpenter/testing/fake_clock.h"
+#include "karpenter/testing/recorders.h"
+
+namespace karpenter::testing {
+namespace {
+
+constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
+constexpr absl::Duration kReclaimDelay = absl::Minutes(2);
+
+std::string StatusText(const absl::Status& s) {
+  return absl::StrCat(absl::StatusCodeToString(s.code()), ": ", s.message());
+}
+
+const v1::Condition* FindCondition(const v1::NodeClaim& claim,
+                                   absl::string_view type) {
+  for (const v1::Condition& c : claim.status().conditions()) {
+    if (c.type() == type) return &c;
+  }
+  return nullptr;
+}
+
+bool ConditionTrue(const v1::NodeClaim& claim, absl::string_view type) {
+  const v1::Condition* c = FindCondition(claim, type);
+  return c != nullptr && c->status() == "True";
+}
+
+bool Tainted(const v1::Node& node) {
+  for (const v1::Taint& t : node.spec().taints()) {
+    if (t.key() == disruption::kDisruptedTaintKey) return true;
+  }
+  return false;
+}
+
+std::string LabelOf(const v1::ObjectMeta& m, absl::string_view key) {
+  auto it = m.labels().find(std::string(key));
+  return it == m.labels().end() ? "" : it->second;
+}
+
+// Records what the cores do that a snapshot cannot show: taints placed
+// (which command started), pods force-deleted.
+class ObservedView final : public ClusterView {
+ public:
+  explicit ObservedView(FakeCluster& inner) : inner_(inner) {}
+
+  absl::StatusOr<snapshot::Snapshot> Read() override { return inner_.Read(); }
+  absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
+                            absl::string_view finalizer) override {
+    return inner_.AddFinalizer(kind, name, finalizer);
+  }
+  absl::Status RemoveFinalizer(ObjectKind kind, absl::string_view name,
+                               absl::string_view finalizer) override {
+    return inner_.RemoveFinalizer(kind, name, finalizer);
+  }
+  absl::Status TaintNode(absl::string_view node,
+                         const v1::Taint& taint) override {
+    absl::Status s = inner_.TaintNode(node, taint);
+    if (s.ok() && taint.key() == disruption::kDisruptedTaintKey) {
+      tainted.emplace_back(node);
+    }
+    return s;
+  }
+  absl::Status SetLabel(ObjectKind kind, absl::string_view name,
+                        absl::string_view key,
+                        absl::string_view value) override {
+    return inner_.SetLabel(kind, name, key, value);
+  }
+  absl::Status SetAnnotation(ObjectKind kind, absl::string_view name,
+                             absl::string_view key,
+                             absl::string_view value) override {
+    return inner_.SetAnnotation(kind, name, key, value);
+  }
+  absl::Status SetNodeClaimCondition(absl::string_view node_claim,
+                                     const v1::Condition& condition) override {
+    return inner_.SetNodeClaimCondition(node_claim, condition);
+  }
+  absl::Status DeleteNode(absl::string_view node) override {
+    return inner_.DeleteNode(node);
+  }
+  absl::Status DeleteNodeClaim(absl::string_view node_claim) override {
+    return inner_.DeleteNodeClaim(node_claim);
+  }
+  absl::Status DeletePod(const PodRef& pod, absl::Duration grace) override {
+    absl::Status s = inner_.DeletePod(pod, grace);
+    if (s.ok()) force_deleted.push_back(pod);
+    return s;
+  }
+  absl::Status CreateNodeClaim(const v1::NodeClaim& node_claim) override {
+    return inner_.CreateNodeClaim(node_claim);
+  }
+  absl::Status RemoveTaint(absl::string_view node, absl::string_view key,
+                           absl::string_view effect) override {
+    return inner_.RemoveTaint(node, key, effect);
+  }
+  absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
+                                        absl::string_view type) override {
+    return inner_.RemoveNodeClaimCondition(node_claim, type);
+  }
+
+  std::vector<std::string> tainted;
+  std::vector<PodRef> force_deleted;
+
+ private:
+  FakeCluster& inner_;
+};
+
+// Records every eviction answer.
+class ObservedEvictions final : public EvictionClient {
+ public:
+  explicit ObservedEvictions(FakeCluster& inner) : inner_(inner) {}
+  EvictionResponse Evict(const PodRef& pod) override {
+    EvictionResponse r = inner_.Evict(pod);
+    answers.emplace_back(pod, r);
+    return r;
+  }
+  std::vector<std::pair<PodRef, EvictionResponse>> answers;
+
+ private:
+  FakeCluster& inner_;
+};
+
+// Records failed cloud calls (NotFound is an answer, not a failure),
+// reporting a repeated failure once until the same call succeeds.
+class ObservedCloud final : public CloudProvider {
+ public:
+  explicit ObservedCloud(FakeCloudProvider& inner) : inner_(inner) {}
+
+  absl::StatusOr<Instance> Create(const v1::NodeClaim& node_claim) override {
+    auto r = inner_.Create(node_claim);
+    Note("Create", node_claim.metadata().name(), r.status());
+    return r;
+  }
+  absl::Status Delete(absl::string_view provider_id) override {
+    absl::Status s = inner_.Delete(provider_id);
+    Note("Delete", provider_id, s);
+    return s;
+  }
+  absl::StatusOr<Instance> Get(absl::string_view provider_id) override {
+    auto r = inner_.Get(provider_id);
+    Note("Get", provider_id, r.status());
+    return r;
+  }
+  absl::StatusOr<std::vector<Instance>> List() override {
+    auto r = inner_.List();
+    Note("List", "", r.status());
+    return r;
+  }
+  absl::StatusOr<std::optional<std::string>> IsDrifted(
+      const v1::NodeClaim& node_claim) override {
+    auto r = inner_.IsDrifted(node_claim);
+    Note("IsDrifted", node_claim.metadata().name(), r.status());
+    return r;
+  }
+  absl::StatusOr<std::vector<InstanceType>> GetInstanceTypes(
+      const v1::NodePool& node_pool) override {
+    auto r = inner_.GetInstanceTypes(node_pool);
+    Note("GetInstanceTypes", node_pool.metadata().name(), r.status());
+    return r;
+  }
+
+  struct Failure {
+    std::string method, target;
+    absl::Status status;
+  };
+  std::vector<Failure> failures;
+
+ private:
+  void Note(absl::string_view method, absl::string_view target,
+            const absl::Status& s) {
+    const std::string key = absl::StrCat(method, " ", target);
+    if (s.ok() || absl::IsNotFound(s)) {
+      active_.erase(key);
+      return;
+    }
+    const std::string text = StatusText(s);
+    auto [it, inserted] = active_.emplace(key, text);
+    if (!inserted && it->second == text) return;
+    it->second = text;
+    failures.push_back({std::string(method), std::string(target), s});
+  }
+
+  FakeCloudProvider& inner_;
+  std::map<std::string, std::string> active_;
+};
+
+struct NodeObs {
+  std::string pool;
+  std::string provider_id;
+  bool tainted = false;
+  bool deleting = false;
+
+  friend bool operator==(const NodeObs&, const NodeObs&) = default;
+};
+
+struct ClaimObs {
+  std::string pool;
+  std::string node_name;
+  std::string provider_id;
+  std::string reason;  // DisruptionReason condition's reason, if any.
+  bool deleting = false;
+  bool initialized = false;
+  bool instance_terminating = false;
+
+  friend bool operator==(const ClaimObs&, const ClaimObs&) = default;
+};
+
+struct PendingChange {
+  absl::Time at;
+  int index = 0;
+};
+
+struct Reclaim {
+  absl::Time at;
+  std::string provider_id;
+  std::string node;
+};
+
+std::optional<budget::DisruptionReason> BudgetReasonNamed(
+    absl::string_view reason) {
+  for (budget::DisruptionReason r : budget::kAllDisruptionReasons) {
+    if (budget::DisruptionReasonName(r) == reason) return r;
+  }
+  return std::nullopt;
+}
+
+absl::Status CheckOptions(const SimulationOptions& o) {
+  if (o.poll_interval <= absl::ZeroDuration() ||
+      o.poll_interval == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "poll_interval: must be positive and finite, got \"%s\"",
+        FormatGoDuration(o.poll_interval)));
+  }
+  if (o.min_step < absl::Seconds(1) || o.min_step == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("min_step: must be at least 1s and finite, got \"%s\"",
+                        FormatGoDuration(o.min_step)));
+  }
+  if (o.max_step < o.min_step || o.max_step == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "max_step: must be at least min_step and finite, got \"%s\"",
+        FormatGoDuration(o.max_step)));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<InstanceType> Catalogue(const v1::ScenarioSpec& spec) {
+  std::vector<InstanceType> out;
+  for (const v1::InstanceTypeSpec& t : spec.instance_types()) {
+    InstanceType type;
+    type.name = t.name();
+    type.capacity.insert(t.capacity().begin(), t.capacity().end());
+    type.labels.insert(t.labels().begin(), t.labels().end());
+    for (const v1::OfferingSpec& o : t.offerings()) {
+      type.offerings.push_back({o.zone(), o.capacity_type(), o.price(),
+                                o.has_available() ? o.available() : true});
+    }
+    out.push_back(std::move(type));
+  }
+  return out;
+}
+
+absl::Time FromProto(const google::protobuf::Timestamp& ts) {
+  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+}
+
+}  // namespace
+
+disruption::RunnerOptions SimulationOptions::DefaultRunnerOptions() {
+  disruption::RunnerOptions o;
+  o.orchestrator.rollout = disruption::Rollout::kBudget;
+  return o;
+}
+
+FakeClusterOptions SimulationOptions::DefaultClusterOptions() {
+  FakeClusterOptions o;
+  o.respect_capacity = true;
+  o.record_call_log = false;
+  return o;
+}
+
+FakeCloudProviderOptions SimulationOptions::DefaultCloudOptions() {
+  FakeCloudProviderOptions o;
+  o.record_call_log = false;
+  return o;
+}
+
+class Simulation::World {
+ public:
+  World(LoadedScenario scenario, SimulationOptions options)
+      : scenario_(std::move(scenario.scenario)),
+        options_(std::move(options)),
+        clock_(ScenarioStart(scenario_)),
+        start_(clock_.Now()) {}
+
+  absl::Status Build(snapshot::ObjectSet cluster);
+  absl::Status Run(absl::Time end,
+                   const std::function<void(absl::Time, absl::Time)>& progress);
+  SimulationSummary Summary() const;
+
+  const v1::Scenario scenario_;
+  SimulationOptions options_;
+  FakeClock clock_;
+  const absl::Time start_;
+  std::unique_ptr<FakeCluster> cluster_;
+  std::unique_ptr<FakeCloudProvider> cloud_;
+  std::unique_ptr<ObservedView> view_;
+  std::unique_ptr<ObservedEvictions> evictions_;
+  std::unique_ptr<ObservedCloud> observed_cloud_;
+  std::unique_ptr<FakeNodeLifecycle> lifecycle_;
+  RecordingEventRecorder events_;
+  InMemoryMetrics metrics_;
+  std::unique_ptr<termination::Executor> executor_;
+  std::unique_ptr<disruption::Runner> runner_;
+
+  std::vector<SimulationEvent> timeline_;
+  std::vector<NodeStateSample> samples_;
+  SimulationSummary summary_;
+
+ private:
+  absl::Status Step(absl::Time now);
+  absl::Status ApplyChanges(absl::Time now, bool& applied);
+  absl::Status ApplyChange(const v1::ScenarioChange& c, absl::Time now);
+  absl::Status FinishJob(const v1::FinishJob& job, absl::Time now);
+  void ApplyReclaims(absl::Time now);
+  absl::Status RunDisruption(absl::Time now);
+  absl::Status RunTermination(absl::Time now);
+  absl::Status RunLifecycle(absl::Time now);
+  absl::Status Observe(absl::Time now);
+  void ObserveCalls(const snapshot::Snapshot& s, absl::Time now);
+  void ObserveNodes(const snapshot::Snapshot& s, absl::Time now);
+  void ObserveBudgets(const snapshot::Snapshot& s, absl::Time now);
+  void Sample(absl::Time now);
+  absl::Time NextTime(absl::Time now, absl::Time end) const;
+  std::optional<std::string> ProviderIdOfNode(absl::string_view node) const;
+  std::optional<std::string> ClaimOfNode(absl::string_view node) const;
+  void Emit(absl::Time at, absl::string_view node, absl::string_view kind,
+            std::string message) {
+    timeline_.push_back(
+        {at, std::string(node), std::string(kind), std::move(message)});
+  }
+
+  std::vector<PendingChange> changes_;  // by time, then index
+  size_t next_change_ = 0;
+  std::vector<Reclaim> reclaims_;
+  // Commands waiting for their 15 s validation, as planned.
+  std::vector<disruption::Command> waiting_;
+  absl::Time runner_wake_ = absl::InfinitePast();
+  absl::Time executor_wake_ = absl::InfinitePast();
+  std::optional<absl::Time> lifecycle_wake_;
+  // Bumped whenever an observation finds a Node or NodeClaim changed (or a
+  // scenario change applied); a core that saw the current version and
+  // whose own wake has not come has nothing new to react to.
+  int64_t version_ = 0;
+  int64_t runner_seen_ = -1;
+  int64_t executor_seen_ = -1;
+  int64_t lifecycle_seen_ = -1;
+  // The fakes' next transition as of the end of the last round.
+  absl::Time cluster_event_ = absl::InfiniteFuture();
+  absl::Time cloud_event_ = absl::InfiniteFuture();
+  // The last observation.
+  std::optional<snapshot::Snapshot> last_;
+  std::map<std::string, NodeObs> nodes_;
+  std::map<std::string, ClaimObs> claims_;
+  std::set<std::string> instances_;
+  std::map<std::string, std::string> node_of_provider_id_;
+  std::map<std::string, absl::Time> disrupting_since_;
+  // Budgets before the step's decisions, and the nodes marked in it.
+  std::optional<budget::BudgetMapping> budgets_before_;
+  std::map<std::string, NodePoolPeak> peaks_;
+};
+
+absl::Status Simulation::World::Build(snapshot::ObjectSet cluster) {
+  KARPENTER_RETURN_IF_ERROR(CheckOptions(options_));
+  const v1::ScenarioSpec& spec = scenario_.spec();
+  options_.runner.controller.poll_interval = options_.poll_interval;
+  options_.cloud.default_image_id =
+      spec.image().empty() ? std::string(kDefaultImage) : spec.image();
+  KARPENTER_ASSIGN_OR_RETURN(
+      cluster_, FakeCluster::Create(cluster, clock_, options_.cluster));
+  KARPENTER_ASSIGN_OR_RETURN(cloud_,
+                             FakeCloudProvider::Create(clock_, options_.cloud));
+  if (!spec.instance_types().empty()) cloud_->SetInstanceTypes(Catalogue(spec));
+  for (const v1::NodeClaim& c : cluster.node_claims) {
+    if (c.status().provider_id().empty()) continue;
+    Instance inst;
+    inst.provider_id = c.status().provider_id();
+    inst.created = FromProto(c.metadata().creation_timestamp());
+    const v1::ObjectMeta& m = c.metadata();
+    inst.instance_type = LabelOf(m, "node.kubernetes.io/instance-type");
+    inst.zone = LabelOf(m, "topology.kubernetes.io/zone");
+    inst.capacity_type = LabelOf(m, "karpenter.sh/capacity-type");
+    inst.image_id = c.status().image_id().empty()
+                        ? options_.cloud.default_image_id
+                        : c.status().image_id();
+    inst.tags["karpenter.sh/nodeclaim"] = m.name();
+    if (std::string pool = LabelOf(m, kNodePoolLabel); !pool.empty()) {
+      inst.tags["karpenter.sh/nodepool"] = pool;
+    }
+    KARPENTER_RETURN_IF_ERROR(cloud_->AddInstance(std::move(inst)));
+  }
+  view_ = std::make_unique<ObservedView>(*cluster_);
+  evictions_ = std::make_unique<ObservedEvictions>(*cluster_);
+  observed_cloud_ = std::make_unique<ObservedCloud>(*cloud_);
+  KARPENTER_ASSIGN_OR_RETURN(
+      lifecycle_, FakeNodeLifecycle::Create(*cluster_, *cloud_, clock_,
+                                            options_.lifecycle));
+  KARPENTER_ASSIGN_OR_RETURN(
+      executor_, termination::Executor::Create(
+                     *view_, *evictions_, *observed_cloud_, events_, metrics_,
+                     clock_, options_.executor));
+  KARPENTER_ASSIGN_OR_RETURN(
+      runner_, disruption::Runner::Create(*view_, *observed_cloud_, events_,
+                                          metrics_, clock_, options_.runner));
+  KARPENTER_RETURN_IF_ERROR(Observe(clock_.Now()));
+  for (int i = 0; i < spec.termination_protection_size(); ++i) {
+    const std::string& node = spec.termination_protection(i);
+    std::optional<std::string> pid = ProviderIdOfNode(node);
+    if (!pid.has_value()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "spec.terminationProtection[%d]: no instance for node \"%s\"", i,
+          node));
+    }
+    KARPENTER_RETURN_IF_ERROR(cloud_->SetTerminationProtection(*pid, true));
+  }
+  for (int i = 0; i < spec.changes_size(); ++i) {
+    changes_.push_back({start_ + *ParseGoDuration(spec.changes(i).at()), i});
+  }
+  std::stable_sort(changes_.begin(), changes_.end(),
+                   [](const PendingChange& a, const PendingChange& b) {
+                     return a.at < b.at;
+                   });
+  summary_.start = start_;
+  return absl::OkStatus();
+}
+
+std::optional<std::string> Simulation::World::ProviderIdOfNode(
+    absl::string_view node) const {
+  auto it = nodes_.find(std::string(node));
+  if (it != nodes_.end() && !it->second.provider_id.empty()) {
+    return it->second.provider_id;
+  }
+  if (std::optional<std::string> claim = ClaimOfNode(node)) {
+    const std::string& pid = claims_.at(*claim).provider_id;
+    if (!pid.empty()) return pid;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Simulation::World::ClaimOfNode(
+    absl::string_view node) const {
+  for (const auto& [name, c] : claims_) {
+    if (c.node_name == node) return name;
+  }
+  if (claims_.count(std::string(node))) return std::string(node);
+  return std::nullopt;
+}
+
+absl::Status Simulation::World::ApplyChange(const v1::ScenarioChange& c,
+                                            absl::Time now) {
+  switch (c.change_case()) {
+    case v1::ScenarioChange::kNodePool:
+      Emit(now, "", "ScenarioChange",
+           absl::StrCat("NodePool ", c.node_pool().metadata().name(),
+                        " replaced"));
+      return cluster_->ApplyNodePool(c.node_pool());
+    case v1::ScenarioChange::kDeleteNode:
+      Emit(now, c.delete_node(), "ScenarioChange", "kubectl delete node");
+      return cluster_->DeleteNode(c.delete_node());
+    case v1::ScenarioChange::kSpotInterruption: {
+      const std::string& node = c.spot_interruption().node();
+      std::optional<std::string> claim = ClaimOfNode(node);
+      std::optional<std::string> pid = ProviderIdOfNode(node);
+      if (!claim || !pid) {
+        return absl::NotFoundError(absl::StrFormat(
+            "spot interruption: no NodeClaim for node \"%s\"", node));
+      }
+      Emit(now, node, "ScenarioChange",
+           "spot interruption notice; NodeClaim deleted, instance reclaimed "
+           "in 2m");
+      reclaims_.push_back({now + kReclaimDelay, *pid, node});
+      return cluster_->DeleteNodeClaim(*claim);
+    }
+    case v1::ScenarioChange::kDriftNodePool: {
+      const std::string& pool = c.drift_node_pool().node_pool();
+      const std::string reason = c.drift_node_pool().reason().empty()
+                                     ? std::string(kDefaultDriftReason)
+                                     : c.drift_node_pool().reason();
+      int n = 0;
+      for (const auto& [name, claim] : claims_) {
+        if (claim.pool != pool || claim.provider_id.empty() ||
+            !cloud_->Exists(claim.provider_id)) {
+          continue;
+        }
+        KARPENTER_RETURN_IF_ERROR(
+            cloud_->SetDrifted(claim.provider_id, reason));
+        ++n;
+      }
+      Emit(now, "", "ScenarioChange",
+           absl::StrFormat("NodePool %s drifted (%s): %d instances", pool,
+                           reason, n));
+      return absl::OkStatus();
+    }
+    case v1::ScenarioChange::kCloudFault: {
+      const v1::CloudFault& f = c.cloud_fault();
+      Emit(now, "", "ScenarioChange",
+           absl::StrFormat("cloud fault: next %d %s calls fail with %s %s",
+                           f.times(), f.method(), f.code(), f.message()));
+      return cloud_->FailNext(
+          *ParseCloudMethodName(f.method()),
+          absl::Status(*ParseStatusCodeName(f.code()), f.message()), f.times());
+    }
+    case v1::ScenarioChange::kEvictionFault: {
+      const v1::EvictionFault& f = c.eviction_fault();
+      EvictionResponse r;
+      r.http_status = f.http_status();
+      r.message =
+          f.http_status() == 429
+              ? "Cannot evict pod as it would violate the pod's "
+                "disruption budget."
+              : absl::StrCat("injected fault (HTTP ", f.http_status(), ")");
+      r.result = ClassifyEvictionStatus(r.http_status, r.message);
+      Emit(now, "", "ScenarioChange",
+           absl::StrFormat("eviction fault: next %d evictions answer %d",
+                           f.times(), f.http_status()));
+      return cluster_->InjectEvictionFailures(f.times(), r);
+    }
+    case v1::ScenarioChange::kTerminationProtection: {
+      const auto& t = c.termination_protection();
+      std::optional<std::string> pid = ProviderIdOfNode(t.node());
+      if (!pid) {
+        return absl::NotFoundError(
+            absl::StrFormat("no instance for node \"%s\"", t.node()));
+      }
+      Emit(now, t.node(), "ScenarioChange",
+           absl::StrCat("termination protection ", t.enabled() ? "on" : "off"));
+      return cloud_->SetTerminationProtection(*pid, t.enabled());
+    }
+    case v1::ScenarioChange::kFinishJob:
+      return FinishJob(c.finish_job(), now);
+    case v1::ScenarioChange::CHANGE_NOT_SET:
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::World::FinishJob(const v1::FinishJob& job,
+                                          absl::Time now) {
+  const std::string ns =
+      job.namespace_().empty() ? "default" : job.namespace_();
+  KARPENTER_ASSIGN_OR_RETURN(snapshot::Snapshot s, cluster_->Read());
+  std::vector<PodRef> pods;
+  for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
+    const v1::Pod& shape = s.PodShape(p);
+    auto app = shape.metadata().labels().find("app");
+    if (shape.metadata().namespace_() != ns ||
+        app == shape.metadata().labels().end() || app->second != job.name() ||
+        shape.metadata().has_deletion_timestamp()) {
+      continue;
+    }
+    const v1::Pod pod = s.DecodePod(p);
+    pods.push_back({ns, pod.metadata().name(), pod.metadata().uid()});
+  }
+  Emit(now, "", "ScenarioChange",
+       absl::StrFormat("job %s/%s finished: %d pods", ns, job.name(),
+                       pods.size()));
+  for (const PodRef& pod : pods) {
+    KARPENTER_RETURN_IF_ERROR(cluster_->DeletePod(pod, absl::ZeroDuration()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::World::ApplyChanges(absl::Time now, bool& applied) {
+  while (next_change_ < changes_.size() && changes_[next_change_].at <= now) {
+    const int i = changes_[next_change_++].index;
+    applied = true;
+    if (absl::Status s = ApplyChange(scenario_.spec().changes(i), now);
+        !s.ok()) {
+      return absl::Status(
+          s.code(),
+          absl::StrCat("scenario change spec.changes[", i, "]: ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Simulation::World::ApplyReclaims(absl::Time now) {
+  std::vector<Reclaim> later;
+  for (Reclaim& r : reclaims_) {
+    if (r.at > now) {
+      later.push_back(std::move(r));
+      continue;
+    }
+    if (cloud_->Exists(r.provider_id) && cloud_->Vanish(r.provider_id).ok()) {
+      Emit(now, r.node, "InstanceReclaimed", r.provider_id);
+    }
+  }
+  reclaims_ = std::move(later);
+}
+
+absl::Status Simulation::World::RunDisruption(absl::Time now) {
+  const absl::flat_hash_set<std::string> before =
+      runner_->orchestrator().InFlightProviderIds();
+  view_->tainted.clear();
+  absl::StatusOr<disruption::RunReport> r = runner_->RunOnce();
+  if (!r.ok()) {
+    return absl::Status(r.status().code(), absl::StrCat("disruption runner: ",
+                                                        r.status().message()));
+  }
+  runner_wake_ = r->next_wake;
+  const std::set<std::string> tainted(view_->tainted.begin(),
+                                      view_->tainted.end());
+  std::vector<disruption::Command> candidates;
+  std::vector<disruption::Command> still_waiting;
+  for (disruption::Command& c : waiting_) {
+    (c.validate_at.value_or(now) <= now ? candidates : still_waiting)
+        .push_back(std::move(c));
+  }
+  waiting_ = std::move(still_waiting);
+  for (const disruption::Command& c : r->plan.commands) {
+    if (c.validate_at.has_value()) {
+      waiting_.push_back(c);
+    } else {
+      candidates.push_back(c);
+    }
+  }
+  for (const disruption::Command& c : candidates) {
+    if (c.candidates.empty()) continue;
+    const disruption::Candidate& first = c.candidates.front();
+    const bool started =
+        tainted.count(first.node_name) > 0 ||
+        (!before.contains(first.provider_id) &&
+         runner_->orchestrator().InFlightProviderIds().contains(
+             first.provider_id));
+    if (!started) continue;
+    std::vector<std::string> names;
+    for (const disruption::Candidate& cand : c.candidates) {
+      names.push_back(cand.node_name.empty() ? cand.node_claim_name
+                                             : cand.node_name);
+    }
+    Emit(now, names.front(), "CommandStarted",
+         absl::StrFormat("%s: %d candidate(s) [%s], %d replacement(s); %s",
+                         disruption::MethodName(c.method), c.candidates.size(),
+                         absl::StrJoin(names, " "), c.replacements.size(),
+                         c.explanation));
+    (c.replacements.empty() ? summary_.nodes_deleted
+                            : summary_.nodes_replaced) +=
+        static_cast<int64_t>(c.candidates.size());
+  }
+  for (const std::string& why : r->rejected) {
+    Emit(now, "", "CommandRejected", why);
+  }
+  for (const std::string& e : r->errors) Emit(now, "", "RunnerError", e);
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::World::RunTermination(absl::Time now) {
+  for (int i = 0; i < kMaxExecutorRepeats; ++i) {
+    absl::StatusOr<termination::PassReport> p = executor_->RunOnce();
+    if (!p.ok()) {
+      return absl::Status(
+          p.status().code(),
+          absl::StrCat("termination executor: ", p.status().message()));
+    }
+    executor_wake_ = p->next_wake;
+    if (p->mutations == 0) break;
+  }
+  (void)now;
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::World::RunLifecycle(absl::Time now) {
+  absl::StatusOr<LifecycleReport> l = lifecycle_->Reconcile();
+  if (!l.ok()) {
+    // A scripted cloud fault may strike the lifecycle's Get; the next round
+    // retries, as the real controller would.
+    Emit(now, "", "CloudError",
+         absl::StrCat("node lifecycle: ", StatusText(l.status())));
+    lifecycle_wake_ = now + absl::Seconds(1);
+    return absl::OkStatus();
+  }
+  lifecycle_wake_ = l->next_wake;
+  for (const std::string& n : l->launched) Emit(now, n, "NodeLaunched", "");
+  for (const std::string& n : l->registered) Emit(now, n, "NodeRegistered", "");
+  for (const std::string& n : l->initialized) {
+    Emit(now, n, "NodeInitialized", "");
+    ++summary_.nodes_launched;
+  }
+  return absl::OkStatus();
+}
+
+void Simulation::World::ObserveCalls(const snapshot::Snapshot& s,
+                                     absl::Time now) {
+  absl::flat_hash_map<std::string, std::string> pod_node;
+  for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
+    if (std::optional<snapshot::NodeIndex> n = s.NodeOfPod(p)) {
+      pod_node[s.PodKey(p)] = s.nodes()[*n].metadata().name();
+    }
+  }
+  auto node_of = [&](const PodRef& pod) {
+    auto it = pod_node.find(absl::StrCat(pod.namespace_name, "/", pod.name));
+    return it == pod_node.end() ? std::string() : it->second;
+  };
+  for (const auto& [pod, r] : evictions_->answers) {
+    const std::string key = absl::StrCat(pod.namespace_name, "/", pod.name);
+    if (r.result == EvictionResult::kEvicted) {
+      ++summary_.evictions;
+      Emit(now, node_of(pod), "Evicted", key);
+    } else if (r.result == EvictionResult::kBlockedByPdb) {
+      ++summary_.evictions_429;
+      Emit(now, node_of(pod), "EvictionBlocked", absl::StrCat(key, ": 429"));
+    } else if (r.result != EvictionResult::kNotFound) {
+      ++summary_.evictions_failed;
+      Emit(now, node_of(pod), "EvictionError",
+           absl::StrFormat("%s: %s (HTTP %d) %s", key,
+                           EvictionResultName(r.result), r.http_status,
+                           r.message));
+    }
+  }
+  evictions_->answers.clear();
+  for (const PodRef& pod : view_->force_deleted) {
+    ++summary_.force_deletions;
+    Emit(now, node_of(pod), "PodForceDeleted",
+         absl::StrCat(pod.namespace_name, "/", pod.name));
+  }
+  view_->force_deleted.clear();
+  for (const ObservedCloud::Failure& f : observed_cloud_->failures) {
+    auto it = node_of_provider_id_.find(f.target);
+    Emit(now, it == node_of_provider_id_.end() ? "" : it->second, "CloudError",
+         absl::StrCat(f.method, " ", f.target, ": ", StatusText(f.status)));
+  }
+  observed_cloud_->failures.clear();
+}
+
+void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
+                                     absl::Time now) {
+  std::map<std::string, NodeObs> nodes;
+  for (const v1::Node& n : s.nodes()) {
+    NodeObs o;
+    o.pool = LabelOf(n.metadata(), kNodePoolLabel);
+    o.provider_id = n.spec().provider_id();
+    o.tainted = Tainted(n);
+    o.deleting = n.metadata().has_deletion_timestamp();
+    nodes.emplace(n.metadata().name(), std::move(o));
+  }
+  std::map<std::string, ClaimObs> claims;
+  for (const v1::NodeClaim& c : s.node_claims()) {
+    ClaimObs o;
+    o.pool = LabelOf(c.metadata(), kNodePoolLabel);
+    o.node_name = c.status().node_name();
+    o.provider_id = c.status().provider_id();
+    if (const v1::Condition* r =
+            FindCondition(c, disruption::kDisruptionReasonCondition);
+        r != nullptr && r->status() == "True") {
+      o.reason = r->reason();
+    }
+    o.deleting = c.metadata().has_deletion_timestamp();
+    o.initialized = ConditionTrue(c, "Initialized");
+    o.instance_terminating = ConditionTrue(c, "InstanceTerminating");
+    claims.emplace(c.metadata().name(), std::move(o));
+  }
+  // Claims: created, deleting, instance terminating (name order).
+  for (const auto& [name, c] : claims) {
+    auto prev = claims_.find(name);
+    if (prev == claims_.end() && !last_.has_value()) continue;
+    if (prev == claims_.end()) {
+      Emit(now, name, "NodeClaimCreated", c.pool);
+    }
+    const bool was_deleting = prev != claims_.end() && prev->second.deleting;
+    if (c.deleting && !was_deleting) Emit(now, name, "NodeClaimDeleting", "");
+    const bool was_term =
+        prev != claims_.end() && prev->second.instance_terminating;
+    if (c.instance_terminating && !was_term) {
+      Emit(now, c.node_name.empty() ? name : c.node_name, "InstanceTerminating",
+           c.provider_id);
+    }
+  }
+  for (const auto& [name, n] : nodes) {
+    auto prev = nodes_.find(name);
+    const bool was_tainted = prev != nodes_.end() && prev->second.tainted;
+    const bool was_deleting = prev != nodes_.end() && prev->second.deleting;
+    if (n.tainted && !was_tainted) {
+      std::optional<std::string> claim;
+      for (const auto& [cn, c] : claims) {
+        if (c.node_name == name) claim = c.reason;
+      }
+      Emit(now, name, "NodeDisrupting", claim.value_or(""));
+    }
+    if (!n.tainted && was_tainted && !n.deleting) {
+      Emit(now, name, "NodeUndisrupted", "");
+    }
+    if (n.deleting && !was_deleting) Emit(now, name, "NodeDeleting", "");
+    if ((n.tainted || n.deleting) && !disrupting_since_.count(name)) {
+      disrupting_since_[name] = now;
+    }
+    if (!n.tainted && !n.deleting) disrupting_since_.erase(name);
+    if (!n.provider_id.empty()) node_of_provider_id_[n.provider_id] = name;
+  }
+  for (const auto& [name, n] : nodes_) {
+    if (nodes.count(name)) continue;
+    Emit(now, name, "NodeDeleted", "");
+    if (auto it = disrupting_since_.find(name); it != disrupting_since_.end()) {
+      const absl::Duration d = now - it->second;
+      if (d > summary_.longest_drain) {
+        summary_.longest_drain = d;
+        summary_.longest_drain_node = name;
+      }
+      disrupting_since_.erase(it);
+    }
+  }
+  for (const auto& [name, c] : claims_) {
+    if (!claims.count(name)) Emit(now, name, "NodeClaimDeleted", "");
+  }
+  if (nodes != nodes_ || claims != claims_) ++version_;
+  nodes_ = std::move(nodes);
+  claims_ = std::move(claims);
+
+  std::set<std::string> instances;
+  for (const Instance& i : cloud_->Instances()) instances.insert(i.provider_id);
+  for (const std::string& pid : instances_) {
+    if (instances.count(pid)) continue;
+    auto it = node_of_provider_id_.find(pid);
+    Emit(now, it == node_of_provider_id_.end() ? "" : it->second,
+         "InstanceTerminated", pid);
+  }
+  instances_ = std::move(instances);
+}
+
+// Disrupting as budgets count it, per pool: tainted or deleting, until
+// InstanceTerminating.
+void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
+                                       absl::Time now) {
+  std::map<std::string, int64_t> disrupting;
+  std::map<std::string, std::set<std::string>> reasons;
+  for (const auto& [name, n] : nodes_) {
+    std::optional<std::string> claim_name = ClaimOfNode(name);
+    const ClaimObs* claim = claim_name ? &claims_.at(*claim_name) : nullptr;
+    if (claim != nullptr && claim->instance_terminating) continue;
+    const bool deleting = n.deleting || (claim != nullptr && claim->deleting);
+    if (!n.tainted && !deleting) continue;
+    ++disrupting[n.pool];
+    if (claim != nullptr && !claim->reason.empty()) {
+      reasons[n.pool].insert(claim->reason);
+    }
+  }
+  std::optional<budget::BudgetMapping> after;
+  auto allowed = [](const budget::BudgetMapping& m, const std::string& pool,
+                    const std::set<std::string>& why) {
+    auto it = m.index.find(pool);
+    if (it == m.index.end()) return int64_t{0};
+    int64_t least = budget::kUnlimited;
+    bool any = false;
+    for (const std::string& r : why) {
+      if (std::optional<budget::DisruptionReason> br = BudgetReasonNamed(r)) {
+        least = std::min(least, m.node_pools[it->second]
+                                    .by_reason[static_cast<size_t>(*br)]
+                                    .allowed);
+        any = true;
+      }
+    }
+    if (!any) {
+      least = m.node_pools[it->second]
+                  .by_reason[static_cast<size_t>(
+                      budget::DisruptionReason::kDrifted)]
+                  .allowed;
+    }
+    return least;
+  };
+  // The nodes the step marked, by pool, with their reasons.
+  std::map<std::string, std::set<std::string>> marked;
+  for (const std::string& node : view_->tainted) {
+    auto n = nodes_.find(node);
+    if (n == nodes_.end()) continue;
+    std::optional<std::string> claim = ClaimOfNode(node);
+    const std::string reason = claim ? claims_.at(*claim).reason : "";
+    if (BudgetReasonNamed(reason).has_value())
+      marked[n->second.pool].insert(reason);
+  }
+  view_->tainted.clear();
+  if (budgets_before_.has_value()) {
+    for (const auto& [pool, why] : marked) {
+      if (disrupting[pool] > allowed(*budgets_before_, pool, why)) {
+        ++summary_.budget_exceeded;
+        Emit(now, "", "BudgetExceeded",
+             absl::StrFormat("NodePool %s: %d disrupting, %d allowed", pool,
+                             disrupting[pool],
+                             allowed(*budgets_before_, pool, why)));
+      }
+    }
+  }
+  for (const v1::NodePool& p : s.node_pools()) {
+    NodePoolPeak& peak = peaks_[p.metadata().name()];
+    peak.node_pool = p.metadata().name();
+    const int64_t d = disrupting[peak.node_pool];
+    if (d <= peak.peak_disrupting) continue;
+    if (!after.has_value()) after = budget::BuildBudgetMapping(s, now);
+    peak.peak_disrupting = d;
+    peak.allowed_at_peak =
+        allowed(*after, peak.node_pool, reasons[peak.node_pool]);
+    peak.at = now;
+  }
+}
+
+void Simulation::World::Sample(absl::Time now) {
+  NodeStateSample sample;
+  sample.at = now;
+  std::set<std::string> counted_nodes;
+  for (const auto& [name, c] : claims_) {
+    const NodeObs* node = nullptr;
+    if (!c.node_name.empty()) {
+      auto it = nodes_.find(c.node_name);
+      if (it != nodes_.end()) {
+        node = &it->second;
+        counted_nodes.insert(c.node_name);
+      }
+    }
+    const bool deleting = c.deleting || (node != nullptr && node->deleting);
+    if (c.instance_terminating) {
+      ++sample.terminating;
+    } else if (deleting) {
+      ++sample.draining;
+    } else if (!c.initialized) {
+      ++sample.launching;
+    } else if (node != nullptr && node->tainted) {
+      ++sample.disrupting;
+    } else {
+      ++sample.ready;
+    }
+  }
+  for (const auto& [name, n] : nodes_) {
+    if (counted_nodes.count(name)) continue;
+    if (n.deleting) {
+      ++sample.draining;
+    } else if (n.tainted) {
+      ++sample.disrupting;
+    } else {
+      ++sample.ready;
+    }
+  }
+  if (!samples_.empty()) {
+    NodeStateSample prev = samples_.back();
+    prev.at = now;
+    if (prev == sample) return;
+  }
+  samples_.push_back(sample);
+}
+
+absl::Status Simulation::World::Observe(absl::Time now) {
+  // Pods are only needed to place this step's evictions on their nodes (an
+  // evicted pod stays bound while it terminates).
+  const bool pods =
+      !evictions_->answers.empty() || !view_->force_deleted.empty();
+  absl::StatusOr<snapshot::Snapshot> s =
+      pods ? cluster_->Read() : cluster_->ReadWithoutPods();
+  if (!s.ok()) {
+    return absl::Status(s.status().code(),
+                        absl::StrCat("observe: ", s.status().message()));
+  }
+  ObserveCalls(*s, now);
+  ObserveNodes(*s, now);
+  ObserveBudgets(*s, now);
+  Sample(now);
+  last_ = *std::move(s);
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::World::Step(absl::Time now) {
+  bool applied = false;
+  ApplyReclaims(now);
+  KARPENTER_RETURN_IF_ERROR(ApplyChanges(now, applied));
+  if (applied || !last_.has_value()) {
+    absl::StatusOr<snapshot::Snapshot> s = cluster_->ReadWithoutPods();
+    if (!s.ok()) return s.status();
+    last_ = *std::move(s);
+  }
+  if (applied) ++version_;
+  budgets_before_ = budget::BuildBudgetMapping(*last_, now);
+  // Each core runs when its own wake has come, or when the cluster changed
+  // since it last ran (as a host's watches would trigger it); the fakes'
+  // transitions count as changes for the executor and the lifecycle.
+  const bool fakes_moved = cluster_event_ <= now || cloud_event_ <= now;
+  if (runner_wake_ <= now || runner_seen_ != version_) {
+    runner_seen_ = version_;
+    KARPENTER_RETURN_IF_ERROR(RunDisruption(now));
+  }
+  if (executor_wake_ <= now || executor_seen_ != version_ || fakes_moved ||
+      !view_->tainted.empty()) {
+    executor_seen_ = version_;
+    KARPENTER_RETURN_IF_ERROR(RunTermination(now));
+  }
+  if ((lifecycle_wake_.has_value() && *lifecycle_wake_ <= now) ||
+      lifecycle_seen_ != version_ || cloud_event_ <= now) {
+    lifecycle_seen_ = version_;
+    KARPENTER_RETURN_IF_ERROR(RunLifecycle(now));
+  }
+  KARPENTER_RETURN_IF_ERROR(Observe(now));
+  cluster_event_ = cluster_->NextEventTime().value_or(absl::InfiniteFuture());
+  cloud_event_ = cloud_->NextEventTime().value_or(absl::InfiniteFuture());
+  ++summary_.steps;
+  return absl::OkStatus();
+}
+
+absl::Time Simulation::World::NextTime(absl::Time now, absl::Time end) const {
+  absl::Time next = std::min(
+      {runner_wake_, executor_wake_, end, cluster_event_, cloud_event_});
+  if (lifecycle_wake_) next = std::min(next, *lifecycle_wake_);
+  if (next_change_ < changes_.size()) {
+    next = std::min(next, changes_[next_change_].at);
+  }
+  for (const Reclaim& r : reclaims_) next = std::min(next, r.at);
+  next = std::max(next, now + options_.min_step);
+  next = std::min(next, now + options_.max_step);
+  return std::min(next, end);
+}
+
+absl::Status Simulation::World::Run(
+    absl::Time end,
+    const std::function<void(absl::Time, absl::Time)>& progress) {
+  if (end < clock_.Now()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "end: \"%s\" is before now (\"%s\")",
+        absl::FormatTime(absl::RFC3339_full, end, absl::UTCTimeZone()),
+        absl::FormatTime(absl::RFC3339_full, clock_.Now(),
+                         absl::UTCTimeZone())));
+  }
+  while (true) {
+    const absl::Time now = clock_.Now();
+    KARPENTER_RETURN_IF_ERROR(Step(now));
+    if (progress) progress(now, end);
+    if (now >= end) break;
+    KARPENTER_RETURN_IF_ERROR(clock_.SetTime(NextTime(now, end)));
+  }
+  summary_.end = clock_.Now();
+  return absl::OkStatus();
+}
+
+SimulationSummary Simulation::World::Summary() const {
+  SimulationSummary s = summary_;
+  if (s.end < s.start) s.end = s.start;
+  for (const auto& [name, peak] : peaks_) s.budget_peaks.push_back(peak);
+  s.pdb_violations = static_cast<int64_t>(cluster_->PdbViolations().size());
+  std::set<std::string> claimed;
+  for (const auto& [name, c] : claims_) {
+    if (!c.provider_id.empty()) claimed.insert(c.provider_id);
+  }
+  for (const std::string& pid : instances_) {
+    if (!claimed.count(pid)) s.leaked_instances.push_back(pid);
+  }
+  for (const auto& [name, c] : claims_) {
+    if (c.deleting)
+      s.unfinished.push_back(c.node_name.empty() ? name : c.node_name);
+  }
+  for (const auto& [name, n] : nodes_) {
+    if (n.deleting && !ClaimOfNode(name).has_value())
+      s.unfinished.push_back(name);
+  }
+  std::sort(s.unfinished.begin(), s.unfinished.end());
+  s.unfinished.erase(std::unique(s.unfinished.begin(), s.unfinished.end()),
+                     s.unfinished.end());
+  return s;
+}
+
+Simulation::Simulation(std::unique_ptr<World> world)
+    : world_(std::move(world)) {}
+Simulation::~Simulation() = default;
+
+absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
+    LoadedScenario scenario, SimulationOptions options) {
+  KARPENTER_RETURN_IF_ERROR(ValidateScenario(scenario.scenario));
+  snapshot::ObjectSet cluster = std::move(scenario.cluster);
+  KARPENTER_RETURN_IF_ERROR(ExpandGenerated(scenario.scenario, cluster));
+  auto world = std::make_unique<World>(std::move(scenario), std::move(options));
+  KARPENTER_RETURN_IF_ERROR(world->Build(std::move(cluster)));
+  return std::unique_ptr<Simulation>(new Simulation(std::move(world)));
+}
+
+absl::Status Simulation::Run(
+    std::optional<absl::Time> end,
+    std::function<void(absl::Time now, absl::Time end)> progress) {
+  return world_->Run(end.value_or(ScenarioEnd(world_->scenario_)), progress);
+}
+
+const std::vector<SimulationEvent>& Simulation::timeline() const {
+  return world_->timeline_;
+}
+const std::vector<NodeStateSample>& Simulation::samples() const {
+  return world_->samples_;
+}
+SimulationSummary Simulation::Summary() const { return world_->Summary(); }
+absl::Time Simulation::now() const { return world_->clock_.Now(); }
+FakeCluster& Simulation::cluster() { return *world_->cluster_; }
+FakeCloudProvider& Simulation::cloud() { return *world_->cloud_; }
+
+std::string EventLine(const SimulationEvent& e) {
+  std::string out = absl::StrCat(
+      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", e.at, absl::UTCTimeZone()), " ",
+      e.kind);
+  if (!e.node.empty()) absl::StrAppend(&out, " ", e.node);
+  if (!e.message.empty()) absl::StrAppend(&out, ": ", e.message);
+  return out;
+}
+
+}  // namespace karpenter::testing

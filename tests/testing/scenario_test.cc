@@ -1,0 +1,332 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Scenario loading, validation and expansion (karpenter/testing/scenario.h).
+
+#include "karpenter/testing/scenario.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "karpenter/snapshot/load.h"
+
+namespace karpenter::testing {
+namespace {
+
+constexpr absl::string_view kPool = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: general}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+  disruption:
+    budgets: [{nodes: "20%"}]
+)";
+
+constexpr absl::string_view kScenario = R"(apiVersion: sim.karpenter-sdk.dev/v1
+kind: Scenario
+metadata: {name: small}
+spec:
+  start: "2024-01-08T08:00:00Z"
+  until: 1h
+  instanceTypes:
+    - name: m5.xlarge
+      capacity: {cpu: "4", memory: 16Gi, pods: "58"}
+      offerings: [{zone: test-zone-a, capacityType: on-demand, price: 0.192}]
+  generate:
+    nodes:
+      - {nodePool: general, count: 5, instanceType: m5.xlarge, age: 10h}
+    workloads:
+      - {name: web, replicas: 12, nodePool: general, cpu: 100m, pdb: {maxUnavailable: "1"}}
+      - {name: ds, daemonSet: true, cpu: 10m}
+      - {name: job, namespace: batch, replicas: 2, nodePool: general, job: true, doNotDisrupt: true}
+)";
+
+std::string Doc(absl::string_view a, absl::string_view b) {
+  return absl::StrCat(a, "---\n", b);
+}
+
+TEST_CASE("scenario: loads the cluster and the one Scenario document",
+          "[scenario]") {
+  absl::StatusOr<LoadedScenario> s =
+      LoadScenario(Doc(kPool, kScenario), "s.yaml");
+  INFO(s.status().ToString());
+  REQUIRE(s.ok());
+  CHECK(s->cluster.node_pools.size() == 1);
+  CHECK(s->cluster.skipped_kinds.empty());
+  CHECK(s->scenario.metadata().name() == "small");
+  CHECK(s->scenario.spec().generate().nodes(0).count() == 5);
+  CHECK(s->scenario.spec().instance_types(0).offerings(0).price() == 0.192);
+  CHECK(ScenarioEnd(s->scenario) - ScenarioStart(s->scenario) ==
+        absl::Hours(1));
+  CHECK(ValidateScenario(s->scenario).ok());
+}
+
+TEST_CASE("scenario: the JSON form loads too", "[scenario]") {
+  const std::string json = R"([
+    {"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
+     "metadata": {"name": "general"}},
+    {"apiVersion": "sim.karpenter-sdk.dev/v1", "kind": "Scenario",
+     "metadata": {"name": "j"},
+     "spec": {"start": "2024-01-08T08:00:00Z", "until": "30m",
+              "changes": [{"at": "5m", "deleteNode": "n1"}]}}])";
+  absl::StatusOr<LoadedScenario> s = LoadScenario(json, "s.json");
+  INFO(s.status().ToString());
+  REQUIRE(s.ok());
+  CHECK(s->cluster.node_pools.size() == 1);
+  CHECK(s->scenario.spec().changes(0).delete_node() == "n1");
+  CHECK(ScenarioEnd(s->scenario) - ScenarioStart(s->scenario) ==
+        absl::Minutes(30));
+}
+
+TEST_CASE("scenario: load errors name the source, document and field",
+          "[scenario]") {
+  struct Case {
+    std::string text;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {std::string(kPool), "s.yaml: no Scenario document"},
+      {Doc(kScenario, kScenario), "s.yaml: 2 Scenario documents"},
+      {Doc(kPool,
+           "apiVersion: sim.karpenter-sdk.dev/v1\nkind: Scenario\n"
+           "spec:\n  generate:\n    nodes:\n      - {count: x}\n"),
+       "s.yaml: document 2 (Scenario): spec.generate.nodes[0].count: "
+       "expected a 32-bit integer, got \"x\" (line 18)"},
+      {Doc(kPool, "kind: Scenario\nspec: [unclosed\n"),
+       "YAML syntax error at line"},
+      {"apiVersion: sim.karpenter-sdk.dev/v2\nkind: Scenario\n",
+       "expected \"sim.karpenter-sdk.dev/v1\", got "
+       "\"sim.karpenter-sdk.dev/v2\""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    absl::StatusOr<LoadedScenario> s = LoadScenario(c.text, "s.yaml");
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK_THAT(std::string(s.status().message()), Catch::Contains(c.want));
+  }
+}
+
+TEST_CASE("scenario: LoadDocumentsOfKind leaves out on error", "[scenario]") {
+  std::vector<std::unique_ptr<google::protobuf::Message>> out;
+  absl::Status s = snapshot::LoadDocumentsOfKind(
+      Doc(kScenario, "kind: Scenario\nspec: {until: [1]}\n"), "x.yaml",
+      "Scenario", v1::Scenario::default_instance(), out);
+  CHECK_FALSE(s.ok());
+  CHECK_THAT(std::string(s.message()),
+             Catch::Contains("x.yaml: document 2 (Scenario): spec.until"));
+  CHECK(out.empty());
+}
+
+v1::Scenario Valid() {
+  absl::StatusOr<LoadedScenario> s =
+      LoadScenario(Doc(kPool, kScenario), "s.yaml");
+  REQUIRE(s.ok());
+  return s->scenario;
+}
+
+TEST_CASE("scenario: validation names the field path and the value",
+          "[scenario]") {
+  struct Case {
+    const char* name;
+    std::function<void(v1::ScenarioSpec&)> edit;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"no start", [](v1::ScenarioSpec& s) { s.clear_start(); },
+       "spec.start: must be set"},
+      {"bad until", [](v1::ScenarioSpec& s) { s.set_until("3 hours"); },
+       "spec.until: invalid duration \"3 hours\""},
+      {"zero until", [](v1::ScenarioSpec& s) { s.set_until("0s"); },
+       "spec.until: must be positive \"0s\""},
+      {"duplicate type",
+       [](v1::ScenarioSpec& s) {
+         *s.add_instance_types() = s.instance_types(0);
+       },
+       "spec.instanceTypes[1].name: duplicate instance type \"m5.xlarge\""},
+      {"bad capacity",
+       [](v1::ScenarioSpec& s) {
+         (*s.mutable_instance_types(0)->mutable_capacity())["cpu"] = "four";
+       },
+       "spec.instanceTypes[0].capacity[\"cpu\"]: invalid quantity \"four\""},
+      {"negative price",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_instance_types(0)->mutable_offerings(0)->set_price(-1);
+       },
+       "spec.instanceTypes[0].offerings[0].price: must be a finite number >= "
+       "0 \"-1\""},
+      {"negative count",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_nodes(0)->set_count(-3);
+       },
+       "spec.generate.nodes[0].count: must not be negative \"-3\""},
+      {"unknown instance type",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_nodes(0)->set_instance_type("m9.huge");
+       },
+       "spec.generate.nodes[0].instanceType: not in spec.instanceTypes: "
+       "\"m9.huge\""},
+      {"bad age",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_nodes(0)->set_age("-1h");
+       },
+       "spec.generate.nodes[0].age: must not be negative \"-1h\""},
+      {"duplicate workload",
+       [](v1::ScenarioSpec& s) {
+         *s.mutable_generate()->add_workloads() = s.generate().workloads(0);
+       },
+       "spec.generate.workloads[3].name: duplicate workload \"default/web\""},
+      {"bad cpu",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(0)->set_cpu("lots");
+       },
+       "spec.generate.workloads[0].cpu: invalid quantity \"lots\""},
+      {"bad pdb",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()
+             ->mutable_workloads(0)
+             ->mutable_pdb()
+             ->set_max_unavailable("150%");
+       },
+       "spec.generate.workloads[0].pdb.maxUnavailable: expected an integer "
+       "or a percentage, got \"150%\""},
+      {"workload without pool",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(0)->clear_node_pool();
+       },
+       "spec.generate.workloads[0].nodePool: must be set for workload "
+       "\"web\""},
+      {"bad at",
+       [](v1::ScenarioSpec& s) {
+         s.add_changes()->set_at("soon");
+         s.mutable_changes(0)->set_delete_node("n");
+       },
+       "spec.changes[0].at: invalid duration \"soon\""},
+      {"unknown method",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_cloud_fault()->set_method("Terminate");
+         c->mutable_cloud_fault()->set_code("Unavailable");
+         c->mutable_cloud_fault()->set_times(1);
+       },
+       "spec.changes[0].cloudFault.method: unknown cloud method "
+       "\"Terminate\""},
+      {"unknown code",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_cloud_fault()->set_method("Delete");
+         c->mutable_cloud_fault()->set_code("UNAVAILABLE");
+         c->mutable_cloud_fault()->set_times(1);
+       },
+       "spec.changes[0].cloudFault.code: unknown status code "
+       "\"UNAVAILABLE\""},
+      {"zero times",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_eviction_fault()->set_http_status(429);
+       },
+       "spec.changes[0].evictionFault.times: must be at least 1 \"0\""},
+      {"bad http status",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_eviction_fault()->set_http_status(404);
+         c->mutable_eviction_fault()->set_times(1);
+       },
+       "spec.changes[0].evictionFault.httpStatus: expected 0, 429 or 5xx, "
+       "got \"404\""},
+      {"empty change",
+       [](v1::ScenarioSpec& s) { s.add_changes()->set_at("1m"); },
+       "spec.changes[0]: sets no change (at \"1m)\""},
+  };
+  REQUIRE(cases.size() >= 10);
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    v1::Scenario s = Valid();
+    c.edit(*s.mutable_spec());
+    absl::Status status = ValidateScenario(s);
+    CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(status.message()) == c.want);
+  }
+}
+
+TEST_CASE("scenario: an at after until is accepted", "[scenario]") {
+  v1::Scenario s = Valid();
+  v1::ScenarioChange* c = s.mutable_spec()->add_changes();
+  c->set_at("5h");
+  c->set_delete_node("general-00");
+  CHECK(ValidateScenario(s).ok());
+}
+
+TEST_CASE("scenario: generate expands to the exact counts", "[scenario]") {
+  absl::StatusOr<LoadedScenario> s =
+      LoadScenario(Doc(kPool, kScenario), "s.yaml");
+  REQUIRE(s.ok());
+  snapshot::ObjectSet cluster = s->cluster;
+  REQUIRE(ExpandGenerated(s->scenario, cluster).ok());
+  CHECK(cluster.nodes.size() == 5);
+  CHECK(cluster.node_claims.size() == 5);
+  CHECK(cluster.pods.size() == 12 + 5 + 2);
+  CHECK(cluster.pdbs.size() == 1);
+  const v1::Node& n = cluster.nodes[0];
+  CHECK(n.metadata().name() == "general-00");
+  CHECK(n.spec().provider_id() == "fake:///test-zone-a/i-general-00");
+  CHECK(n.metadata().labels().at("karpenter.sh/nodepool") == "general");
+  CHECK(n.metadata().labels().at("karpenter.sh/capacity-type") == "on-demand");
+  CHECK(n.status().allocatable().at("cpu") == "4");
+  CHECK(absl::FromUnixSeconds(n.metadata().creation_timestamp().seconds()) ==
+        ScenarioStart(s->scenario) - absl::Hours(10));
+  const v1::NodeClaim& c = cluster.node_claims[0];
+  CHECK(c.status().node_name() == "general-00");
+  CHECK(c.status().image_id() == kDefaultImage);
+  CHECK(c.spec().node_class_ref().name() == "default");
+  CHECK(c.status().conditions_size() == 3);
+  // Round-robin over the pool's nodes by name.
+  std::map<std::string, int> web_per_node;
+  int daemons = 0, jobs = 0;
+  for (const v1::Pod& p : cluster.pods) {
+    const auto& owner = p.metadata().owner_references(0);
+    if (owner.kind() == "ReplicaSet") ++web_per_node[p.spec().node_name()];
+    daemons += owner.kind() == "DaemonSet";
+    if (owner.kind() == "Job") {
+      ++jobs;
+      CHECK(p.metadata().annotations().at("karpenter.sh/do-not-disrupt") ==
+            "true");
+      CHECK(p.metadata().namespace_() == "batch");
+    }
+  }
+  CHECK(daemons == 5);
+  CHECK(jobs == 2);
+  CHECK(web_per_node == std::map<std::string, int>{{"general-00", 3},
+                                                   {"general-01", 3},
+                                                   {"general-02", 2},
+                                                   {"general-03", 2},
+                                                   {"general-04", 2}});
+  CHECK(cluster.pdbs[0].spec().max_unavailable().number_value() == 1);
+}
+
+TEST_CASE("scenario: expansion errors leave the cluster unchanged",
+          "[scenario]") {
+  absl::StatusOr<LoadedScenario> s = LoadScenario(kScenario, "s.yaml");
+  REQUIRE(s.ok());
+  snapshot::ObjectSet cluster;
+  absl::Status status = ExpandGenerated(s->scenario, cluster);
+  CHECK(std::string(status.message()) ==
+        "spec.generate.nodes[0].nodePool: no NodePool in the cluster named "
+        "\"general\"");
+  CHECK(cluster.nodes.empty());
+}
+
+}  // namespace
+}  // namespace karpenter::testing

@@ -1,0 +1,244 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// karpenter::testing::Simulation over the bundled rollout scenario
+// (examples/scenarios/rollout.yaml) and small hand-made scenarios.
+
+#include "karpenter/testing/simulation.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "karpenter/testing/scenario.h"
+
+namespace karpenter::testing {
+namespace {
+
+std::string ReadRollout() {
+  std::ifstream in(
+      absl::StrCat(KARPENTER_EXAMPLES_DIR, "/scenarios/rollout.yaml"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::unique_ptr<Simulation> Make(const std::string& text,
+                                 SimulationOptions options = {}) {
+  absl::StatusOr<LoadedScenario> loaded = LoadScenario(text, "scenario.yaml");
+  INFO(loaded.status().ToString());
+  REQUIRE(loaded.ok());
+  absl::StatusOr<std::unique_ptr<Simulation>> sim =
+      Simulation::Create(*std::move(loaded), options);
+  INFO(sim.status().ToString());
+  REQUIRE(sim.ok());
+  return *std::move(sim);
+}
+
+std::vector<std::string> Lines(const Simulation& sim) {
+  std::vector<std::string> out;
+  for (const SimulationEvent& e : sim.timeline()) out.push_back(EventLine(e));
+  return out;
+}
+
+// The first event of `kind` on `node`, or nullptr.
+const SimulationEvent* First(const Simulation& sim, absl::string_view kind,
+                             absl::string_view node) {
+  for (const SimulationEvent& e : sim.timeline()) {
+    if (e.kind == kind && e.node == node) return &e;
+  }
+  return nullptr;
+}
+
+TEST_CASE("simulation: the bundled rollout replaces every drifted node",
+          "[simulation]") {
+  std::unique_ptr<Simulation> sim = Make(ReadRollout());
+  REQUIRE(sim->Run().ok());
+  const SimulationSummary s = sim->Summary();
+  for (const std::string& line : Lines(*sim)) UNSCOPED_INFO(line);
+  CHECK(s.leaked_instances.empty());
+  CHECK(s.unfinished.empty());
+  CHECK(s.pdb_violations == 0);
+  CHECK(s.budget_exceeded == 0);
+  CHECK(s.evictions_429 >= 5);
+  // Drift replaces a node, or deletes it when its pods fit elsewhere.
+  CHECK(s.nodes_replaced + s.nodes_deleted == 16);
+  CHECK(s.nodes_replaced == s.nodes_launched);
+
+  absl::StatusOr<snapshot::Snapshot> snap = sim->cluster().Read();
+  REQUIRE(snap.ok());
+  // No node of the original general pool is left; every pod is bound.
+  const std::set<std::string> original = [] {
+    std::set<std::string> names;
+    for (int i = 0; i < 16; ++i)
+      names.insert(absl::StrFormat("general-%02d", i));
+    return names;
+  }();
+  for (const v1::Node& n : snap->nodes()) {
+    CHECK(original.count(n.metadata().name()) == 0);
+  }
+  // The daemon pods of the 17 deleted nodes went with them. The finished
+  // job's 4 pods are recreated: FakeCluster treats every controller but
+  // DaemonSet and Node as a ReplicaSet.
+  CHECK(snap->pod_count() == 600 - 17);
+  for (snapshot::PodIndex p = 0; p < snap->pod_count(); ++p) {
+    CHECK_FALSE(snap->PodIsUnbound(p));
+  }
+
+  // The batch pods were never evicted: their nodes waited for the job.
+  for (const SimulationEvent& e : sim->timeline()) {
+    if (e.kind == "Evicted") CHECK_FALSE(absl::StartsWith(e.message, "batch/"));
+  }
+  // The protected node finished only after protection was turned off.
+  const absl::Time off = s.start + absl::Minutes(90);
+  const SimulationEvent* gone = First(*sim, "NodeDeleted", "general-05");
+  REQUIRE(gone != nullptr);
+  CHECK(gone->at >= off);
+  const SimulationEvent* refused = First(*sim, "CloudError", "general-05");
+  REQUIRE(refused != nullptr);
+  CHECK(refused->at < off);
+  CHECK_THAT(refused->message, Catch::Contains("FAILED_PRECONDITION"));
+
+  // The budget paced the pool: 20% of 16 nodes.
+  bool general_seen = false;
+  for (const NodePoolPeak& p : s.budget_peaks) {
+    if (p.node_pool != "general") continue;
+    general_seen = true;
+    CHECK(p.peak_disrupting >= 2);
+    CHECK(p.peak_disrupting <= p.allowed_at_peak);
+  }
+  CHECK(general_seen);
+  REQUIRE_FALSE(sim->samples().empty());
+  CHECK(sim->samples().front().ready == 30);
+}
+
+TEST_CASE("simulation: the same scenario twice gives the same timeline",
+          "[simulation]") {
+  std::unique_ptr<Simulation> a = Make(ReadRollout());
+  std::unique_ptr<Simulation> b = Make(ReadRollout());
+  const absl::Time end = a->now() + absl::Minutes(30);
+  REQUIRE(a->Run(end).ok());
+  REQUIRE(b->Run(end).ok());
+  CHECK(a->timeline() == b->timeline());
+  CHECK(a->samples() == b->samples());
+  CHECK(a->Summary().steps == b->Summary().steps);
+  CHECK(a->now() == end);
+}
+
+constexpr absl::string_view kSmallPool = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: pool}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      expireAfter: Never
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}
+  disruption:
+    consolidationPolicy: WhenEmpty
+    consolidateAfter: Never
+    budgets: [{nodes: "1"}]
+---
+)";
+
+std::string Small(absl::string_view changes) {
+  return absl::StrCat(kSmallPool, R"(apiVersion: sim.karpenter-sdk.dev/v1
+kind: Scenario
+metadata: {name: small}
+spec:
+  start: "2024-01-08T08:00:00Z"
+  until: 1h
+  instanceTypes:
+    - name: m5.xlarge
+      capacity: {cpu: "4", memory: 16Gi, pods: "58"}
+      offerings: [{zone: test-zone-a, capacityType: on-demand, price: 0.192}]
+  generate:
+    nodes: [{nodePool: pool, count: 3, instanceType: m5.xlarge}]
+    workloads:
+      - {name: web, replicas: 9, nodePool: pool, cpu: 100m}
+  changes:
+)",
+                      changes);
+}
+
+TEST_CASE("simulation: injected 429s are counted and the drain still ends",
+          "[simulation]") {
+  std::unique_ptr<Simulation> sim = Make(Small(R"(
+    - at: 1m
+      evictionFault: {httpStatus: 429, times: 3}
+    - at: 1m
+      deleteNode: pool-01
+)"));
+  REQUIRE(sim->Run().ok());
+  const SimulationSummary s = sim->Summary();
+  CHECK(s.evictions_429 == 3);
+  CHECK(s.evictions == 3);  // pool-01's three web pods
+  CHECK(s.unfinished.empty());
+  CHECK(s.leaked_instances.empty());
+  CHECK(First(*sim, "NodeDeleted", "pool-01") != nullptr);
+  CHECK(First(*sim, "EvictionBlocked", "pool-01") != nullptr);
+}
+
+TEST_CASE("simulation: a cloud Delete fault is reported and nothing leaks",
+          "[simulation]") {
+  std::unique_ptr<Simulation> sim = Make(Small(R"(
+    - at: 1m
+      cloudFault: {method: Delete, code: Unavailable, message: throttled, times: 4}
+    - at: 1m
+      deleteNode: pool-02
+)"));
+  REQUIRE(sim->Run().ok());
+  const SimulationSummary s = sim->Summary();
+  const SimulationEvent* err = First(*sim, "CloudError", "pool-02");
+  REQUIRE(err != nullptr);
+  CHECK_THAT(err->message, Catch::Contains("UNAVAILABLE: throttled"));
+  CHECK(s.leaked_instances.empty());
+  CHECK(s.unfinished.empty());
+  CHECK(First(*sim, "InstanceTerminated", "pool-02") != nullptr);
+}
+
+TEST_CASE("simulation: a spot interruption reclaims the instance",
+          "[simulation]") {
+  std::unique_ptr<Simulation> sim = Make(Small(R"(
+    - at: 5m
+      spotInterruption: {node: pool-00}
+)"));
+  REQUIRE(sim->Run().ok());
+  CHECK(First(*sim, "NodeClaimDeleting", "pool-00") != nullptr);
+  CHECK(First(*sim, "NodeDeleted", "pool-00") != nullptr);
+  CHECK(sim->Summary().leaked_instances.empty());
+  CHECK_FALSE(sim->cloud().Exists("fake:///test-zone-a/i-pool-00"));
+}
+
+TEST_CASE("simulation: Create and Run reject bad input", "[simulation]") {
+  absl::StatusOr<LoadedScenario> loaded =
+      LoadScenario(Small("    - {at: 1m, deleteNode: nope}\n"), "s.yaml");
+  REQUIRE(loaded.ok());
+  SimulationOptions bad;
+  bad.max_step = absl::Milliseconds(10);
+  absl::StatusOr<std::unique_ptr<Simulation>> sim =
+      Simulation::Create(*loaded, bad);
+  REQUIRE_FALSE(sim.ok());
+  CHECK_THAT(std::string(sim.status().message()),
+             Catch::Contains("max_step: must be at least min_step"));
+
+  sim = Simulation::Create(*loaded);
+  REQUIRE(sim.ok());
+  absl::Status run = (*sim)->Run();
+  CHECK(run.code() == absl::StatusCode::kNotFound);
+  CHECK_THAT(std::string(run.message()),
+             Catch::Contains("scenario change spec.changes[0]"));
+  CHECK((*sim)->Run((*sim)->now() - absl::Seconds(1)).code() ==
+        absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace karpenter::testing
