@@ -152,9 +152,11 @@ absl::Status ValidateNodeGroups(const v1::ScenarioSpec& spec) {
     if (g.node_pool().empty()) {
       return FieldError(path + ".nodePool", "must be set", "");
     }
-    if (g.count() < 0) {
-      return FieldError(path + ".count", "must not be negative",
-                        absl::StrCat(g.count()));
+    if (g.count() < 0 || g.count() > kMaxGeneratedNodes) {
+      return FieldError(
+          path + ".count",
+          absl::StrCat("must be in [0, ", kMaxGeneratedNodes, "]"),
+          absl::StrCat(g.count()));
     }
     const v1::InstanceTypeSpec* type = FindType(spec, g.instance_type());
     if (type == nullptr) {
@@ -217,8 +219,9 @@ absl::Status ValidateWorkloads(const v1::ScenarioSpec& spec) {
     if (!names.insert(key).second) {
       return FieldError(path + ".name", "duplicate workload", key);
     }
-    if (w.replicas() < 0) {
-      return FieldError(path + ".replicas", "must not be negative",
+    if (w.replicas() < 0 || w.replicas() > kMaxReplicas) {
+      return FieldError(path + ".replicas",
+                        absl::StrCat("must be in [0, ", kMaxReplicas, "]"),
                         absl::StrCat(w.replicas()));
     }
     if (!w.cpu().empty()) {
@@ -279,8 +282,9 @@ absl::Status ValidateChange(const std::string& path,
         return FieldError(path + ".cloudFault.code", "unknown status code",
                           f.code());
       }
-      if (f.times() < 1) {
-        return FieldError(path + ".cloudFault.times", "must be at least 1",
+      if (f.times() < 1 || f.times() > kMaxFaultTimes) {
+        return FieldError(path + ".cloudFault.times",
+                          absl::StrCat("must be in [1, ", kMaxFaultTimes, "]"),
                           absl::StrCat(f.times()));
       }
       return absl::OkStatus();
@@ -292,8 +296,9 @@ absl::Status ValidateChange(const std::string& path,
         return FieldError(path + ".evictionFault.httpStatus",
                           "expected 0, 429 or 5xx, got", absl::StrCat(s));
       }
-      if (f.times() < 1) {
-        return FieldError(path + ".evictionFault.times", "must be at least 1",
+      if (f.times() < 1 || f.times() > kMaxFaultTimes) {
+        return FieldError(path + ".evictionFault.times",
+                          absl::StrCat("must be in [1, ", kMaxFaultTimes, "]"),
                           absl::StrCat(f.times()));
       }
       return absl::OkStatus();

@@ -167,7 +167,12 @@ TEST_CASE("scenario: validation names the field path and the value",
        [](v1::ScenarioSpec& s) {
          s.mutable_generate()->mutable_nodes(0)->set_count(-3);
        },
-       "spec.generate.nodes[0].count: must not be negative \"-3\""},
+       "spec.generate.nodes[0].count: must be in [0, 10000] \"-3\""},
+      {"huge count",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_nodes(0)->set_count(2000000000);
+       },
+       "spec.generate.nodes[0].count: must be in [0, 10000] \"2000000000\""},
       {"unknown instance type",
        [](v1::ScenarioSpec& s) {
          s.mutable_generate()->mutable_nodes(0)->set_instance_type("m9.huge");
@@ -236,7 +241,16 @@ TEST_CASE("scenario: validation names the field path and the value",
          c->set_at("1m");
          c->mutable_eviction_fault()->set_http_status(429);
        },
-       "spec.changes[0].evictionFault.times: must be at least 1 \"0\""},
+       "spec.changes[0].evictionFault.times: must be in [1, 10000] \"0\""},
+      {"huge times",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_eviction_fault()->set_http_status(429);
+         c->mutable_eviction_fault()->set_times(10001);
+       },
+       "spec.changes[0].evictionFault.times: must be in [1, 10000] "
+       "\"10001\""},
       {"bad http status",
        [](v1::ScenarioSpec& s) {
          v1::ScenarioChange* c = s.add_changes();

@@ -96,7 +96,7 @@ TEST_CASE("simulation: the bundled rollout replaces every drifted node",
     if (e.kind == "Evicted") CHECK_FALSE(absl::StartsWith(e.message, "batch/"));
   }
   // The protected node finished only after protection was turned off.
-  const absl::Time off = s.start + absl::Minutes(90);
+  const absl::Time off = s.start + absl::Minutes(50);
   const SimulationEvent* gone = First(*sim, "NodeDeleted", "general-05");
   REQUIRE(gone != nullptr);
   CHECK(gone->at >= off);

@@ -106,7 +106,10 @@ TEST_CASE("cli: every command answers --help on stdout", "[cli]") {
                                              {"cron", "--help"},
                                              {"cron", "next", "--help"},
                                              {"inspect", "--help"},
-                                             {"inspect", "-h"}}) {
+                                             {"inspect", "-h"},
+                                             {"plan", "--help"},
+                                             {"explain", "--help"},
+                                             {"simulate", "--help"}}) {
     Result r = Run(args);
     CHECK(r.status == kExitOk);
     CHECK(absl::StartsWith(r.out, "usage: karpenter"));

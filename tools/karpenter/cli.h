@@ -59,6 +59,11 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
 int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err);
 
+// `karpenter simulate ...`; `args` starts after "simulate". Returns
+// kExitInvalid when the run exceeded a budget or PDB or leaked an instance.
+int RunSimulateCommand(const std::vector<std::string>& args, std::ostream& out,
+                       std::ostream& err);
+
 // Writes `message` as one line: "karpenter: <message>", newlines folded to
 // spaces, so scripts can rely on a single diagnostic line.
 void PrintError(std::ostream& err, const std::string& message);
@@ -101,6 +106,10 @@ int PrintJson(const google::protobuf::Message& message,
 // used by `karpenter inspect`, `validate` and `budgets` when no file is
 // given.
 extern const char kDemoClusterYaml[];
+
+// The scenario bundled into the binary (examples/scenarios/rollout.yaml),
+// run by `karpenter simulate` when no SCENARIO is given.
+extern const char kBundledScenarioYaml[];
 
 }  // namespace karpenter::cli
 

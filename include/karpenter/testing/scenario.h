@@ -52,6 +52,12 @@ inline constexpr absl::string_view kDefaultNodeAge = "24h";
 inline constexpr absl::string_view kDefaultGracePeriod = "30s";
 inline constexpr absl::string_view kDefaultDriftReason = "ImageDrift";
 
+// Upper bounds ValidateScenario enforces, so a hostile scenario cannot make
+// ExpandGenerated or the fakes allocate without limit.
+inline constexpr int kMaxGeneratedNodes = 10000;  // Per node group.
+inline constexpr int kMaxReplicas = 100000;       // Per workload.
+inline constexpr int kMaxFaultTimes = 10000;      // Per fault change.
+
 struct LoadedScenario {
   // The dump's objects, without the generated ones (see ExpandGenerated).
   snapshot::ObjectSet cluster;
@@ -76,18 +82,20 @@ absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
 //   - spec.start set; spec.until a positive duration;
 //   - instance types: non-empty unique names, at least one offering, zone
 //     and capacity type non-empty, price >= 0 and finite, quantities valid;
-//   - generate.nodes: node_pool non-empty, count >= 0, instance_type in the
-//     catalogue, age a duration >= 0, zone/capacity type offered by the
-//     type (when given), name prefixes unique across groups;
-//   - generate.workloads: unique namespace/name, replicas >= 0, cpu/memory
-//     valid quantities, grace period a duration >= 0, a pdb with exactly
-//     one of minAvailable/maxUnavailable (integer or percentage), a
-//     node_pool set unless daemon_set, at most one of daemon_set and job;
+//   - generate.nodes: node_pool non-empty, count in [0,
+//     kMaxGeneratedNodes], instance_type in the catalogue, age a duration
+//     >= 0, zone/capacity type offered by the type (when given), name
+//     prefixes unique across groups;
+//   - generate.workloads: unique namespace/name, replicas in [0,
+//     kMaxReplicas], cpu/memory valid quantities, grace period a duration
+//     >= 0, a pdb with exactly one of minAvailable/maxUnavailable (integer
+//     or percentage), a node_pool set unless daemon_set, at most one of
+//     daemon_set and job;
 //   - changes: `at` a duration >= 0 (an `at` after `until` is accepted and
 //     never applied: a scenario may be run to a later end with
 //     Simulation::Run), exactly one change set, every name non-empty, a
-//     cloud fault's method and code known (code not "OK"), times >= 1, an
-//     eviction fault's http_status 0, 429 or 500..599.
+//     cloud fault's method and code known (code not "OK"), times in [1,
+//     kMaxFaultTimes], an eviction fault's http_status 0, 429 or 500..599.
 // Whether the named nodes and pools exist is checked against the cluster
 // by ExpandGenerated / Simulation::Create, not here.
 absl::Status ValidateScenario(const v1::Scenario& scenario);
