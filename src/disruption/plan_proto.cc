@@ -13,11 +13,6 @@
 namespace karpenter::disruption {
 namespace {
 
-std::string Rfc3339(absl::Time t) {
-  if (t == absl::InfiniteFuture() || t == absl::InfinitePast()) return "";
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
-
 void FillCandidate(const Candidate& c, v1::PlanCandidate& out) {
   if (c.has_node) out.set_node(c.node_name);
   out.set_node_claim(c.node_claim_name);
@@ -31,7 +26,7 @@ void FillCandidate(const Candidate& c, v1::PlanCandidate& out) {
   out.set_reschedulable_pods(static_cast<int64_t>(c.reschedulable_pods.size()));
   out.set_disruption_cost(c.disruption_cost);
   if (c.drifted_since.has_value()) {
-    out.set_drifted_since(Rfc3339(*c.drifted_since));
+    out.set_drifted_since(FormatPlanTime(*c.drifted_since));
     out.set_drift_reason(c.drift_reason);
   }
 }
@@ -52,7 +47,7 @@ void FillCommand(const Command& command, v1::PlanCommand& out) {
     pr.set_node_claim(r.node_claim.metadata().name());
   }
   if (command.validate_at.has_value()) {
-    out.set_validate_at(Rfc3339(*command.validate_at));
+    out.set_validate_at(FormatPlanTime(*command.validate_at));
   }
   out.set_explanation(command.explanation);
 }
@@ -75,9 +70,14 @@ void FillBudgets(const budget::BudgetMapping& mapping, v1::Plan& out) {
 
 }  // namespace
 
+std::string FormatPlanTime(absl::Time t) {
+  if (t == absl::InfiniteFuture() || t == absl::InfinitePast()) return "";
+  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
+}
+
 v1::Plan PlanToProto(const Plan& plan) {
   v1::Plan out;
-  out.set_now(Rfc3339(plan.now));
+  out.set_now(FormatPlanTime(plan.now));
   for (const Command& command : plan.commands) {
     FillCommand(command, *out.add_commands());
   }
@@ -98,13 +98,13 @@ v1::Plan PlanToProto(const Plan& plan) {
     pu.set_change(std::string(drift::DriftConditionChangeName(u.change)));
     if (u.change == drift::DriftConditionChange::kSet) {
       pu.set_reason(u.reason);
-      pu.set_since(Rfc3339(u.since));
+      pu.set_since(FormatPlanTime(u.since));
     }
   }
   for (const std::string& e : plan.drift_errors) out.add_drift_errors(e);
   for (const std::string& n : plan.cleanup) out.add_cleanup(n);
   FillBudgets(plan.budgets, out);
-  out.set_next_pass(Rfc3339(plan.next_pass));
+  out.set_next_pass(FormatPlanTime(plan.next_pass));
   return out;
 }
 

@@ -196,6 +196,10 @@ TEST_CASE("plan proto: infinite instants are empty strings",
   plan.next_pass = absl::InfiniteFuture();
   CHECK(PlanToProto(plan).next_pass().empty());
   CHECK(PlanToProto(plan).acted().empty());
+  CHECK(FormatPlanTime(absl::InfinitePast()).empty());
+  CHECK(FormatPlanTime(At("2025-03-05T12:00:15Z")) == "2025-03-05T12:00:15Z");
+  CHECK(FormatPlanTime(At("2025-03-05T12:00:15Z") + absl::Milliseconds(500)) ==
+        "2025-03-05T12:00:15.5Z");
 }
 
 TEST_CASE("observed instance types: per NodePool, from the nodes",

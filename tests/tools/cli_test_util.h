@@ -8,11 +8,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cli.h"
 
@@ -37,6 +40,22 @@ inline std::string WriteTemp(const std::string& name, const std::string& text) {
       absl::StrCat("/tmp/karpenter_cli_test_", getpid(), "_", name);
   std::ofstream(path) << text;
   return path;
+}
+
+// A command line that must fail with exit 2 and one line on stderr
+// containing `error`, and print nothing on stdout.
+struct UsageCase {
+  std::vector<std::string> args;
+  std::string error;
+};
+
+inline void CheckUsageError(const UsageCase& c) {
+  CAPTURE(c.args);
+  const Result r = Run(c.args);
+  CHECK(r.status == kExitUsage);
+  CHECK(r.out.empty());
+  CHECK(absl::StrContains(r.err, c.error));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 
 }  // namespace karpenter::cli::test

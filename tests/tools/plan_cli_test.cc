@@ -88,11 +88,7 @@ TEST_CASE("plan cli: bad usage and malformed input exit 2 with one line",
       "plan_wrong_type.json",
       R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
       R"("spec":{"terminationGracePeriodSeconds":"abc"}})");
-  struct Case {
-    std::vector<std::string> args;
-    std::string error;
-  };
-  const Case cases[] = {
+  const test::UsageCase cases[] = {
       {{"plan", "--at", "yesterday"},
        "karpenter: plan: --at: \"yesterday\" is not an RFC 3339 time"},
       {{"plan", "-o", "yaml"},
@@ -113,14 +109,7 @@ TEST_CASE("plan cli: bad usage and malformed input exit 2 with one line",
       {{"explain", kBusy, "-o", "json"},
        "karpenter: explain: unknown option \"-o\"\n"},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.args);
-    const test::Result r = Run(c.args);
-    CHECK(r.status == kExitUsage);
-    CHECK(r.out.empty());
-    CHECK(absl::StrContains(r.err, c.error));
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  }
+  for (const test::UsageCase& c : cases) test::CheckUsageError(c);
 }
 
 TEST_CASE("explain cli: a blocked node names its PDB and its expiry",

@@ -111,11 +111,7 @@ TEST_CASE("simulate cli: bad usage and bad scenarios exit 2 with one line",
       "apiVersion: sim.karpenter-sdk.dev/v1\nkind: Scenario\nmetadata:\n"
       "  name: bad\nspec:\n  start: \"2024-01-08T08:00:00Z\"\n  changes:\n"
       "  - at: ten minutes\n    deleteNode: a\n");
-  struct Case {
-    std::vector<std::string> args;
-    std::string error;
-  };
-  const Case cases[] = {
+  const test::UsageCase cases[] = {
       {{"simulate", "--until", "soon"},
        "karpenter: simulate: --until: \"soon\" is not a positive duration"},
       {{"simulate", "--until", "-1h"}, "\"-1h\" is not a positive duration"},
@@ -132,14 +128,7 @@ TEST_CASE("simulate cli: bad usage and bad scenarios exit 2 with one line",
       {{"simulate", no_scenario}, "no Scenario document"},
       {{"simulate", bad_change}, "spec.changes[0].at"},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.args);
-    const test::Result r = Run(c.args);
-    CHECK(r.status == kExitUsage);
-    CHECK(r.out.empty());
-    CHECK(absl::StrContains(r.err, c.error));
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  }
+  for (const test::UsageCase& c : cases) test::CheckUsageError(c);
 }
 
 TEST_CASE("svg chart: stacked steps, ticks, escaping and bad input",

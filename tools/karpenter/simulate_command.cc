@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "cli.h"
+#include "karpenter/disruption/plan_proto.h"
 #include "karpenter/testing/scenario.h"
 #include "karpenter/testing/simulation.h"
 #include "karpenter/v1/simulation.pb.h"
@@ -139,10 +140,6 @@ std::string Utc(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
-std::string Rfc3339(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
-
 // Reads the scenario file (or the bundled one) and builds the simulation.
 absl::StatusOr<std::unique_ptr<testing::Simulation>> Prepare(
     const SimulateArgs& args, std::string& name) {
@@ -243,14 +240,14 @@ v1::SimulationReport ToReport(const std::string& name,
   report.set_scenario(name);
   for (const testing::SimulationEvent& e : sim.timeline()) {
     v1::SimulationEvent& pe = *report.add_timeline();
-    pe.set_at(Rfc3339(e.at));
+    pe.set_at(disruption::FormatPlanTime(e.at));
     pe.set_node(e.node);
     pe.set_kind(e.kind);
     pe.set_message(e.message);
   }
   for (const testing::NodeStateSample& s : sim.samples()) {
     v1::NodeStateSample& ps = *report.add_samples();
-    ps.set_at(Rfc3339(s.at));
+    ps.set_at(disruption::FormatPlanTime(s.at));
     ps.set_launching(s.launching);
     ps.set_ready(s.ready);
     ps.set_disrupting(s.disrupting);
@@ -259,8 +256,8 @@ v1::SimulationReport ToReport(const std::string& name,
   }
   const testing::SimulationSummary s = sim.Summary();
   v1::SimulationSummary& ps = *report.mutable_summary();
-  ps.set_start(Rfc3339(s.start));
-  ps.set_end(Rfc3339(s.end));
+  ps.set_start(disruption::FormatPlanTime(s.start));
+  ps.set_end(disruption::FormatPlanTime(s.end));
   ps.set_steps(s.steps);
   ps.set_nodes_replaced(s.nodes_replaced);
   ps.set_nodes_deleted(s.nodes_deleted);
@@ -276,7 +273,7 @@ v1::SimulationReport ToReport(const std::string& name,
     pp.set_node_pool(p.node_pool);
     pp.set_peak_disrupting(p.peak_disrupting);
     pp.set_allowed_at_peak(p.allowed_at_peak);
-    pp.set_at(Rfc3339(p.at));
+    pp.set_at(disruption::FormatPlanTime(p.at));
   }
   ps.set_budget_exceeded(s.budget_exceeded);
   ps.set_pdb_violations(s.pdb_violations);

@@ -13,6 +13,9 @@
 #ifndef KARPENTER_DISRUPTION_PLAN_PROTO_H_
 #define KARPENTER_DISRUPTION_PLAN_PROTO_H_
 
+#include <string>
+
+#include "absl/time/time.h"
 #include "karpenter/disruption/controller.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -26,6 +29,11 @@ namespace karpenter::disruption {
 // budget::DisruptionReasonName). Budgets are listed per NodePool in the
 // plan's order, then per reason (Underutilized, Empty, Drifted).
 v1::Plan PlanToProto(const Plan& plan);
+
+// `t` as the instants of plan.proto (and simulation.proto) are written:
+// RFC 3339 in UTC with "Z" and only the fractional digits needed
+// ("2025-03-05T12:00:15Z", "...:15.5Z"); "" for an infinite instant.
+std::string FormatPlanTime(absl::Time t);
 
 // The catalogue a pass can use when no CloudProvider is at hand: for every
 // NodePool of `snapshot` (a NodePool without nodes gets an empty list), the
