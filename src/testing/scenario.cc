@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "common/status_macros.h"
+#include "karpenter/drift/static_drift.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
 
@@ -393,6 +394,15 @@ GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
   *cm.mutable_labels() = labels;
   cm.mutable_labels()->erase("kubernetes.io/hostname");
   cm.add_finalizers("karpenter.sh/termination");
+  // Launched from the pool as it is: the claim carries its hash (when the
+  // pool has one), as Karpenter's launch copies it.
+  for (absl::string_view key : {drift::kNodePoolHashAnnotationKey,
+                                drift::kNodePoolHashVersionAnnotationKey}) {
+    auto it = pool.metadata().annotations().find(std::string(key));
+    if (it != pool.metadata().annotations().end()) {
+      (*cm.mutable_annotations())[it->first] = it->second;
+    }
+  }
   *out.claim.mutable_spec() = pool.spec().template_().spec();
   v1::NodeClaimStatus& st = *out.claim.mutable_status();
   st.set_node_name(name);
@@ -618,6 +628,19 @@ absl::Status ValidateScenario(const v1::Scenario& scenario) {
     KARPENTER_RETURN_IF_ERROR(
         ValidateChange(absl::StrCat("spec.changes[", i, "]"), spec.changes(i)));
   }
+  return absl::OkStatus();
+}
+
+absl::Status StampNodePoolHash(v1::NodePool& pool) {
+  absl::StatusOr<std::string> hash = drift::NodePoolTemplateHash(pool);
+  if (!hash.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "NodePool ", pool.metadata().name(), ": ", hash.status().message()));
+  }
+  auto& annotations = *pool.mutable_metadata()->mutable_annotations();
+  annotations[std::string(drift::kNodePoolHashAnnotationKey)] = *hash;
+  annotations[std::string(drift::kNodePoolHashVersionAnnotationKey)] =
+      std::string(drift::kNodePoolHashVersion);
   return absl::OkStatus();
 }
 

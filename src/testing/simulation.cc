@@ -480,11 +480,15 @@ std::optional<std::string> Simulation::World::ClaimOfNode(
 absl::Status Simulation::World::ApplyChange(const v1::ScenarioChange& c,
                                             absl::Time now) {
   switch (c.change_case()) {
-    case v1::ScenarioChange::kNodePool:
+    case v1::ScenarioChange::kNodePool: {
       Emit(now, "", "ScenarioChange",
            absl::StrCat("NodePool ", c.node_pool().metadata().name(),
                         " replaced"));
-      return cluster_->ApplyNodePool(c.node_pool());
+      // The hash controller stamps the new template's hash at once.
+      v1::NodePool pool = c.node_pool();
+      KARPENTER_RETURN_IF_ERROR(StampNodePoolHash(pool));
+      return cluster_->ApplyNodePool(pool);
+    }
     case v1::ScenarioChange::kDeleteNode:
       Emit(now, c.delete_node(), "ScenarioChange", "kubectl delete node");
       return cluster_->DeleteNode(c.delete_node());
@@ -1089,6 +1093,9 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
     LoadedScenario scenario, SimulationOptions options) {
   KARPENTER_RETURN_IF_ERROR(ValidateScenario(scenario.scenario));
   snapshot::ObjectSet cluster = std::move(scenario.cluster);
+  for (v1::NodePool& pool : cluster.node_pools) {
+    KARPENTER_RETURN_IF_ERROR(StampNodePoolHash(pool));
+  }
   KARPENTER_RETURN_IF_ERROR(ExpandGenerated(scenario.scenario, cluster));
   auto world = std::make_unique<World>(std::move(scenario), std::move(options));
   KARPENTER_RETURN_IF_ERROR(world->Build(std::move(cluster)));

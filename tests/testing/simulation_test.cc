@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "karpenter/testing/scenario.h"
 
 namespace karpenter::testing {
@@ -203,6 +204,35 @@ TEST_CASE("simulation: a cloud Delete fault is reported and nothing leaks",
   CHECK(s.leaked_instances.empty());
   CHECK(s.unfinished.empty());
   CHECK(First(*sim, "InstanceTerminated", "pool-02") != nullptr);
+}
+
+TEST_CASE(
+    "simulation: a NodePool template change drifts and replaces its nodes",
+    "[simulation]") {
+  // The same NodePool with a new template label: its hash changes.
+  std::string changed(kSmallPool.substr(0, kSmallPool.find("---")));
+  changed.replace(changed.find("  template:\n"), 12,
+                  "  template:\n    metadata: {labels: {team: payments}}\n");
+  std::string change = "    - at: 1m\n      nodePool:\n";
+  for (absl::string_view line : absl::StrSplit(changed, '\n')) {
+    if (!line.empty()) absl::StrAppend(&change, "        ", line, "\n");
+  }
+  std::unique_ptr<Simulation> sim = Make(Small(change));
+  REQUIRE(sim->Run().ok());
+  const SimulationSummary s = sim->Summary();
+  // Every node drifted (NodePoolDrifted) and went, one at a time.
+  CHECK(s.nodes_replaced + s.nodes_deleted == 3);
+  for (const char* node : {"pool-00", "pool-01", "pool-02"}) {
+    CAPTURE(node);
+    const SimulationEvent* started = First(*sim, "CommandStarted", node);
+    REQUIRE(started != nullptr);
+    CHECK_THAT(started->message, Catch::Contains("NodePoolDrifted"));
+    CHECK(First(*sim, "NodeDeleted", node) != nullptr);
+  }
+  for (const NodePoolPeak& p : s.budget_peaks) CHECK(p.peak_disrupting <= 1);
+  CHECK(s.budget_exceeded == 0);
+  CHECK(s.leaked_instances.empty());
+  CHECK(s.unfinished.empty());
 }
 
 TEST_CASE("simulation: a spot interruption reclaims the instance",

@@ -112,6 +112,16 @@ absl::Status ValidateScenario(const v1::Scenario& scenario);
 absl::Status ExpandGenerated(const v1::Scenario& scenario,
                              snapshot::ObjectSet& cluster);
 
+// Plays Karpenter's NodePool hash controller: sets the NodePool's
+// karpenter.sh/nodepool-hash to drift::NodePoolTemplateHash and
+// karpenter.sh/nodepool-hash-version to drift::kNodePoolHashVersion, so that
+// a later template change drifts the NodeClaims launched before it
+// (ExpandGenerated copies the pool's hash onto the claims it generates).
+// Simulation::Create stamps every NodePool, and every NodePool change.
+// Errors: InvalidArgument naming the NodePool and the field whose duration
+// does not parse.
+absl::Status StampNodePoolHash(v1::NodePool& pool);
+
 // "ResourceExhausted" -> absl::StatusCode::kResourceExhausted: the CamelCase
 // name of every code but OK; nullopt otherwise (case-sensitive).
 std::optional<absl::StatusCode> ParseStatusCodeName(absl::string_view name);
