@@ -58,7 +58,7 @@ const SimulationEvent* First(const Simulation& sim, absl::string_view kind,
 }
 
 TEST_CASE("simulation: the bundled rollout replaces every drifted node",
-          "[simulation]") {
+          "[simulation][slow]") {
   std::unique_ptr<Simulation> sim = Make(ReadRollout());
   REQUIRE(sim->Run().ok());
   const SimulationSummary s = sim->Summary();
@@ -120,7 +120,7 @@ TEST_CASE("simulation: the bundled rollout replaces every drifted node",
 }
 
 TEST_CASE("simulation: the same scenario twice gives the same timeline",
-          "[simulation]") {
+          "[simulation][slow]") {
   std::unique_ptr<Simulation> a = Make(ReadRollout());
   std::unique_ptr<Simulation> b = Make(ReadRollout());
   const absl::Time end = a->now() + absl::Minutes(30);

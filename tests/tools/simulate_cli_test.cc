@@ -40,7 +40,7 @@ std::string SummaryValue(const std::string& out, const std::string& label) {
 }
 
 TEST_CASE("simulate cli: the bundled scenario ends clean, parsed back",
-          "[cli][simulate]") {
+          "[cli][simulate][slow]") {
   const test::Result r = Run({"simulate", "-o", "json"});
   REQUIRE(r.status == kExitOk);
   CHECK(r.err.empty());
@@ -72,7 +72,7 @@ TEST_CASE("simulate cli: the bundled scenario ends clean, parsed back",
 }
 
 TEST_CASE("simulate cli: text timeline and summary, until shortens the run",
-          "[cli][simulate]") {
+          "[cli][simulate][slow]") {
   const test::Result r = Run({"simulate", "--until", "30m"});
   REQUIRE(r.status == kExitOk);
   CHECK(absl::StartsWith(r.out, "TIME"));
@@ -87,7 +87,8 @@ TEST_CASE("simulate cli: text timeline and summary, until shortens the run",
   CHECK(absl::StrContains(r.out, "ScenarioChange"));
 }
 
-TEST_CASE("simulate cli: svg chart of nodes by state", "[cli][simulate]") {
+TEST_CASE("simulate cli: svg chart of nodes by state",
+          "[cli][simulate][slow]") {
   const std::string path = test::WriteTemp("simulate.svg", "");
   const test::Result r =
       Run({"simulate", "--until", "30m", "--svg", path, "-o", "json"});
