@@ -253,7 +253,9 @@ absl::Status Drainer::Enqueue(StepContext& ctx, const DrainPass& pass) {
     if (d.action == PodAction::kForceDelete) {
       force_at = ctx.now;
     } else if (d.action == PodAction::kEnqueue &&
-               d.reason == HoldReason::kNone) {
+               (d.reason == HoldReason::kNone ||
+                (options_.testonly_evict_do_not_disrupt &&
+                 d.reason == HoldReason::kDoNotDisrupt))) {
       force_at = d.force_delete_at ? *d.force_delete_at + kTick
                                    : absl::InfiniteFuture();
     } else {
@@ -311,7 +313,9 @@ std::optional<EvictionResult> Drainer::Skip(StepContext& ctx,
     ++c.skipped_inactive;
     return EvictionResult::kNotFound;
   }
-  if (!cls.evictable) {
+  const bool planted =
+      options_.testonly_evict_do_not_disrupt && cls.do_not_disrupt.active();
+  if (!cls.evictable && !planted) {
     ++c.skipped_not_evictable;
     return EvictionResult::kNotFound;
   }

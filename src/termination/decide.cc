@@ -204,6 +204,17 @@ bool IsManaged(const Snapshot& s, const v1::Node& node) {
 
 // Step 6 of the file comment, shared by Node and NodeClaim decisions.
 // Returns nullopt when the instance is gone (continue to the finalizer).
+// DecideOptions::testonly_finalizer_before_instance_gone.
+InstanceObservation PlantedObservation(const DecideOptions& options,
+                                       const v1::NodeClaim& claim,
+                                       InstanceObservation instance) {
+  if (options.testonly_finalizer_before_instance_gone &&
+      ConditionIs(claim, kInstanceTerminating, "True")) {
+    return InstanceObservation::kGone;
+  }
+  return instance;
+}
+
 std::optional<Decision> TerminateInstance(Builder& b,
                                           const v1::NodeClaim& claim,
                                           absl::string_view provider_id,
@@ -435,7 +446,8 @@ absl::StatusOr<Decision> DecideDeletingNode(Builder& b, const Snapshot& s,
                              AwaitVolumes(b, s, n, claim, now));
   if (volumes.has_value()) return std::move(*volumes);
   std::optional<Decision> terminate =
-      TerminateInstance(b, claim, node.spec().provider_id(), instance, now);
+      TerminateInstance(b, claim, node.spec().provider_id(),
+                        PlantedObservation(options, claim, instance), now);
   if (terminate.has_value()) return std::move(*terminate);
   return RemoveNodeFinalizer(b, node, Step::kRemoveFinalizer,
                              "instance terminated", now);

@@ -258,6 +258,7 @@ class FakeClusterState {
                                      absl::Time now);
   absl::Status Delete(ObjectKind kind, absl::string_view name, absl::Time now);
   absl::Status CreateNodeClaim(v1::NodeClaim node_claim, absl::Time now);
+  absl::Status SetNodeReady(absl::string_view node, bool ready, absl::Time now);
   absl::Status RemoveTaint(absl::string_view node, absl::string_view key,
                            absl::string_view effect);
   absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
@@ -1108,6 +1109,29 @@ absl::Status FakeClusterState::AddNode(v1::Node node, absl::Time now) {
   return absl::OkStatus();
 }
 
+absl::Status FakeClusterState::SetNodeReady(absl::string_view node, bool ready,
+                                            absl::Time now) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) {
+    return absl::NotFoundError(NotFoundMessage(ObjectKind::kNode, node));
+  }
+  const std::string status = ready ? "True" : "False";
+  auto* conditions = it->second.mutable_status()->mutable_conditions();
+  for (v1::Condition& c : *conditions) {
+    if (c.type() != "Ready") continue;
+    if (c.status() != status) {
+      c.set_status(status);
+      *c.mutable_last_transition_time() = ToProto(now);
+    }
+    return absl::OkStatus();
+  }
+  v1::Condition* c = conditions->Add();
+  c->set_type("Ready");
+  c->set_status(status);
+  *c->mutable_last_transition_time() = ToProto(now);
+  return absl::OkStatus();
+}
+
 absl::Status FakeClusterState::SetNodeClaimStatus(absl::string_view node_claim,
                                                   v1::NodeClaimStatus status) {
   auto it = node_claims_.find(node_claim);
@@ -1281,6 +1305,20 @@ absl::StatusOr<snapshot::Snapshot> FakeCluster::Read() {
     objects = state_->Export();
   }
   return snapshot::Snapshot::Build(std::move(objects));
+}
+
+absl::Status FakeCluster::SetNodeReady(absl::string_view node, bool ready) {
+  KARPENTER_RETURN_IF_ERROR(host_checks::CheckNotEmpty("node", node));
+  absl::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  return state_->SetNodeReady(node, ready, now);
+}
+
+snapshot::ObjectSet FakeCluster::ExportObjects() {
+  absl::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  return state_->Export();
 }
 
 absl::StatusOr<snapshot::Snapshot> FakeCluster::ReadWithoutPods() {

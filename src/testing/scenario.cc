@@ -315,6 +315,21 @@ absl::Status ValidateChange(const std::string& path,
         return FieldError(path + ".finishJob.name", "must be set", "");
       }
       return absl::OkStatus();
+    case v1::ScenarioChange::kNodeReadiness:
+      if (c.node_readiness().node().empty()) {
+        return FieldError(path + ".nodeReadiness.node", "must be set", "");
+      }
+      return absl::OkStatus();
+    case v1::ScenarioChange::kRestartControllers:
+      return absl::OkStatus();
+    case v1::ScenarioChange::kStaleReads:
+      if (c.stale_reads().reads() < 1 ||
+          c.stale_reads().reads() > kMaxFaultTimes) {
+        return FieldError(path + ".staleReads.reads",
+                          absl::StrCat("must be in [1, ", kMaxFaultTimes, "]"),
+                          absl::StrCat(c.stale_reads().reads()));
+      }
+      return absl::OkStatus();
     case v1::ScenarioChange::CHANGE_NOT_SET:
       break;
   }

@@ -65,7 +65,13 @@ class ObservedView final : public ClusterView {
  public:
   explicit ObservedView(FakeCluster& inner) : inner_(inner) {}
 
-  absl::StatusOr<snapshot::Snapshot> Read() override { return inner_.Read(); }
+  absl::StatusOr<snapshot::Snapshot> Read() override {
+    if (stale_reads > 0 && stale.has_value()) {
+      --stale_reads;
+      return snapshot::Snapshot::Build(*stale);
+    }
+    return inner_.Read();
+  }
   absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
                             absl::string_view finalizer) override {
     return inner_.AddFinalizer(kind, name, finalizer);
@@ -121,6 +127,9 @@ class ObservedView final : public ClusterView {
 
   std::vector<std::string> tainted;
   std::vector<PodRef> force_deleted;
+  // A StaleReads change: the next `stale_reads` reads serve `stale`.
+  std::optional<snapshot::ObjectSet> stale;
+  int stale_reads = 0;
 
  private:
   FakeCluster& inner_;
@@ -345,6 +354,7 @@ class Simulation::World {
   absl::Status FinishJob(const v1::FinishJob& job, absl::Time now);
   void ApplyReclaims(absl::Time now);
   absl::Status RunDisruption(absl::Time now);
+  absl::Status CreateControllers();
   absl::Status RunTermination(absl::Time now);
   absl::Status RunLifecycle(absl::Time now);
   absl::Status Observe(absl::Time now);
@@ -426,13 +436,7 @@ absl::Status Simulation::World::Build(snapshot::ObjectSet cluster) {
   KARPENTER_ASSIGN_OR_RETURN(
       lifecycle_, FakeNodeLifecycle::Create(*cluster_, *cloud_, clock_,
                                             options_.lifecycle));
-  KARPENTER_ASSIGN_OR_RETURN(
-      executor_, termination::Executor::Create(
-                     *view_, *evictions_, *observed_cloud_, events_, metrics_,
-                     clock_, options_.executor));
-  KARPENTER_ASSIGN_OR_RETURN(
-      runner_, disruption::Runner::Create(*view_, *observed_cloud_, events_,
-                                          metrics_, clock_, options_.runner));
+  KARPENTER_RETURN_IF_ERROR(CreateControllers());
   KARPENTER_RETURN_IF_ERROR(Observe(clock_.Now()));
   for (int i = 0; i < spec.termination_protection_size(); ++i) {
     const std::string& node = spec.termination_protection(i);
@@ -452,6 +456,24 @@ absl::Status Simulation::World::Build(snapshot::ObjectSet cluster) {
                      return a.at < b.at;
                    });
   summary_.start = start_;
+  return absl::OkStatus();
+}
+
+// Also a restart: the new cores start with nothing in memory and run at
+// once, as a restarted host's controllers do.
+absl::Status Simulation::World::CreateControllers() {
+  KARPENTER_ASSIGN_OR_RETURN(
+      executor_, termination::Executor::Create(
+                     *view_, *evictions_, *observed_cloud_, events_, metrics_,
+                     clock_, options_.executor));
+  KARPENTER_ASSIGN_OR_RETURN(
+      runner_, disruption::Runner::Create(*view_, *observed_cloud_, events_,
+                                          metrics_, clock_, options_.runner));
+  waiting_.clear();
+  runner_wake_ = absl::InfinitePast();
+  executor_wake_ = absl::InfinitePast();
+  runner_seen_ = -1;
+  executor_seen_ = -1;
   return absl::OkStatus();
 }
 
@@ -563,6 +585,24 @@ absl::Status Simulation::World::ApplyChange(const v1::ScenarioChange& c,
     }
     case v1::ScenarioChange::kFinishJob:
       return FinishJob(c.finish_job(), now);
+    case v1::ScenarioChange::kNodeReadiness: {
+      const auto& r = c.node_readiness();
+      Emit(now, r.node(), "ScenarioChange",
+           r.ready() ? "node Ready" : "node NotReady");
+      return cluster_->SetNodeReady(r.node(), r.ready());
+    }
+    case v1::ScenarioChange::kRestartControllers:
+      Emit(now, "", "ScenarioChange",
+           "controllers restarted: in-memory state dropped");
+      return CreateControllers();
+    case v1::ScenarioChange::kStaleReads:
+      Emit(now, "", "ScenarioChange",
+           absl::StrFormat("stale reads: the next %d controller reads see "
+                           "the cluster as of now",
+                           c.stale_reads().reads()));
+      view_->stale = cluster_->ExportObjects();
+      view_->stale_reads = c.stale_reads().reads();
+      return absl::OkStatus();
     case v1::ScenarioChange::CHANGE_NOT_SET:
       break;
   }
@@ -599,8 +639,13 @@ absl::Status Simulation::World::ApplyChanges(absl::Time now, bool& applied) {
   while (next_change_ < changes_.size() && changes_[next_change_].at <= now) {
     const int i = changes_[next_change_++].index;
     applied = true;
-    if (absl::Status s = ApplyChange(scenario_.spec().changes(i), now);
-        !s.ok()) {
+    absl::Status s = ApplyChange(scenario_.spec().changes(i), now);
+    if (absl::IsNotFound(s) && options_.skip_inapplicable_changes) {
+      Emit(now, "", "ScenarioChangeSkipped",
+           absl::StrCat("spec.changes[", i, "]: ", s.message()));
+      continue;
+    }
+    if (!s.ok()) {
       return absl::Status(
           s.code(),
           absl::StrCat("scenario change spec.changes[", i, "]: ", s.message()));

@@ -260,6 +260,20 @@ TEST_CASE("scenario: validation names the field path and the value",
        },
        "spec.changes[0].evictionFault.httpStatus: expected 0, 429 or 5xx, "
        "got \"404\""},
+      {"no stale reads",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_stale_reads()->set_reads(0);
+       },
+       "spec.changes[0].staleReads.reads: must be in [1, 10000] \"0\""},
+      {"readiness of no node",
+       [](v1::ScenarioSpec& s) {
+         v1::ScenarioChange* c = s.add_changes();
+         c->set_at("1m");
+         c->mutable_node_readiness()->set_ready(false);
+       },
+       "spec.changes[0].nodeReadiness.node: must be set"},
       {"empty change",
        [](v1::ScenarioSpec& s) { s.add_changes()->set_at("1m"); },
        "spec.changes[0]: sets no change (at \"1m)\""},

@@ -270,5 +270,113 @@ TEST_CASE("simulation: Create and Run reject bad input", "[simulation]") {
         absl::StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("simulation: a NotReady node is drained once deleted",
+          "[simulation]") {
+  std::unique_ptr<Simulation> sim = Make(Small(R"(
+    - at: 1m
+      nodeReadiness: {node: pool-01, ready: false}
+    - at: 2m
+      deleteNode: pool-01
+    - at: 3m
+      nodeReadiness: {node: pool-02, ready: false}
+    - at: 4m
+      nodeReadiness: {node: pool-02, ready: true}
+)"));
+  REQUIRE(sim->Run(sim->now() + absl::Seconds(150)).ok());
+  absl::StatusOr<snapshot::Snapshot> s = sim->cluster().ReadWithoutPods();
+  REQUIRE(s.ok());
+  auto ready = [&](absl::string_view node) {
+    std::optional<snapshot::NodeIndex> n = s->FindNode(node);
+    REQUIRE(n.has_value());
+    for (const v1::Condition& c : s->nodes()[*n].status().conditions()) {
+      if (c.type() == "Ready") return c.status();
+    }
+    return std::string("absent");
+  };
+  CHECK(ready("pool-01") == "False");
+  REQUIRE(sim->Run().ok());
+  // Its instance still runs, so the drain goes on as for a Ready node.
+  CHECK(sim->Summary().evictions == 3);
+  CHECK(First(*sim, "NodeDeleted", "pool-01") != nullptr);
+  CHECK(sim->Summary().unfinished.empty());
+  s = sim->cluster().ReadWithoutPods();
+  REQUIRE(s.ok());
+  CHECK(ready("pool-02") == "True");
+}
+
+TEST_CASE("simulation: a restart drops the controllers' memory, not the work",
+          "[simulation]") {
+  // The restart lands while pool-01 drains under injected 429s: the new
+  // executor finds the deleting node and finishes it.
+  std::unique_ptr<Simulation> sim = Make(Small(R"(
+    - at: 1m
+      evictionFault: {httpStatus: 429, times: 6}
+    - at: 1m
+      deleteNode: pool-01
+    - at: 1m10s
+      restartControllers: {}
+)"));
+  REQUIRE(sim->Run().ok());
+  const SimulationEvent* restart = nullptr;
+  for (const SimulationEvent& e : sim->timeline()) {
+    if (absl::StrContains(e.message, "controllers restarted")) restart = &e;
+  }
+  REQUIRE(restart != nullptr);
+  const SimulationEvent* deleted = First(*sim, "NodeDeleted", "pool-01");
+  REQUIRE(deleted != nullptr);
+  CHECK(deleted->at > restart->at);
+  CHECK(sim->Summary().evictions == 3);
+  CHECK(sim->Summary().unfinished.empty());
+  CHECK(sim->Summary().leaked_instances.empty());
+}
+
+TEST_CASE("simulation: stale reads delay the controllers, then they catch up",
+          "[simulation]") {
+  std::unique_ptr<Simulation> fresh = Make(Small(R"(
+    - at: 1m
+      deleteNode: pool-01
+)"));
+  std::unique_ptr<Simulation> stale = Make(Small(R"(
+    - at: 1m
+      staleReads: {reads: 3}
+    - at: 1m
+      deleteNode: pool-01
+)"));
+  REQUIRE(fresh->Run().ok());
+  REQUIRE(stale->Run().ok());
+  const SimulationEvent* a = First(*fresh, "Evicted", "pool-01");
+  const SimulationEvent* b = First(*stale, "Evicted", "pool-01");
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  // The stale controllers did not see the deletion at first.
+  CHECK(b->at > a->at);
+  CHECK(stale->Summary().evictions == 3);
+  CHECK(stale->Summary().unfinished.empty());
+}
+
+TEST_CASE("simulation: inapplicable changes fail or are skipped, by option",
+          "[simulation]") {
+  const std::string text = Small(R"(
+    - at: 1m
+      deleteNode: pool-01
+    - at: 5m
+      spotInterruption: {node: pool-01}
+)");
+  std::unique_ptr<Simulation> strict = Make(text);
+  CHECK(strict->Run().code() == absl::StatusCode::kNotFound);
+  SimulationOptions options;
+  options.skip_inapplicable_changes = true;
+  std::unique_ptr<Simulation> lenient = Make(text, options);
+  REQUIRE(lenient->Run().ok());
+  int skipped = 0;
+  for (const SimulationEvent& e : lenient->timeline()) {
+    if (e.kind != "ScenarioChangeSkipped") continue;
+    ++skipped;
+    CHECK_THAT(e.message, Catch::StartsWith("spec.changes[1]: "));
+    CHECK_THAT(e.message, Catch::Contains("pool-01"));
+  }
+  CHECK(skipped == 1);
+}
+
 }  // namespace
 }  // namespace karpenter::testing

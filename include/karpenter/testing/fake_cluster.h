@@ -287,6 +287,18 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // an attachment has the name.
   absl::Status AddVolumeAttachment(v1::VolumeAttachment va);
 
+  // Sets the Node's Ready condition to "True" or "False" (adding it if
+  // absent; lastTransitionTime = now when the status changes), as a kubelet
+  // that stops or resumes reporting leaves it. Pods are not touched. Not a
+  // ClusterView call: no fault injection, no CallLog line. Errors:
+  // InvalidArgument if `node` is empty; NotFound.
+  absl::Status SetNodeReady(absl::string_view node, bool ready);
+
+  // The objects Read() would build its snapshot from, as of now, for a
+  // caller that keeps a copy to serve later (a lagging cache). Not a
+  // ClusterView call: no fault injection, no CallLog line.
+  snapshot::ObjectSet ExportObjects();
+
   // Read() without Pods and PodDisruptionBudgets, for observers that only
   // look at Nodes, NodeClaims and NodePools (a fraction of Read()'s cost).
   // Not a ClusterView call: no fault injection, no CallLog line.

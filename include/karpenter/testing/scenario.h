@@ -95,7 +95,8 @@ absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
 //     never applied: a scenario may be run to a later end with
 //     Simulation::Run), exactly one change set, every name non-empty, a
 //     cloud fault's method and code known (code not "OK"), times in [1,
-//     kMaxFaultTimes], an eviction fault's http_status 0, 429 or 500..599.
+//     kMaxFaultTimes], an eviction fault's http_status 0, 429 or 500..599,
+//     stale reads in [1, kMaxFaultTimes].
 // Whether the named nodes and pools exist is checked against the cluster
 // by ExpandGenerated / Simulation::Create, not here.
 absl::Status ValidateScenario(const v1::Scenario& scenario);

@@ -79,6 +79,11 @@ struct SimulationOptions {
   absl::Duration min_step = absl::Seconds(5);
   // The clock never jumps further than this in one step. >= min_step.
   absl::Duration max_step = absl::Minutes(5);
+  // A scenario change naming a node, NodeClaim or instance that is gone
+  // (NotFound) is an error by default: a scenario must mean what it says.
+  // On, it is skipped with a ScenarioChangeSkipped event instead, for
+  // generated scenarios whose changes cannot know what will be left.
+  bool skip_inapplicable_changes = false;
 
   static disruption::RunnerOptions DefaultRunnerOptions();
   static FakeClusterOptions DefaultClusterOptions();
@@ -87,6 +92,8 @@ struct SimulationOptions {
 
 // One thing that happened. `kind` is one of (stable names):
 //   ScenarioChange     a scripted change was applied (message says which);
+//   ScenarioChangeSkipped  one was not, its target being gone (only with
+//                      skip_inapplicable_changes; message: why);
 //   CommandStarted     the disruption controller started a command
 //                      (message: method, candidates, replacements; node: the
 //                      first candidate);
@@ -218,7 +225,8 @@ class Simulation {
   // prefixed with which ("disruption runner: ", "termination executor: ",
   // "node lifecycle: ", "scenario change spec.changes[3]: ", "observe: ").
   // A scenario change that cannot apply (e.g. `delete_node` of a node that
-  // no longer exists) is an error too: a scenario must mean what it says.
+  // no longer exists) is an error too: a scenario must mean what it says
+  // (SimulationOptions::skip_inapplicable_changes skips it instead).
   absl::Status Run(
       std::optional<absl::Time> end = std::nullopt,
       std::function<void(absl::Time now, absl::Time end)> progress = nullptr);
