@@ -30,6 +30,27 @@ bool KeyIs(absl::string_view raw_key, absl::string_view key) {
   return internal::DecodeString(raw_key) == key;
 }
 
+// Describes `value` for an error message: its JSON type, and for a scalar
+// also the value itself (a string decoded and quoted, a number or boolean
+// as written, both cut as QuoteValue cuts), so the message shows what was
+// found: `got a number 42`, `got a string "Pod"`, `got an array`.
+std::string DescribeJsonValue(absl::string_view value) {
+  const absl::string_view type = internal::DescribeJsonType(value);
+  if (value.empty() || value.front() == '{' || value.front() == '[' ||
+      internal::IsNull(value)) {
+    return std::string(type);
+  }
+  if (value.front() == '"') {
+    std::optional<std::string> s = internal::StringValue(value);
+    return absl::StrCat(type, " ", internal::QuoteValue(s ? *s : value));
+  }
+  if (value.size() <= internal::kMaxQuotedBytes) {
+    return absl::StrCat(type, " ", value);
+  }
+  return absl::StrCat(type, " ", value.substr(0, internal::kMaxQuotedBytes),
+                      "... (", value.size(), " bytes)");
+}
+
 // The members that decide how an object is read (the last of each, as
 // protobuf reads repeated keys).
 struct Header {
@@ -112,8 +133,8 @@ absl::Status JsonReader::Object(absl::string_view span, const Header& header,
                                 absl::string_view inherited_api,
                                 int list_depth) {
   if (span.empty() || span.front() != '{') {
-    return Error("", absl::StrCat("expected an object, got ",
-                                  internal::DescribeJsonType(span)));
+    return Error(
+        "", absl::StrCat("expected an object, got ", DescribeJsonValue(span)));
   }
   const auto& [kind_value, api_value, items] = header;
   std::string kind(inherited_kind), api(inherited_api);
@@ -121,7 +142,7 @@ absl::Status JsonReader::Object(absl::string_view span, const Header& header,
     auto s = internal::StringValue(*kind_value);
     if (!s) {
       return Error("", absl::StrCat("kind: expected a string, got ",
-                                    internal::DescribeJsonType(*kind_value)));
+                                    DescribeJsonValue(*kind_value)));
     }
     kind = *std::move(s);
   }
@@ -130,7 +151,7 @@ absl::Status JsonReader::Object(absl::string_view span, const Header& header,
     if (!s) {
       return Error(LabelOf(span, kind),
                    absl::StrCat("apiVersion: expected a string, got ",
-                                internal::DescribeJsonType(*api_value)));
+                                DescribeJsonValue(*api_value)));
     }
     api = *std::move(s);
   }
@@ -144,7 +165,7 @@ absl::Status JsonReader::Object(absl::string_view span, const Header& header,
     if (!items || internal::IsNull(*items)) return absl::OkStatus();
     if (items->front() != '[') {
       return Error(kind, absl::StrCat("items: expected an array, got ",
-                                      internal::DescribeJsonType(*items)));
+                                      DescribeJsonValue(*items)));
     }
     const bool typed = kind != "List";
     return Elements(*items, "items", internal::ItemKind(kind),

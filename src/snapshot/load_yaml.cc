@@ -6,6 +6,7 @@
 // the same ObjectSink as JSON input. yaml-cpp reports errors by throwing;
 // every exception is caught here and becomes a Status.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -30,6 +31,7 @@
 #include "google/protobuf/descriptor.h"
 #include "karpenter/snapshot/load.h"
 #include "snapshot/object_sink.h"
+#include "yaml-cpp/depthguard.h"
 #include "yaml-cpp/eventhandler.h"
 #include "yaml-cpp/yaml.h"
 
@@ -579,12 +581,33 @@ int DocumentAtLine(absl::string_view text, int line) {
 // Parses every document of `text`; YAML syntax errors become Status.
 absl::Status ParseDocuments(absl::string_view text, absl::string_view source,
                             std::vector<YAML::Node>& documents) {
+  // yaml-cpp takes a NUL for the end of the input and reports a misleading
+  // "illegal EOF"; YAML allows no NUL character anywhere, so name it.
+  if (const size_t nul = text.find('\0'); nul != absl::string_view::npos) {
+    const absl::string_view before = text.substr(0, nul);
+    const int line =
+        static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    const size_t line_start = before.rfind('\n');
+    const size_t column =
+        line_start == absl::string_view::npos ? nul : nul - line_start - 1;
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: document %d: NUL byte at line %d, column %d: YAML allows no NUL "
+        "characters",
+        source, DocumentAtLine(text, line), line + 1, column + 1));
+  }
   const std::string copy(text);
   try {
     if (absl::Status s = CheckParserTerminates(copy, source); !s.ok()) {
       return s;
     }
     documents = YAML::LoadAll(copy);
+  } catch (const YAML::DeepRecursion& e) {
+    // Its message is yaml-cpp's unhelpful "bad file".
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: document %d: YAML nested too deep (%d levels) at line %d, "
+        "column %d",
+        source, DocumentAtLine(text, e.mark.line), e.depth(), e.mark.line + 1,
+        e.mark.column + 1));
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: document %d: YAML syntax error at line %d, column %d: %s", source,

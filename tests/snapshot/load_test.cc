@@ -418,10 +418,9 @@ items:
       {"nokind.yaml", "apiVersion: v1\nmetadata: {name: x}\n",
        "nokind.yaml: document 1: object x: object has no kind (line 1)"},
       {"item.json", R"({"kind":"List","items":[5]})",
-       "item.json: items[0]: expected an object, got a number"},
+       "item.json: items[0]: expected an object, got a number 5"},
       {"top.json", R"(["a"])",
-       "top.json: [0]: expected an object, got a "
-       "string"},
+       "top.json: [0]: expected an object, got a string \"a\""},
       {"items.yaml", "kind: PodList\nitems: {a: 1}\n",
        "items.yaml: document 1: PodList: items: expected a list, got a "
        "mapping"},

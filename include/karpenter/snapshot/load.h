@@ -49,8 +49,9 @@
 // An offending value longer than 80 bytes is shown cut, with its size:
 //   got "root:x:0:0:root:/root:/bin/bash daemon:x:1:1:..." (1432 bytes)
 // Malformed or hostile input (bad syntax, nesting deeper than 100, YAML alias
-// expansion beyond 4x the input size plus 1 MiB) is an error, never a crash
-// or an exception. On error `out` is left unchanged.
+// expansion beyond 4x the input size plus 1 MiB, a NUL byte in YAML, which
+// is named with its line and column) is an error, never a crash or an
+// exception. On error `out` is left unchanged.
 //
 // Thread-safety: the functions are reentrant; concurrent calls must use
 // distinct `ObjectSet`s.
