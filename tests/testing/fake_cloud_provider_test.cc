@@ -639,7 +639,7 @@ TEST_CASE("fake cloud: invalid options are refused by name", "[fakecloud]") {
 }
 
 TEST_CASE("fake cloud: concurrent Creates get distinct instances",
-          "[fakecloud]") {
+          "[fakecloud][threads]") {
   Env env;
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {

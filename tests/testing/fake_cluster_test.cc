@@ -882,7 +882,7 @@ TEST_CASE("fake cluster: draining five nodes under fifty PDBs keeps them whole",
 }
 
 TEST_CASE("fake cluster: concurrent evictions keep PDBs whole",
-          "[fake-cluster]") {
+          "[fake-cluster][threads]") {
   Env env(FiftyApps());
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {

@@ -47,7 +47,7 @@ TEST_CASE("recorders: events are kept in order and counted by reason",
   CHECK(rec.Count(events::kFailedDraining) == 0);
 }
 
-TEST_CASE("recorders: concurrent events are all kept", "[recorders]") {
+TEST_CASE("recorders: concurrent events are all kept", "[recorders][threads]") {
   RecordingEventRecorder rec;
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
@@ -152,7 +152,7 @@ TEST_CASE("recorders: contract misuse is recorded and counted", "[recorders]") {
   }
 }
 
-TEST_CASE("recorders: concurrent Adds sum exactly", "[recorders]") {
+TEST_CASE("recorders: concurrent Adds sum exactly", "[recorders][threads]") {
   InMemoryMetrics m;
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
