@@ -3,18 +3,19 @@
 #include "karpenter/testing/fake_clock.h"
 
 #include "absl/strings/str_cat.h"
+#include "testing/mutex_lock.h"
 
 namespace karpenter::testing {
 
 FakeClock::FakeClock(absl::Time start) : now_(start) {}
 
 absl::Time FakeClock::Now() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return now_;
 }
 
 absl::Status FakeClock::SetTime(absl::Time t) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   if (t < now_) {
     return absl::InvalidArgumentError(
         absl::StrCat("FakeClock::SetTime: time ", absl::FormatTime(t),
@@ -30,7 +31,7 @@ absl::Status FakeClock::Advance(absl::Duration d) {
         absl::StrCat("FakeClock::Advance: duration ", absl::FormatDuration(d),
                      " must be finite and not negative"));
   }
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   now_ += d;
   return absl::OkStatus();
 }

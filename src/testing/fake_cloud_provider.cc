@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "testing/mutex_lock.h"
 
 namespace karpenter::testing {
 namespace internal {
@@ -482,7 +483,7 @@ FakeCloudProvider::~FakeCloudProvider() = default;
 template <typename Result, typename Op>
 Result FakeCloudProvider::Call(CloudMethod method, absl::string_view args,
                                Op op) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   ++state_->calls[static_cast<size_t>(method)];
@@ -499,7 +500,7 @@ Result FakeCloudProvider::Call(CloudMethod method, absl::string_view args,
 
 template <typename Op>
 absl::Status FakeCloudProvider::Control(absl::string_view what, Op op) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   absl::Status status = op(*state_, now);
@@ -613,7 +614,7 @@ absl::Status FakeCloudProvider::FailNext(CloudMethod method,
         absl::StrCat("FailNext(", CloudMethodName(method), "): times: \"",
                      times, "\": must be >= 1"));
   }
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   for (int i = 0; i < times; ++i) {
     state_->faults[static_cast<size_t>(method)].push_back({status, timing});
   }
@@ -621,34 +622,34 @@ absl::Status FakeCloudProvider::FailNext(CloudMethod method,
 }
 
 std::vector<Instance> FakeCloudProvider::Instances() {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
   return state_->List();
 }
 
 bool FakeCloudProvider::Exists(absl::string_view provider_id) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
   return state_->Exists(provider_id);
 }
 
 void FakeCloudProvider::Settle() {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
 }
 
 std::optional<absl::Time> FakeCloudProvider::NextEventTime() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->NextEventTime();
 }
 
 int64_t FakeCloudProvider::CallCount(CloudMethod method) const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->calls[static_cast<size_t>(method)];
 }
 
 std::vector<std::string> FakeCloudProvider::CallLog() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->log;
 }
 

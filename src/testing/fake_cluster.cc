@@ -23,6 +23,7 @@
 #include "karpenter/intstr.h"
 #include "karpenter/quantity.h"
 #include "karpenter/selector.h"
+#include "testing/mutex_lock.h"
 
 namespace karpenter::testing {
 namespace internal {
@@ -1275,7 +1276,7 @@ std::optional<std::pair<absl::Status, FaultTiming>> FakeCluster::TakeFault(
 template <typename Op>
 absl::Status FakeCluster::Mutate(FakeMethod method, absl::string_view args,
                                  Op op) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   auto fault = TakeFault(method);
@@ -1293,7 +1294,7 @@ absl::Status FakeCluster::Mutate(FakeMethod method, absl::string_view args,
 absl::StatusOr<snapshot::Snapshot> FakeCluster::Read() {
   snapshot::ObjectSet objects;
   {
-    absl::MutexLock lock(&mu_);
+    internal::MutexLock lock(&mu_);
     const absl::Time now = clock_.Now();
     state_->Advance(now);
     auto fault = TakeFault(FakeMethod::kRead);
@@ -1309,14 +1310,14 @@ absl::StatusOr<snapshot::Snapshot> FakeCluster::Read() {
 
 absl::Status FakeCluster::SetNodeReady(absl::string_view node, bool ready) {
   KARPENTER_RETURN_IF_ERROR(host_checks::CheckNotEmpty("node", node));
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   return state_->SetNodeReady(node, ready, now);
 }
 
 snapshot::ObjectSet FakeCluster::ExportObjects() {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
   return state_->Export();
 }
@@ -1324,7 +1325,7 @@ snapshot::ObjectSet FakeCluster::ExportObjects() {
 absl::StatusOr<snapshot::Snapshot> FakeCluster::ReadWithoutPods() {
   snapshot::ObjectSet objects;
   {
-    absl::MutexLock lock(&mu_);
+    internal::MutexLock lock(&mu_);
     state_->Advance(clock_.Now());
     objects = state_->Export(/*with_pods=*/false);
   }
@@ -1484,7 +1485,7 @@ absl::Status FakeCluster::RemoveNodeClaimCondition(absl::string_view node_claim,
 
 absl::Status FakeCluster::AddNode(v1::Node node) {
   const std::string args = node.metadata().name();
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   const absl::Status status = state_->AddNode(std::move(node), now);
@@ -1495,7 +1496,7 @@ absl::Status FakeCluster::AddNode(v1::Node node) {
 
 absl::Status FakeCluster::SetNodeClaimStatus(absl::string_view node_claim,
                                              v1::NodeClaimStatus status) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   std::string conditions;
@@ -1512,7 +1513,7 @@ absl::Status FakeCluster::SetNodeClaimStatus(absl::string_view node_claim,
 }
 
 EvictionResponse FakeCluster::Evict(const PodRef& pod) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   ++state_->evict_calls;
@@ -1542,7 +1543,7 @@ EvictionResponse FakeCluster::Evict(const PodRef& pod) {
 absl::Status FakeCluster::AddPod(v1::Pod pod) {
   const std::string args =
       absl::StrCat(pod.metadata().namespace_(), "/", pod.metadata().name());
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   const absl::Status status = state_->AddPod(std::move(pod), now);
@@ -1567,7 +1568,7 @@ absl::Status internal::FakeClusterState::ApplyNodePool(v1::NodePool node_pool) {
 
 absl::Status FakeCluster::ApplyNodePool(v1::NodePool node_pool) {
   const std::string args = node_pool.metadata().name();
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   const absl::Status status = state_->ApplyNodePool(std::move(node_pool));
@@ -1579,7 +1580,7 @@ absl::Status FakeCluster::ApplyNodePool(v1::NodePool node_pool) {
 absl::Status FakeCluster::AddVolumeAttachment(v1::VolumeAttachment va) {
   const std::string args =
       absl::StrCat(va.metadata().name(), " on ", va.spec().node_name());
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();
   state_->Advance(now);
   const absl::Status status = state_->AddVolumeAttachment(std::move(va), now);
@@ -1589,12 +1590,12 @@ absl::Status FakeCluster::AddVolumeAttachment(v1::VolumeAttachment va) {
 }
 
 void FakeCluster::Settle() {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
 }
 
 std::optional<absl::Time> FakeCluster::NextEventTime() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->NextEventTime();
 }
 
@@ -1630,7 +1631,7 @@ absl::Status FakeCluster::InjectEvictionFailures(int n,
         "InjectEvictionFailures: response.result: \"Evicted\": a scripted "
         "fault cannot be a success");
   }
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   for (int i = 0; i < n; ++i) {
     state_->eviction_faults.push_back({response, timing});
   }
@@ -1649,7 +1650,7 @@ absl::Status FakeCluster::FailNext(FakeMethod method, absl::Status status,
         absl::StrCat("FailNext(", FakeMethodName(method), "): times: \"", times,
                      "\": must be >= 1"));
   }
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   for (int i = 0; i < times; ++i) {
     state_->faults[static_cast<size_t>(method)].push_back({status, timing});
   }
@@ -1657,28 +1658,28 @@ absl::Status FakeCluster::FailNext(FakeMethod method, absl::Status status,
 }
 
 int64_t FakeCluster::evict_calls() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->evict_calls;
 }
 
 int64_t FakeCluster::EvictCount(EvictionResult result) const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->evict_results[static_cast<size_t>(result)];
 }
 
 std::vector<std::string> FakeCluster::CallLog() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->log;
 }
 
 std::vector<PdbViolation> FakeCluster::PdbViolations() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return state_->violations;
 }
 
 absl::StatusOr<PdbCounts> FakeCluster::PdbStatus(absl::string_view ns,
                                                  absl::string_view name) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
   std::optional<PdbCounts> counts =
       state_->CountsOf(absl::StrCat(ns, "/", name));

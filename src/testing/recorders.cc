@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "testing/mutex_lock.h"
 
 namespace karpenter::testing {
 namespace {
@@ -57,23 +58,23 @@ std::string FormatValue(double v) {
 // --- RecordingEventRecorder. -----------------------------------------------
 
 void RecordingEventRecorder::Record(const Event& event) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   events_.push_back(event);
 }
 
 std::vector<Event> RecordingEventRecorder::events() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return events_;
 }
 
 int64_t RecordingEventRecorder::Count(absl::string_view reason) const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return std::count_if(events_.begin(), events_.end(),
                        [&](const Event& e) { return e.reason == reason; });
 }
 
 std::vector<std::string> RecordingEventRecorder::Lines() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   std::vector<std::string> out;
   out.reserve(events_.size());
   for (const Event& e : events_) out.push_back(EventString(e));
@@ -81,7 +82,7 @@ std::vector<std::string> RecordingEventRecorder::Lines() const {
 }
 
 void RecordingEventRecorder::Clear() {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   events_.clear();
 }
 
@@ -105,7 +106,7 @@ InMemoryMetrics::Series& InMemoryMetrics::SeriesFor(absl::string_view name,
 
 void InMemoryMetrics::Add(absl::string_view name, const MetricLabels& labels,
                           double delta) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   if (!(delta >= 0)) {  // Also catches NaN.
     violations_.push_back(absl::StrCat(SeriesName(name, labels),
                                        ": Add with delta \"",
@@ -116,19 +117,19 @@ void InMemoryMetrics::Add(absl::string_view name, const MetricLabels& labels,
 
 void InMemoryMetrics::Set(absl::string_view name, const MetricLabels& labels,
                           double value) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   SeriesFor(name, labels, Kind::kGauge).value = value;
 }
 
 void InMemoryMetrics::Observe(absl::string_view name,
                               const MetricLabels& labels, double value) {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   SeriesFor(name, labels, Kind::kObserved).observations.push_back(value);
 }
 
 double InMemoryMetrics::Value(absl::string_view name,
                               const MetricLabels& labels) const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   auto family = families_.find(name);
   if (family == families_.end()) return 0;
   auto series = family->second.series.find(labels);
@@ -137,7 +138,7 @@ double InMemoryMetrics::Value(absl::string_view name,
 
 std::vector<double> InMemoryMetrics::Observations(
     absl::string_view name, const MetricLabels& labels) const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   auto family = families_.find(name);
   if (family == families_.end()) return {};
   auto series = family->second.series.find(labels);
@@ -146,7 +147,7 @@ std::vector<double> InMemoryMetrics::Observations(
 }
 
 double InMemoryMetrics::Total(absl::string_view name) const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   auto family = families_.find(name);
   if (family == families_.end()) return 0;
   double total = 0;
@@ -157,7 +158,7 @@ double InMemoryMetrics::Total(absl::string_view name) const {
 }
 
 std::vector<std::string> InMemoryMetrics::Dump() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   std::vector<std::string> out;
   for (const auto& [name, family] : families_) {
     for (const auto& [labels, series] : family.series) {
@@ -180,17 +181,17 @@ std::vector<std::string> InMemoryMetrics::Dump() const {
 }
 
 int64_t InMemoryMetrics::contract_violations() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return static_cast<int64_t>(violations_.size());
 }
 
 std::vector<std::string> InMemoryMetrics::ContractViolationMessages() const {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   return violations_;
 }
 
 void InMemoryMetrics::Clear() {
-  absl::MutexLock lock(&mu_);
+  internal::MutexLock lock(&mu_);
   families_.clear();
   violations_.clear();
 }
