@@ -914,47 +914,46 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
     }
   }
   std::optional<budget::BudgetMapping> after;
+  // What `m` allows NodePool `pool` for the budget reason named `why`
+  // (Drifted for a name that is none).
   auto allowed = [](const budget::BudgetMapping& m, const std::string& pool,
-                    const std::set<std::string>& why) {
+                    const std::string& why) {
     auto it = m.index.find(pool);
     if (it == m.index.end()) return int64_t{0};
-    int64_t least = budget::kUnlimited;
-    bool any = false;
-    for (const std::string& r : why) {
-      if (std::optional<budget::DisruptionReason> br = BudgetReasonNamed(r)) {
-        least = std::min(least, m.node_pools[it->second]
-                                    .by_reason[static_cast<size_t>(*br)]
-                                    .allowed);
-        any = true;
-      }
-    }
-    if (!any) {
-      least = m.node_pools[it->second]
-                  .by_reason[static_cast<size_t>(
-                      budget::DisruptionReason::kDrifted)]
-                  .allowed;
-    }
-    return least;
+    const budget::DisruptionReason reason =
+        BudgetReasonNamed(why).value_or(budget::DisruptionReason::kDrifted);
+    return m.node_pools[it->second]
+        .by_reason[static_cast<size_t>(reason)]
+        .allowed;
   };
-  // The nodes the step marked, by pool, with their reasons.
-  std::map<std::string, std::set<std::string>> marked;
+  // How many nodes the step marked, by pool and reason.
+  std::map<std::string, std::map<std::string, int64_t>> marked;
   for (const std::string& node : view_->tainted) {
     auto n = nodes_.find(node);
     if (n == nodes_.end()) continue;
     std::optional<std::string> claim = ClaimOfNode(node);
     const std::string reason = claim ? claims_.at(*claim).reason : "";
-    if (BudgetReasonNamed(reason).has_value())
-      marked[n->second.pool].insert(reason);
+    if (BudgetReasonNamed(reason).has_value()) ++marked[n->second.pool][reason];
   }
   view_->tainted.clear();
   if (budgets_before_.has_value()) {
-    for (const auto& [pool, why] : marked) {
-      if (disrupting[pool] > allowed(*budgets_before_, pool, why)) {
+    // Budgets are per reason (Karpenter's GetAllowedDisruptionsByReason): a
+    // reason's commands may bring the pool's disrupting nodes, of any
+    // reason, up to that reason's allowance, and a later method of the same
+    // pass counts the earlier one's nodes (a small Empty budget does not
+    // limit drift). So each reason is checked with the nodes disrupting
+    // before the step plus those the step marked for that reason.
+    for (const auto& [pool, by_reason] : marked) {
+      int64_t marked_total = 0;
+      for (const auto& [reason, count] : by_reason) marked_total += count;
+      for (const auto& [reason, count] : by_reason) {
+        const int64_t counted = disrupting[pool] - (marked_total - count);
+        const int64_t limit = allowed(*budgets_before_, pool, reason);
+        if (counted <= limit) continue;
         ++summary_.budget_exceeded;
         Emit(now, "", "BudgetExceeded",
-             absl::StrFormat("NodePool %s: %d disrupting, %d allowed", pool,
-                             disrupting[pool],
-                             allowed(*budgets_before_, pool, why)));
+             absl::StrFormat("NodePool %s: %d disrupting (%s), %d allowed",
+                             pool, counted, reason, limit));
       }
     }
   }
@@ -965,8 +964,15 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
     if (d <= peak.peak_disrupting) continue;
     if (!after.has_value()) after = budget::BuildBudgetMapping(s, now);
     peak.peak_disrupting = d;
-    peak.allowed_at_peak =
-        allowed(*after, peak.node_pool, reasons[peak.node_pool]);
+    // Each reason's commands keep the pool within that reason's allowance,
+    // so a peak of mixed reasons may reach the largest of them.
+    const std::set<std::string>& why = reasons[peak.node_pool];
+    peak.allowed_at_peak = allowed(*after, peak.node_pool, "");
+    if (!why.empty()) peak.allowed_at_peak = 0;
+    for (const std::string& r : why) {
+      peak.allowed_at_peak =
+          std::max(peak.allowed_at_peak, allowed(*after, peak.node_pool, r));
+    }
     peak.at = now;
   }
 }

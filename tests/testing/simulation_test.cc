@@ -235,6 +235,64 @@ TEST_CASE(
   CHECK(s.unfinished.empty());
 }
 
+TEST_CASE(
+    "simulation: budgets are per reason, so a small Empty budget does "
+    "not limit drift in the same step",
+    "[simulation]") {
+  // Only Empty has a budget (1 node); Drifted is unlimited, as in Karpenter,
+  // where a budget with reasons limits just those reasons. The pool drifts
+  // at 2m20s, the step at which the first empty node's instance has gone
+  // and Emptiness may take the next one: one pass marks one node Empty and
+  // the other three Drifted. Karpenter allows that (drift counts the empty
+  // node and has no limit), and the budget check must not call it exceeded
+  // (it once compared all four with the Empty budget).
+  std::string text(kSmallPool.substr(0, kSmallPool.find("---")));
+  text.replace(text.find("consolidateAfter: Never"), 23,
+               "consolidateAfter: 1m");
+  text.replace(text.find("budgets: [{nodes: \"1\"}]"), 23,
+               "budgets: [{nodes: \"1\", reasons: [Empty]}]");
+  absl::StrAppend(&text, R"(---
+apiVersion: sim.karpenter-sdk.dev/v1
+kind: Scenario
+metadata: {name: per-reason}
+spec:
+  start: "2024-01-08T08:00:00Z"
+  until: 30m
+  instanceTypes:
+    - name: m5.xlarge
+      capacity: {cpu: "4", memory: 16Gi, pods: "58"}
+      offerings: [{zone: test-zone-a, capacityType: on-demand, price: 0.192}]
+  generate:
+    nodes: [{nodePool: pool, count: 5, instanceType: m5.xlarge}]
+    workloads:
+      - {name: web, replicas: 2, nodePool: pool, cpu: 100m}
+  changes:
+    - at: 2m20s
+      driftNodePool: {nodePool: pool}
+)");
+  SimulationOptions options;
+  options.min_step = absl::Seconds(10);  // As karpenter simulate.
+  std::unique_ptr<Simulation> sim = Make(text, options);
+  REQUIRE(sim->Run().ok());
+  const absl::Time drift_at =
+      absl::FromUnixSeconds(1704700800) + absl::Minutes(2) + absl::Seconds(20);
+  std::multiset<std::string> methods;
+  for (const SimulationEvent& e : sim->timeline()) {
+    if (e.at != drift_at || e.kind != "CommandStarted") continue;
+    methods.insert(std::string(e.message.substr(0, e.message.find(':'))));
+  }
+  CHECK(methods ==
+        std::multiset<std::string>{"Drift", "Drift", "Drift", "Emptiness"});
+  const SimulationSummary s = sim->Summary();
+  CHECK(s.budget_exceeded == 0);
+  REQUIRE(s.budget_peaks.size() == 1);
+  CHECK(s.budget_peaks[0].peak_disrupting == 4);
+  // The peak mixes Empty (1) and Drifted (unlimited) nodes.
+  CHECK(s.budget_peaks[0].allowed_at_peak == budget::kUnlimited);
+  CHECK(s.leaked_instances.empty());
+  CHECK(s.unfinished.empty());
+}
+
 TEST_CASE("simulation: a spot interruption reclaims the instance",
           "[simulation]") {
   std::unique_ptr<Simulation> sim = Make(Small(R"(

@@ -157,8 +157,9 @@ struct NodeStateSample {
 struct NodePoolPeak {
   std::string node_pool;
   int64_t peak_disrupting = 0;
-  // At the peak: what the NodePool's budgets allowed for the reason of the
-  // disrupting nodes (the least over their DisruptionReason conditions;
+  // At the peak: what the NodePool's budgets allowed for the reasons of the
+  // disrupting nodes (the most over their DisruptionReason conditions, since
+  // each reason's commands may fill the pool up to that reason's allowance;
   // Drifted when none has one), budget::kUnlimited for no limit.
   int64_t allowed_at_peak = 0;
   absl::Time at;
@@ -185,9 +186,11 @@ struct SimulationSummary {
   // By NodePool name; pools that never had a node disrupting are listed
   // with 0.
   std::vector<NodePoolPeak> budget_peaks;
-  // Steps x NodePools where commands started in the step left more nodes of
-  // the pool disrupting than its budgets allowed (before the step) for the
-  // reasons of the nodes the step marked. Must be 0.
+  // Steps x NodePools x reasons where the nodes disrupting before the step
+  // plus those the step marked for the reason exceed what the pool's
+  // budgets allowed for that reason before the step (budgets are per
+  // reason: nodes marked for another reason in the same step may have been
+  // counted by the later method). Must be 0.
   int64_t budget_exceeded = 0;
   // FakeCluster::PdbViolations() at the end. Must be 0.
   int64_t pdb_violations = 0;
