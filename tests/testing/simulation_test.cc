@@ -150,8 +150,10 @@ spec:
 ---
 )";
 
-std::string Small(absl::string_view changes) {
-  return absl::StrCat(kSmallPool, R"(apiVersion: sim.karpenter-sdk.dev/v1
+// The Scenario document for kSmallPool: `nodes` m5.xlarge nodes, a web
+// workload of `replicas` pods, and `changes`.
+std::string SmallScenario(int nodes, int replicas, absl::string_view changes) {
+  return absl::StrFormat(R"(apiVersion: sim.karpenter-sdk.dev/v1
 kind: Scenario
 metadata: {name: small}
 spec:
@@ -162,12 +164,16 @@ spec:
       capacity: {cpu: "4", memory: 16Gi, pods: "58"}
       offerings: [{zone: test-zone-a, capacityType: on-demand, price: 0.192}]
   generate:
-    nodes: [{nodePool: pool, count: 3, instanceType: m5.xlarge}]
+    nodes: [{nodePool: pool, count: %d, instanceType: m5.xlarge}]
     workloads:
-      - {name: web, replicas: 9, nodePool: pool, cpu: 100m}
+      - {name: web, replicas: %d, nodePool: pool, cpu: 100m}
   changes:
-)",
-                      changes);
+%s)",
+                         nodes, replicas, changes);
+}
+
+std::string Small(absl::string_view changes) {
+  return absl::StrCat(kSmallPool, SmallScenario(3, 9, changes));
 }
 
 TEST_CASE("simulation: injected 429s are counted and the drain still ends",
@@ -251,25 +257,10 @@ TEST_CASE(
                "consolidateAfter: 1m");
   text.replace(text.find("budgets: [{nodes: \"1\"}]"), 23,
                "budgets: [{nodes: \"1\", reasons: [Empty]}]");
-  absl::StrAppend(&text, R"(---
-apiVersion: sim.karpenter-sdk.dev/v1
-kind: Scenario
-metadata: {name: per-reason}
-spec:
-  start: "2024-01-08T08:00:00Z"
-  until: 30m
-  instanceTypes:
-    - name: m5.xlarge
-      capacity: {cpu: "4", memory: 16Gi, pods: "58"}
-      offerings: [{zone: test-zone-a, capacityType: on-demand, price: 0.192}]
-  generate:
-    nodes: [{nodePool: pool, count: 5, instanceType: m5.xlarge}]
-    workloads:
-      - {name: web, replicas: 2, nodePool: pool, cpu: 100m}
-  changes:
+  absl::StrAppend(&text, "---\n", SmallScenario(5, 2, R"(
     - at: 2m20s
       driftNodePool: {nodePool: pool}
-)");
+)"));
   SimulationOptions options;
   options.min_step = absl::Seconds(10);  // As karpenter simulate.
   std::unique_ptr<Simulation> sim = Make(text, options);
