@@ -254,6 +254,19 @@ std::optional<budget::DisruptionReason> BudgetReasonNamed(
   return std::nullopt;
 }
 
+// What `m` allows NodePool `pool` for the budget reason named `why`
+// (Drifted for a name that is none).
+int64_t AllowedForReason(const budget::BudgetMapping& m,
+                         const std::string& pool, const std::string& why) {
+  auto it = m.index.find(pool);
+  if (it == m.index.end()) return 0;
+  const budget::DisruptionReason reason =
+      BudgetReasonNamed(why).value_or(budget::DisruptionReason::kDrifted);
+  return m.node_pools[it->second]
+      .by_reason[static_cast<size_t>(reason)]
+      .allowed;
+}
+
 absl::Status CheckOptions(const SimulationOptions& o) {
   if (o.poll_interval <= absl::ZeroDuration() ||
       o.poll_interval == absl::InfiniteDuration()) {
@@ -361,6 +374,10 @@ class Simulation::World {
   void ObserveCalls(const snapshot::Snapshot& s, absl::Time now);
   void ObserveNodes(const snapshot::Snapshot& s, absl::Time now);
   void ObserveBudgets(const snapshot::Snapshot& s, absl::Time now);
+  void CheckBudgetsPerReason(absl::Time now,
+                             const budget::BudgetMapping& before,
+                             const std::set<std::string>& disrupting_nodes,
+                             const std::map<std::string, std::string>& marked);
   void Sample(absl::Time now);
   absl::Time NextTime(absl::Time now, absl::Time end) const;
   std::optional<std::string> ProviderIdOfNode(absl::string_view node) const;
@@ -398,6 +415,8 @@ class Simulation::World {
   std::map<std::string, absl::Time> disrupting_since_;
   // Budgets before the step's decisions, and the nodes marked in it.
   std::optional<budget::BudgetMapping> budgets_before_;
+  // The nodes ObserveBudgets counted as disrupting after the last step.
+  std::set<std::string> disrupting_nodes_;
   std::map<std::string, NodePoolPeak> peaks_;
 };
 
@@ -902,6 +921,7 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
                                        absl::Time now) {
   std::map<std::string, int64_t> disrupting;
   std::map<std::string, std::set<std::string>> reasons;
+  std::set<std::string> disrupting_nodes;
   for (const auto& [name, n] : nodes_) {
     std::optional<std::string> claim_name = ClaimOfNode(name);
     const ClaimObs* claim = claim_name ? &claims_.at(*claim_name) : nullptr;
@@ -909,54 +929,26 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
     const bool deleting = n.deleting || (claim != nullptr && claim->deleting);
     if (!n.tainted && !deleting) continue;
     ++disrupting[n.pool];
+    disrupting_nodes.insert(name);
     if (claim != nullptr && !claim->reason.empty()) {
       reasons[n.pool].insert(claim->reason);
     }
   }
   std::optional<budget::BudgetMapping> after;
-  // What `m` allows NodePool `pool` for the budget reason named `why`
-  // (Drifted for a name that is none).
-  auto allowed = [](const budget::BudgetMapping& m, const std::string& pool,
-                    const std::string& why) {
-    auto it = m.index.find(pool);
-    if (it == m.index.end()) return int64_t{0};
-    const budget::DisruptionReason reason =
-        BudgetReasonNamed(why).value_or(budget::DisruptionReason::kDrifted);
-    return m.node_pools[it->second]
-        .by_reason[static_cast<size_t>(reason)]
-        .allowed;
-  };
-  // How many nodes the step marked, by pool and reason.
-  std::map<std::string, std::map<std::string, int64_t>> marked;
+  // The nodes the step's commands marked, with their budget reasons.
+  std::map<std::string, std::string> marked;
   for (const std::string& node : view_->tainted) {
-    auto n = nodes_.find(node);
-    if (n == nodes_.end()) continue;
     std::optional<std::string> claim = ClaimOfNode(node);
     const std::string reason = claim ? claims_.at(*claim).reason : "";
-    if (BudgetReasonNamed(reason).has_value()) ++marked[n->second.pool][reason];
+    if (nodes_.count(node) && BudgetReasonNamed(reason).has_value()) {
+      marked[node] = reason;
+    }
   }
   view_->tainted.clear();
   if (budgets_before_.has_value()) {
-    // Budgets are per reason (Karpenter's GetAllowedDisruptionsByReason): a
-    // reason's commands may bring the pool's disrupting nodes, of any
-    // reason, up to that reason's allowance, and a later method of the same
-    // pass counts the earlier one's nodes (a small Empty budget does not
-    // limit drift). So each reason is checked with the nodes disrupting
-    // before the step plus those the step marked for that reason.
-    for (const auto& [pool, by_reason] : marked) {
-      int64_t marked_total = 0;
-      for (const auto& [reason, count] : by_reason) marked_total += count;
-      for (const auto& [reason, count] : by_reason) {
-        const int64_t counted = disrupting[pool] - (marked_total - count);
-        const int64_t limit = allowed(*budgets_before_, pool, reason);
-        if (counted <= limit) continue;
-        ++summary_.budget_exceeded;
-        Emit(now, "", "BudgetExceeded",
-             absl::StrFormat("NodePool %s: %d disrupting (%s), %d allowed",
-                             pool, counted, reason, limit));
-      }
-    }
+    CheckBudgetsPerReason(now, *budgets_before_, disrupting_nodes, marked);
   }
+  disrupting_nodes_ = std::move(disrupting_nodes);
   for (const v1::NodePool& p : s.node_pools()) {
     NodePoolPeak& peak = peaks_[p.metadata().name()];
     peak.node_pool = p.metadata().name();
@@ -967,13 +959,50 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
     // Each reason's commands keep the pool within that reason's allowance,
     // so a peak of mixed reasons may reach the largest of them.
     const std::set<std::string>& why = reasons[peak.node_pool];
-    peak.allowed_at_peak = allowed(*after, peak.node_pool, "");
+    peak.allowed_at_peak = AllowedForReason(*after, peak.node_pool, "");
     if (!why.empty()) peak.allowed_at_peak = 0;
     for (const std::string& r : why) {
-      peak.allowed_at_peak =
-          std::max(peak.allowed_at_peak, allowed(*after, peak.node_pool, r));
+      peak.allowed_at_peak = std::max(
+          peak.allowed_at_peak, AllowedForReason(*after, peak.node_pool, r));
     }
     peak.at = now;
+  }
+}
+
+// Budgets are per reason (Karpenter's GetAllowedDisruptionsByReason): a
+// reason's commands may bring the pool's disrupting nodes, of any reason,
+// up to that reason's allowance, and a later method of the same pass counts
+// the earlier one's nodes (a small Empty budget does not limit drift). So
+// each reason is checked with the nodes that were disrupting before the
+// step and still are, plus those the step marked for that reason. Nodes
+// that turned disrupting in the step without a command (kubectl delete node,
+// which Karpenter counts only once the NodeClaim is deleting) are left out:
+// the pass may have read the cluster before them.
+void Simulation::World::CheckBudgetsPerReason(
+    absl::Time now, const budget::BudgetMapping& before,
+    const std::set<std::string>& disrupting_nodes,
+    const std::map<std::string, std::string>& marked) {
+  // (pool, reason) -> nodes counted against that reason's allowance.
+  std::map<std::pair<std::string, std::string>, int64_t> counted;
+  for (const auto& [node, reason] : marked) {
+    const std::string& pool = nodes_.at(node).pool;
+    auto [it, inserted] = counted.try_emplace({pool, reason}, 0);
+    if (!inserted) continue;
+    for (const std::string& d : disrupting_nodes) {
+      if (nodes_.at(d).pool != pool) continue;
+      const auto m = marked.find(d);
+      const bool before = disrupting_nodes_.count(d) > 0;
+      if (before || (m != marked.end() && m->second == reason)) ++it->second;
+    }
+  }
+  for (const auto& [key, count] : counted) {
+    const auto& [pool, reason] = key;
+    const int64_t limit = AllowedForReason(before, pool, reason);
+    if (count <= limit) continue;
+    ++summary_.budget_exceeded;
+    Emit(now, "", "BudgetExceeded",
+         absl::StrFormat("NodePool %s: %d disrupting (%s), %d allowed", pool,
+                         count, reason, limit));
   }
 }
 

@@ -187,10 +187,12 @@ struct SimulationSummary {
   // with 0.
   std::vector<NodePoolPeak> budget_peaks;
   // Steps x NodePools x reasons where the nodes disrupting before the step
-  // plus those the step marked for the reason exceed what the pool's
-  // budgets allowed for that reason before the step (budgets are per
-  // reason: nodes marked for another reason in the same step may have been
-  // counted by the later method). Must be 0.
+  // (and still disrupting) plus those the step's commands marked for the
+  // reason exceed what the pool's budgets allowed for that reason before
+  // the step. Budgets are per reason, so nodes marked for another reason in
+  // the same step are left out (the later method counts them, the earlier
+  // does not), and so are nodes that turned disrupting in the step without
+  // a command (a kubectl delete the pass may not have seen). Must be 0.
   int64_t budget_exceeded = 0;
   // FakeCluster::PdbViolations() at the end. Must be 0.
   int64_t pdb_violations = 0;
