@@ -176,6 +176,16 @@ std::string Small(absl::string_view changes) {
   return absl::StrCat(kSmallPool, SmallScenario(3, 9, changes));
 }
 
+// Runs `text` to its end with 10 s steps, as karpenter simulate does (the
+// budget cases depend on which step a change lands in).
+std::unique_ptr<Simulation> RunAsCli(const std::string& text) {
+  SimulationOptions options;
+  options.min_step = absl::Seconds(10);
+  std::unique_ptr<Simulation> sim = Make(text, options);
+  REQUIRE(sim->Run().ok());
+  return sim;
+}
+
 TEST_CASE("simulation: injected 429s are counted and the drain still ends",
           "[simulation]") {
   std::unique_ptr<Simulation> sim = Make(Small(R"(
@@ -261,10 +271,7 @@ TEST_CASE(
     - at: 2m20s
       driftNodePool: {nodePool: pool}
 )"));
-  SimulationOptions options;
-  options.min_step = absl::Seconds(10);  // As karpenter simulate.
-  std::unique_ptr<Simulation> sim = Make(text, options);
-  REQUIRE(sim->Run().ok());
+  std::unique_ptr<Simulation> sim = RunAsCli(text);
   const absl::Time drift_at =
       absl::FromUnixSeconds(1704700800) + absl::Minutes(2) + absl::Seconds(20);
   std::multiset<std::string> methods;
@@ -293,16 +300,12 @@ TEST_CASE(
   // its NodeClaim is deleting, so the pass may start one drift command; the
   // budget check must not count the hand deletion (it once did: seeds
   // 6040, 7379, 7837 and 9770 of the 10,000-seed run).
-  SimulationOptions options;
-  options.min_step = absl::Seconds(10);  // As karpenter simulate.
-  std::unique_ptr<Simulation> sim = Make(Small(R"(
+  std::unique_ptr<Simulation> sim = RunAsCli(Small(R"(
     - at: 1m
       driftNodePool: {nodePool: pool}
     - at: 1m
       deleteNode: pool-02
-)"),
-                                         options);
-  REQUIRE(sim->Run().ok());
+)"));
   const SimulationEvent* drift = First(*sim, "CommandStarted", "pool-00");
   REQUIRE(drift != nullptr);
   CHECK(drift->at == absl::FromUnixSeconds(1704700800) + absl::Minutes(1));
