@@ -26,9 +26,10 @@
 #   * A `§<num>` with no docs file named before it in its file is an error:
 #     a reader cannot tell which document it means.
 #   * Naming a docs/<name>.md that does not exist is an error.
-# Also an error anywhere (docs included): `../shared`, `DESIGN.md`,
-# `karpenter-semantics.md` or `reference/scheduling.md`, the files outside
-# the repository the docs used to live in.
+# Also an error anywhere (docs included): a mention of the files outside the
+# repository the docs used to live in (the shared folder one level up, its
+# upper-case design file and its reference/ folder; see `old_locations`).
+# The patterns are spelled so that this script does not match them itself.
 #
 # Output: one line per problem, `file:line: ...`, e.g.
 #   include/x.h:12: cites docs/semantics.md §2.99, which has no such section
@@ -87,13 +88,12 @@ done
 status=0
 
 # Mentions of the old locations.
+old_locations='[.][.]/shared|DESIGN[.]md|karpenter[-]semantics[.]md|reference[/]scheduling[.]md'
 if [ ${#files[@]} -gt 0 ]; then
-  old=$(grep -nIH -E '\.\./shared|DESIGN\.md|karpenter-semantics\.md|reference/scheduling\.md' \
-          -- "${files[@]}" || true)
+  old=$(grep -nIH -E "$old_locations" -- "${files[@]}" || true)
   if [ -n "$old" ]; then
     while IFS= read -r hit; do
-      what=$(grep -oE '\.\./shared|DESIGN\.md|karpenter-semantics\.md|reference/scheduling\.md' \
-               <<<"${hit#*:*:}" | head -n 1)
+      what=$(grep -oE "$old_locations" <<<"${hit#*:*:}" | head -n 1)
       echo "${hit%%:*}:$(cut -d: -f2 <<<"$hit"): mentions $what, which is not in the repository (cite docs/design.md or docs/semantics.md)"
     done <<<"$old"
     status=1
