@@ -9,7 +9,7 @@
 // methods are those of Karpenter's `cloudprovider.CloudProvider`
 // (pkg/cloudprovider/types.go) that deprovisioning needs: Create (for
 // replacements), Delete and Get (termination: "terminating a node will not
-// leak the instance", karpenter-semantics.md §4.1, §4.2, utils/termination
+// leak the instance", docs/semantics.md §4.1, §4.2, utils/termination
 // `EnsureTerminated`), List (instance garbage collection, §4.6, §4.7),
 // IsDrifted (cloud-provider drift, §3.5) and GetInstanceTypes
 // (consolidation, §2.7).
@@ -72,7 +72,7 @@ struct Instance {
   // `status.providerID` of the NodeClaim that owns it. Never empty.
   std::string provider_id;
   // Launch time: the 30 s grace of instance garbage collection counts from
-  // here (karpenter-semantics.md §4.7).
+  // here (docs/semantics.md §4.7).
   absl::Time created = absl::UnixEpoch();
   InstanceState state = InstanceState::kRunning;
   std::string instance_type;

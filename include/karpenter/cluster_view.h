@@ -10,20 +10,20 @@
 // are those Karpenter's termination path performs
 // (pkg/controllers/node/termination/controller.go,
 // pkg/controllers/nodeclaim/lifecycle/controller.go `finalize`,
-// terminator.go force deletion; karpenter-semantics.md §4.1, §4.2, §4.5):
+// terminator.go force deletion; docs/semantics.md §4.1, §4.2, §4.5):
 // finalizers on Nodes and NodeClaims, the `karpenter.sh/disrupted` taint,
 // the exclude-from-load-balancers label, the NodeClaim termination-timestamp
 // annotation, NodeClaim status conditions (Drained, VolumesDetached, ...),
 // deleting the Node and NodeClaim, and deleting pods past the drain deadline.
 // Disruption orchestration (pkg/controllers/disruption/queue.go,
-// karpenter-semantics.md §2.1 step 3, §2.13) adds three: creating
+// docs/semantics.md §2.1 step 3, §2.13) adds three: creating
 // replacement NodeClaims, removing the disrupted taint and clearing the
 // NodeClaim `DisruptionReason` condition on rollback and cleanup.
 // Evictions go through `EvictionClient` (karpenter/eviction_client.h).
 //
 // Every mutation is idempotent: it states the result it establishes, not a
-// step, so the executor can re-apply a plan after a crash or a lost reply
-// and derive where it is from the next Read (DESIGN.md §1, "observed state").
+// step, so the executor can re-apply a plan after a crash or a lost reply and
+// derive where it is from the next Read (docs/design.md §1, "observed state").
 //
 // Error codes, common to every method (the per-method comments add their
 // own):

@@ -6,7 +6,7 @@
 // schedules it returns (`SpecSchedule.Next` in spec.go,
 // `ConstantDelaySchedule.Next` in constantdelay.go). Karpenter evaluates
 // budgets with `ParseStandard("TZ=UTC " + schedule)` (nodepool.go
-// `Budget.IsActive`); see karpenter-semantics.md sections 1.5 and 1.6.
+// `Budget.IsActive`); see docs/semantics.md §1.5 and §1.6.
 //
 // Accepted syntax:
 //   - an optional single leading `TZ=<zone> ` or `CRON_TZ=<zone> ` prefix

@@ -2,7 +2,7 @@
 //
 // EventRecorder: the host interface through which the SDK publishes
 // Kubernetes events, with Karpenter's event reasons
-// (pkg/events/reason.go, karpenter-semantics.md §7.2), so a host can post
+// (pkg/events/reason.go, docs/semantics.md §7.2), so a host can post
 // them as core/v1 Events without renaming anything.
 //
 // The reasons Karpenter defines are constants here. Reasons the SDK adds

@@ -8,7 +8,7 @@
 // in memory with real PDB arithmetic. The drain (karpenter/drain/) feeds the
 // responses to its eviction queue, which handles them as Karpenter's
 // terminator does (pkg/controllers/node/termination/terminator/eviction.go,
-// karpenter-semantics.md §5):
+// docs/semantics.md §5):
 //   200 -> evicted, done;              404 -> pod gone, done;
 //   409 -> UID precondition failed (a different pod now has the name), done;
 //   429 -> a PDB would be violated: back off, `FailedDraining` event;

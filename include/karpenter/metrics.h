@@ -3,7 +3,7 @@
 // Metrics: the host interface through which the SDK reports Prometheus-style
 // measurements under Karpenter's metric names and labels
 // (pkg/metrics/metrics.go, pkg/controllers/node/termination/metrics.go,
-// pkg/controllers/disruption/metrics.go; karpenter-semantics.md §7.1), so a
+// pkg/controllers/disruption/metrics.go; docs/semantics.md §7.1), so a
 // host can register them in its Prometheus registry unchanged and existing
 // Karpenter dashboards work.
 //
@@ -65,7 +65,7 @@ inline constexpr absl::string_view kNodeClaimsDisruptedTotal =
 inline constexpr absl::string_view kNodeClaimsUnhealthyDisruptedTotal =
     "karpenter_nodeclaims_unhealthy_disrupted_total";
 // Disruption orchestration (pkg/controllers/disruption/metrics.go,
-// queue.go; karpenter-semantics.md §2.13).
+// queue.go; docs/semantics.md §2.13).
 // Counter {decision, reason, consolidation_type}: commands started.
 inline constexpr absl::string_view kVoluntaryDisruptionDecisionsTotal =
     "karpenter_voluntary_disruption_decisions_total";

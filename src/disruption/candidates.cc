@@ -196,7 +196,7 @@ class CandidatePoolBuilder {
     }
   }
 
-  // NodePool facts, and §2.12 Consolidatable at ctx.now.
+  // NodePool facts, and docs/semantics.md §2.12 Consolidatable at ctx.now.
   void SetPool(const std::string& name, uint32_t pool, const ClaimFacts& f,
                ManagedClaim& m) {
     Candidate& c = m.facts;

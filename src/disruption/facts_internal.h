@@ -45,7 +45,7 @@ struct NodeFacts {
   bool do_not_disrupt = false;   // karpenter.sh/do-not-disrupt == "true".
   bool deleting = false;         // Node deletionTimestamp.
   bool ready = false;            // Ready=True.
-  // §2.11 sums over the node's pods.
+  // docs/semantics.md §2.11 sums over the node's pods.
   double eviction_cost = 0;
   double reschedule_cost = 1;
   // Rule 10: the first active pod a PDB blocks (kNoIndex if none), and the

@@ -44,8 +44,8 @@ std::string NodeList(const std::vector<Candidate>& candidates) {
   return absl::StrJoin(names, ", ");
 }
 
-// Emptiness ShouldDisrupt (§2.5): the reason code when the candidate does
-// not qualify, "" when it does.
+// Emptiness ShouldDisrupt (docs/semantics.md §2.5): the reason code when the
+// candidate does not qualify, "" when it does.
 absl::string_view EmptinessCode(const Candidate& c) {
   if (c.static_node_pool) return reasons::kStaticNodePool;
   if (c.consolidation_disabled) return reasons::kConsolidationDisabled;

@@ -240,7 +240,7 @@ absl::Status CheckCommand(const Command& command) {
 }
 
 // The replacement NodeClaim as created: the plan's, with the NodePool label
-// and the termination finalizer (added before launch, §4.7).
+// and the termination finalizer (added before launch, docs/semantics.md §4.7).
 v1::NodeClaim ReplacementClaim(const Replacement& r) {
   v1::NodeClaim claim = r.node_claim;
   auto& labels = *claim.mutable_metadata()->mutable_labels();

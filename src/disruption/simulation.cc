@@ -159,7 +159,7 @@ bool HasTrueCondition(const v1::Node& node, absl::string_view type) {
   return false;
 }
 
-// Karpenter's IsReschedulable (§2.3).
+// Karpenter's IsReschedulable (docs/semantics.md §2.3).
 bool IsReschedulable(const v1::Pod& pod) {
   const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
   return (active || (OwnedByStatefulSet(pod) && drain::IsTerminating(pod))) &&

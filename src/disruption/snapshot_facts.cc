@@ -210,9 +210,9 @@ void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,
   }
 }
 
-// Pod aggregates of node `n` (candidates.h §2.3, §2.11 and rule 10 with
-// the time-dependent do-not-disrupt left to the pass). Reads only the pods'
-// shapes: nothing here depends on a replica's own fields.
+// Pod aggregates of node `n` (candidates.h, docs/semantics.md §2.3, §2.11 and
+// rule 10 with the time-dependent do-not-disrupt left to the pass). Reads only
+// the pods' shapes: nothing here depends on a replica's own fields.
 void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
               snapshot::NodeIndex n, CandidateFacts& out) {
   NodeFacts& f = out.nodes[n];

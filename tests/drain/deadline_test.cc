@@ -286,7 +286,8 @@ TEST_CASE("drain: force-delete grace truncates with a floor of one second",
   }
 }
 
-// §4.5 worked examples: TGP 300 s, NodeClaim deleted at t0, T = t0 + 300 s.
+// docs/semantics.md §4.5 worked examples: TGP 300 s, NodeClaim deleted at
+// t0, T = t0 + 300 s.
 snapshot::Snapshot WorkedExample(std::vector<v1::Pod> pods) {
   return MakeSnapshot(std::move(pods),
                       {MakeClaim({.deleted = kT0, .grace_period = "300s"})});

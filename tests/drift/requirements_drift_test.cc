@@ -160,7 +160,7 @@ TEST_CASE("requirements drift: table", "[drift][requirements]") {
 }
 
 // The rows of pkg/controllers/nodeclaim/disruption/drift_test.go, as listed in
-// karpenter-semantics.md section 3.3 (ct = capacity type).
+// docs/semantics.md §3.3 (ct = capacity type).
 TEST_CASE("requirements drift: Karpenter's drift_test table",
           "[drift][requirements]") {
   struct Case {

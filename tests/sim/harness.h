@@ -2,7 +2,7 @@
 //
 // The fault-injection harness: runs the random scenario of a seed
 // (random_scenario.h) in testing::Simulation and checks, after every step,
-// the promises of the termination design (karpenter-semantics.md §4, §7):
+// the promises of the termination design (docs/semantics.md §4, §7):
 //
 //   finalizer     a Node or NodeClaim with a providerID disappears (its
 //                 finalizer came off) only once its instance is gone from

@@ -6,7 +6,7 @@
 // Ports `NodePool.GetAllowedDisruptionsByReason`, `MustGetAllowedDisruptions`
 // and `Budget.GetAllowedDisruptions` (karpenter pkg/apis/v1/nodepool.go) and
 // `BuildDisruptionBudgetMapping` (pkg/controllers/disruption/helpers.go); see
-// karpenter-semantics.md §1.3 and §1.4:
+// docs/semantics.md §1.3 and §1.4:
 //   * every budget is evaluated (before filtering by reason); any error
 //     (bad schedule, or a bad `nodes` value while active) makes the NodePool
 //     allow 0 for every reason (fail closed);

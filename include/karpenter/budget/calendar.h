@@ -5,7 +5,7 @@
 //
 // Karpenter has no such function; this is derived from `Budget.IsActive` and
 // `NodePool.GetAllowedDisruptionsByReason` (karpenter pkg/apis/v1/
-// nodepool.go, karpenter-semantics.md §1.3 and §1.5). A scheduled budget is
+// nodepool.go, docs/semantics.md §1.3 and §1.5). A scheduled budget is
 // active for now in [H, H + duration) for each cron hit H, at whole-second
 // granularity, so its activity can only change at a hit H or at an end
 // H + duration. The calendar walks those candidate instants in order over

@@ -6,7 +6,7 @@
 // Ports the NodePool CRD (karpenter pkg/apis/crds/karpenter.sh_nodepools.yaml:
 // OpenAPI patterns, enums, maxItems, the CEL rule "'schedule' must be set
 // with 'duration'" and the CRD defaults) and `Budget.IsActive` from
-// pkg/apis/v1/nodepool.go; see karpenter-semantics.md §1.1, §1.2 and §1.5.
+// pkg/apis/v1/nodepool.go; see docs/semantics.md §1.1, §1.2 and §1.5.
 //
 // Two kinds of problems are kept apart, as Karpenter keeps them apart:
 //   * Spec errors: what the API server would reject (CRD patterns, enums,

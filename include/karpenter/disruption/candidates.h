@@ -7,7 +7,7 @@
 // helpers.go `GetCandidates`, pkg/controllers/state/statenode.go
 // `ValidateNodeDisruptable` / `ValidatePodsDisruptable`, the pod predicates
 // of pkg/utils/pod/scheduling.go and pkg/utils/pdb/pdb.go `CanEvictPods`
-// (karpenter-semantics.md §2.2-§2.4, §2.11, §2.12). The rules, in order; the
+// (docs/semantics.md §2.2-§2.4, §2.11, §2.12). The rules, in order; the
 // first that fails excludes the node with the reasons:: code shown:
 //   1. its providerID is in a queued command                 kInFlight
 //   2. no NodeClaim                                          kNotManaged
@@ -26,12 +26,13 @@
 //      methods are stopped by these; eventual ones ignore them when the
 //      NodeClaim has spec.terminationGracePeriod; forceful ones never.
 //
-// Observed state instead of remembered state (DESIGN.md): after a restart
-// the orchestration queue is empty, but a command that was started left the
-// `karpenter.sh/disrupted:NoSchedule` taint on its Node and
+// Observed state instead of remembered state (docs/design.md §1): after a
+// restart the orchestration queue is empty, but a command that was started left
+// the `karpenter.sh/disrupted:NoSchedule` taint on its Node and
 // `DisruptionReason=True` on its NodeClaim. A node carrying both counts as in
 // flight (rule 1), so a pass never re-disrupts a node mid-command. Karpenter
-// instead clears both marks at the start of its next pass (§2.1 step 3).
+// instead clears both marks at the start of its next pass
+// (docs/semantics.md §2.1 step 3).
 //
 // Performance: with SnapshotFacts (snapshot_facts.h), `Build` walks the
 // nodes only, O(nodes + pods with a do-not-disrupt annotation); without, it

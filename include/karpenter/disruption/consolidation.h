@@ -9,7 +9,7 @@
 // `computeSpotToSpotConsolidation`, `getCandidatePrices`),
 // multinodeconsolidation.go (`firstNConsolidationOption`,
 // `filterOutSameInstanceType`), singlenodeconsolidation.go (budget skip,
-// round-robin by NodePool) and validation.go (karpenter-semantics.md §1.4,
+// round-robin by NodePool) and validation.go (docs/semantics.md §1.4,
 // §2.7, §2.11, §2.14). The simulation is consumed through
 // `SchedulingSimulator`; prices of replacement instance types come from the
 // `InstanceTypeCatalog` the host gathered for the pass.

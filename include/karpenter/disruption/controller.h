@@ -6,7 +6,7 @@
 // reason for every node.
 //
 // Ports the singleton loop of karpenter pkg/controllers/disruption/
-// controller.go (karpenter-semantics.md §2.1), with the drift marking of
+// controller.go (docs/semantics.md §2.1), with the drift marking of
 // pkg/controllers/nodeclaim/disruption/drift.go (§3.1), the expiration
 // controller (§2.8) and NodePool deletion (Karpenter garbage-collects the
 // NodeClaims of a deleted NodePool through owner references):

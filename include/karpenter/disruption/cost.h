@@ -3,7 +3,7 @@
 // Disruption cost: what evicting a pod, and disrupting a node early in its
 // life, costs. Ports `EvictionCost`, `ReschedulingCost` and
 // `LifetimeRemaining` of karpenter pkg/utils/disruption/disruption.go
-// (karpenter-semantics.md §2.11). The candidate builder (candidates.h) sums
+// (docs/semantics.md §2.11). The candidate builder (candidates.h) sums
 // these into `Candidate::disruption_cost` and
 // `Candidate::reschedule_disruption_cost`.
 //

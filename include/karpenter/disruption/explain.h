@@ -7,11 +7,11 @@
 //
 // Answers Karpenter's most asked question, "why is my node not being
 // disrupted?" (kubernetes-sigs/karpenter#2017, #1599; aws#9207), offline.
-// The facts are those Karpenter's own rules read (karpenter-semantics.md):
+// The facts are those Karpenter's own rules read (docs/semantics.md):
 // the candidate rules of pkg/controllers/disruption/helpers.go and
 // types.go `NewCandidate` (§2.2), consolidateAfter (§2.12), expireAfter
 // (§2.8), drift (§3), the NodePool budgets (§1.4) and the PDBs and
-// do-not-disrupt annotations that block eviction (§2.3).
+// do-not-disrupt annotations that block eviction (§2.4).
 //
 // "If nothing else changed" is computed by running the same controller on
 // the same snapshot at the instants where time alone can change the

@@ -8,7 +8,7 @@
 // Ports karpenter pkg/controllers/disruption/emptiness.go, drift.go,
 // staticdrift.go and validation.go (emptiness part), and
 // pkg/controllers/nodeclaim/expiration/controller.go
-// (karpenter-semantics.md §1.4, §2.5, §2.6, §2.8, §2.14). NodePool deletion
+// (docs/semantics.md §1.4, §2.5, §2.6, §2.8, §2.14). NodePool deletion
 // is Karpenter's owner-reference garbage collection (a NodePool's NodeClaims
 // are deleted with it); the SDK makes it an explicit, budget-free method.
 //

@@ -6,7 +6,7 @@
 // candidates' NodeClaims (whose termination the termination executor then
 // carries out), or rolls the command back. It ports Karpenter's
 // orchestration queue (pkg/controllers/disruption/queue.go `StartCommand`,
-// `Reconcile`, `waitOrTerminate`; karpenter-semantics.md §2.13), the
+// `Reconcile`, `waitOrTerminate`; docs/semantics.md §2.13), the
 // cleanup step of the disruption loop (controller.go, §2.1 step 3) and its
 // metrics and events (§7.1, §7.2).
 //

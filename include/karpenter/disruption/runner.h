@@ -8,7 +8,7 @@
 // whose 15 s wait is over, and new commands handed to the Orchestrator.
 //
 // It is Karpenter's disruption controller Reconcile (pkg/controllers/
-// disruption/controller.go, karpenter-semantics.md §2.1) plus the drift
+// disruption/controller.go, docs/semantics.md §2.1) plus the drift
 // marking of pkg/controllers/nodeclaim/disruption (§3.1), run as one
 // synchronous step the host calls when `next_wake` comes (or on any cluster
 // event). The termination of the NodeClaims the orchestrator deletes is

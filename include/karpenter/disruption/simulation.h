@@ -8,7 +8,7 @@
 // Ports the parts of Karpenter pkg/controllers/disruption/helpers.go
 // `SimulateScheduling` and pkg/controllers/provisioning/scheduling
 // (scheduler.go, existingnode.go, nodeclaim.go) that deprovisioning needs
-// (karpenter-semantics.md §2.4 IsCurrentlyReschedulable, §2.6, §2.7), with
+// (docs/semantics.md §2.4 IsCurrentlyReschedulable, §2.6, §2.7), with
 // the Kubernetes predicates of k8s.io/component-helpers
 // scheduling/corev1/nodeaffinity (node selector and required node affinity)
 // and Toleration.ToleratesTaint.

@@ -18,7 +18,8 @@
 // placement order, each NodePool's template and DaemonSet overhead). This
 // is the part of Karpenter's state.Cluster and its informer caches that its
 // disruption controller reads (karpenter pkg/controllers/state/cluster.go,
-// statenode.go), and what DESIGN.md §3 asks the per-pass snapshot to carry.
+// statenode.go), and what docs/design.md §3 asks the per-pass snapshot to
+// carry.
 //
 // Building costs O(nodes + pods + NodeClaims + PDB matches); a host that
 // takes a new Snapshot for every pass builds it once per pass (Controller's

@@ -6,7 +6,7 @@
 //
 // Ports the types of karpenter pkg/controllers/disruption/types.go
 // (`Candidate`, `Command`, `Method`, `Decision`) and the reason strings of
-// `NewCandidate`/`ValidateNodeDisruptable` (karpenter-semantics.md §2.1,
+// `NewCandidate`/`ValidateNodeDisruptable` (docs/semantics.md §2.1,
 // §2.2, §2.11). Beyond Karpenter, every node the controller does not act on
 // carries a `NodeVerdict` whose `code` is one of the `reasons::` constants
 // below (stable, CamelCase, for tools and tests) and whose `message` is the

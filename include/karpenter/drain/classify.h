@@ -1,7 +1,7 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Pod classification for the drain: which pods on a terminating node the
-// drain waits for, which it may evict, and why not (karpenter-semantics.md
+// drain waits for, which it may evict, and why not (docs/semantics.md
 // §2.3, §2.4, §4.4). Ports the predicates of Karpenter
 // pkg/utils/pod/scheduling.go (IsTerminal, IsTerminating, IsActive,
 // IsOwnedByDaemonSet, IsOwnedByNode, IsStuckTerminating, IsDrainable,

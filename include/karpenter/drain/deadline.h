@@ -3,7 +3,7 @@
 // Drain deadlines: the node deadline T after which pods are force-deleted,
 // when each pod must be force-deleted to receive its full grace before T, the
 // grace such a delete grants, an estimate of how long a drain takes, and the
-// termination mode (karpenter-semantics.md §4.1, §4.2 step 3, §4.5).
+// termination mode (docs/semantics.md §4.1, §4.2 step 3, §4.5).
 //
 // Ports:
 //   - Karpenter pkg/controllers/nodeclaim/lifecycle/controller.go (the

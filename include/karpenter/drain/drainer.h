@@ -6,7 +6,7 @@
 //
 // Ports the drain half of Karpenter's node termination
 // (pkg/controllers/node/termination/terminator/terminator.go `Drain` and
-// eviction.go `Reconcile`; karpenter-semantics.md §4.3-4.5, §5). Each Step:
+// eviction.go `Reconcile`; docs/semantics.md §4.3-§4.5, §5). Each Step:
 //   1. reads a snapshot (ClusterView::Read);
 //   2. per registered node: its deadline T (deadline.h NodeDeadline, with the
 //      caller's external deadline) and a drain pass (tiers.h PlanDrainPass);

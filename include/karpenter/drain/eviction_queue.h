@@ -6,7 +6,7 @@
 //
 // Ports Karpenter's eviction queue
 // (pkg/controllers/node/termination/terminator/eviction.go,
-// karpenter-semantics.md §5):
+// docs/semantics.md §5):
 //   - de-duplication by pod UID; Add keeps the earliest force-delete
 //     deadline (a later Add tightens it, never loosens or clears it);
 //   - per-pod exponential failure backoff, 100 ms doubling to a 10 s cap

@@ -1,7 +1,7 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Drain tiers and the plan of one drain pass over one node
-// (karpenter-semantics.md §4.3, HEAD). Ports Karpenter
+// (docs/semantics.md §4.3, HEAD). Ports Karpenter
 // pkg/controllers/node/termination/terminator/terminator.go `Drain`: the pods
 // the drain waits for (IsWaitingEviction) are split into those past their
 // force-delete instant (needsForceDelete, all enqueued at once, crossing

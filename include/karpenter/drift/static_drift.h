@@ -9,7 +9,7 @@
 // github.com/mitchellh/hashstructure/v2 v2.0.2 (hashstructure.go, FormatV2,
 // options SlicesAsSets, IgnoreZeroValue and ZeroNil), and
 // `areStaticFieldsDrifted` (pkg/controllers/nodeclaim/disruption/drift.go);
-// see karpenter-semantics.md §3.2.
+// see docs/semantics.md §3.2.
 //
 // The hash is bit-exact with Karpenter's: the test vectors in
 // tests/drift/static_drift_test.cc were produced by hashstructure v2.0.2 under

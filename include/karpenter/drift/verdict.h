@@ -6,7 +6,7 @@
 // Ports the NodeClaim disruption controller's drift reconciler (karpenter
 // pkg/controllers/nodeclaim/disruption/drift.go `Reconcile`, `isDrifted`,
 // `instanceTypeNotFound`, and the skips of controller.go), see
-// karpenter-semantics.md §3.1, §3.4 and §3.6:
+// docs/semantics.md §3.1, §3.4 and §3.6:
 //   * skipped (no condition change) when the NodeClaim is not managed (no
 //     `karpenter.sh/nodepool` label; this SDK has no NodeClass registry, so
 //     the label is what "managed" means, as in termination/decide.h), is
@@ -21,7 +21,7 @@
 //     lastTransitionTime of a condition that was already True; not drifted:
 //     `Drifted` is removed (never set False).
 //
-// Cores never call host interfaces (DESIGN.md §1): EvaluateDrift and
+// Cores never call host interfaces (docs/design.md §1): EvaluateDrift and
 // EvaluateAllDrift are pure functions of the snapshot, the time and the
 // `DriftObservations` the host gathered. ObserveDrift is that gathering
 // step: the only function here that calls the CloudProvider.

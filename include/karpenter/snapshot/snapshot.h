@@ -1,7 +1,7 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Snapshot: the immutable, indexed view of a cluster that every core decides
-// from (DESIGN.md §3). Built once per pass from an `ObjectSet`
+// from (docs/design.md §3). Built once per pass from an `ObjectSet`
 // (karpenter/snapshot/load.h or a host's own informers) in O(objects).
 //
 // It stands in for the informer caches and field indexers Karpenter's

@@ -8,7 +8,7 @@
 // (pkg/controllers/node/termination/controller.go `finalize`), the NodeClaim
 // lifecycle finalizer (pkg/controllers/nodeclaim/lifecycle/controller.go
 // `finalize`) and pkg/utils/termination `EnsureTerminated`
-// (karpenter-semantics.md §4.1, §4.2, §7.2, §7.3). For a deleting Node that
+// (docs/semantics.md §4.1, §4.2, §7.2, §7.3). For a deleting Node that
 // carries the `karpenter.sh/termination` finalizer, one DecideNode call
 // walks the reconcile to its first wait:
 //   1. the NodeClaim (by providerID) is deleted if it is not deleting; zero

@@ -5,7 +5,7 @@
 // its EventRecorder and Metrics. It plays the part of Karpenter's node
 // termination controller and NodeClaim lifecycle finalizer together
 // (pkg/controllers/node/termination/controller.go,
-// pkg/controllers/nodeclaim/lifecycle/controller.go; karpenter-semantics.md
+// pkg/controllers/nodeclaim/lifecycle/controller.go; docs/semantics.md
 // §4.1, §4.2, §7), with the drain delegated to a drain::Drainer.
 //
 // One RunOnce pass:

@@ -4,11 +4,11 @@
 // them), which NodeClaims lost their instance, and which deleting Nodes and
 // NodeClaims are stuck on a termination finalizer nobody will remove,
 // decided from a snapshot, the cloud's instance list and a time, with a
-// verdict for every instance and NodeClaim (DESIGN.md §1).
+// verdict for every instance and NodeClaim (docs/design.md §1).
 // ApplyGarbageCollection (karpenter/termination/janitor.h) carries the
 // deletions out.
 //
-// Ports (karpenter-semantics.md §0, §4.6, §4.7):
+// Ports (docs/semantics.md §0, §4.6, §4.7):
 //   * AWS instance garbage collection (aws
 //     pkg/controllers/nodeclaim/garbagecollection/controller.go): an instance
 //     that is not terminating, whose provider ID no NodeClaim's

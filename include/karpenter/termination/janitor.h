@@ -3,7 +3,7 @@
 // The janitor: thin appliers that carry out a LivenessReport
 // (karpenter/termination/liveness.h) or a GarbageCollectionReport
 // (karpenter/termination/garbage_collection.h) through the host interfaces,
-// with Karpenter's metric and events (DESIGN.md §1: the decision is pure,
+// with Karpenter's metric and events (docs/design.md §1: the decision is pure,
 // this only acts).
 //
 // What each applier does, as Karpenter's controllers do

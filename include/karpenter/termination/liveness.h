@@ -3,10 +3,10 @@
 // Liveness: which NodeClaims to delete because their instance never launched,
 // their Node never registered, or their Node stayed NotReady too long (node
 // repair), decided from a snapshot and a time, with a verdict for every
-// NodeClaim (DESIGN.md §1, "decide, then act"). ApplyLiveness
+// NodeClaim (docs/design.md §1, "decide, then act"). ApplyLiveness
 // (karpenter/termination/janitor.h) carries the deletions out.
 //
-// Ports, in this order per NodeClaim (karpenter-semantics.md §0, §2.10,
+// Ports, in this order per NodeClaim (docs/semantics.md §0, §2.10,
 // §4.6):
 //   1. Karpenter's launch TTL (pkg/controllers/nodeclaim/lifecycle/
 //      liveness.go): `Launched` not True at its lastTransitionTime +

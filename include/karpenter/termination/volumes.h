@@ -1,6 +1,6 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// The volume-detachment wait of node termination (karpenter-semantics.md
+// The volume-detachment wait of node termination (docs/semantics.md
 // §4.2 step 5.2): after the drain, Karpenter keeps the instance until the
 // VolumeAttachments bound to the node are deleted, so CSI volumes are cleanly
 // detached before the instance goes. Ports `blockingVolumeAttachments` /

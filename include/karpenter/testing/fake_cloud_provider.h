@@ -8,7 +8,7 @@
 // ("shutting-down") and it is gone `termination_latency` later, after which
 // every call about it answers NotFound. That last step is what the
 // termination controller polls for (utils/termination `EnsureTerminated`,
-// karpenter-semantics.md §4.2): Delete until the provider says NotFound.
+// docs/semantics.md §4.2): Delete until the provider says NotFound.
 //
 // What it models:
 //   - Create: the instance type, zone and capacity type come from the

@@ -3,7 +3,7 @@
 // FakeNodeLifecycle: turns launched NodeClaims into Nodes in a FakeCluster,
 // playing the kubelet and Karpenter's NodeClaim lifecycle controller
 // (pkg/controllers/nodeclaim/lifecycle/launch.go, registration.go,
-// initialization.go; karpenter-semantics.md §4.6, §7.3) for tests of
+// initialization.go; docs/semantics.md §4.6, §7.3) for tests of
 // disruption orchestration, where a replacement must become a real node
 // before the candidates it replaces are deleted.
 //

@@ -3,11 +3,11 @@
 // Synthetic clusters: deterministic, realistic-looking object sets of any
 // size, for benchmarks and for tests that need scale rather than a story.
 //
-// The shape follows DESIGN.md's target ratios (10k nodes : 300k pods : 5k
-// PDBs : 500 NodePools) by default. Every Node has a NodeClaim (managed,
-// registered and initialized), pods are spread over namespaces with a few
-// app labels each, and every PDB selects one app. Same options, same objects:
-// there is no hidden randomness.
+// The shape follows the target ratios of docs/design.md §6 (10k nodes : 300k
+// pods : 5k PDBs : 500 NodePools) by default. Every Node has a NodeClaim
+// (managed, registered and initialized), pods are spread over namespaces with a
+// few app labels each, and every PDB selects one app. Same options, same
+// objects: there is no hidden randomness.
 //
 // Thread-safety: MakeSyntheticCluster is a pure function; AddSyntheticCluster
 // writes only to its builder.
