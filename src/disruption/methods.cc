@@ -38,6 +38,32 @@ void EmitBudget(VerdictSink& sink, const Candidate& c, Method method,
        [&] { return BudgetMessage(c, method, ledger); });
 }
 
+// The forceful methods (NodePool deleted, expiration) take no claim that is
+// already going: one deleting, or in another command. Emits the verdict of
+// such a claim and returns true; false if the claim is free to take.
+bool EmitIfAlreadyGoing(VerdictSink& sink, const ManagedClaim& mc, Method m) {
+  if (mc.deleting) {
+    Emit(sink, mc.facts, m, reasons::kDeleting,
+         [] { return "node is deleting or marked for deletion"; });
+    return true;
+  }
+  if (mc.in_flight) {
+    Emit(sink, mc.facts, m, reasons::kInFlight,
+         [] { return "candidate is already being disrupted"; });
+    return true;
+  }
+  return false;
+}
+
+// A command of one candidate and no replacement.
+Command SingleCommand(Method m, const Candidate& c, std::string explanation) {
+  Command cmd;
+  cmd.method = m;
+  cmd.candidates = {c};
+  cmd.explanation = std::move(explanation);
+  return cmd;
+}
+
 std::string NodeList(const std::vector<Candidate>& candidates) {
   std::vector<absl::string_view> names;
   for (const Candidate& c : candidates) names.push_back(DisplayName(c));
@@ -157,20 +183,12 @@ std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
   for (const ManagedClaim& mc : pool.managed_claims()) {
     const Candidate& c = mc.facts;
     if (c.node_pool_name.empty() || mc.node_pool_exists) continue;
-    if (mc.deleting) {
-      Emit(sink, c, m, reasons::kDeleting,
-           [] { return "node is deleting or marked for deletion"; });
-    } else if (mc.in_flight) {
-      Emit(sink, c, m, reasons::kInFlight,
-           [] { return "candidate is already being disrupted"; });
-    } else {
-      Command cmd;
-      cmd.method = m;
-      cmd.candidates = {c};
-      cmd.explanation = absl::StrCat("NodePool \"", c.node_pool_name,
+    if (!EmitIfAlreadyGoing(sink, mc, m)) {
+      out.push_back(
+          SingleCommand(m, c,
+                        absl::StrCat("NodePool \"", c.node_pool_name,
                                      "\" no longer exists: delete NodeClaim \"",
-                                     c.node_claim_name, "\"");
-      out.push_back(std::move(cmd));
+                                     c.node_claim_name, "\"")));
     }
   }
   return out;
@@ -194,20 +212,12 @@ std::vector<Command> RunExpiration(const CandidatePool& pool,
       Emit(sink, c, m, reasons::kNotExpired, [&] {
         return absl::StrCat("expires at ", FormatUtc(*c.expires_at));
       });
-    } else if (mc.deleting) {
-      Emit(sink, c, m, reasons::kDeleting,
-           [] { return "node is deleting or marked for deletion"; });
-    } else if (mc.in_flight) {
-      Emit(sink, c, m, reasons::kInFlight,
-           [] { return "candidate is already being disrupted"; });
-    } else {
-      Command cmd;
-      cmd.method = m;
-      cmd.candidates = {c};
-      cmd.explanation = absl::StrCat(
-          "expired at ", FormatUtc(*c.expires_at), " (expireAfter ",
-          FormatGoDuration(*c.expires_at - c.created), ")");
-      out.push_back(std::move(cmd));
+    } else if (!EmitIfAlreadyGoing(sink, mc, m)) {
+      out.push_back(SingleCommand(
+          m, c,
+          absl::StrCat("expired at ", FormatUtc(*c.expires_at),
+                       " (expireAfter ",
+                       FormatGoDuration(*c.expires_at - c.created), ")")));
     }
   }
   return out;

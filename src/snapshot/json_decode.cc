@@ -190,13 +190,30 @@ bool FastJsonDecoder::Decode(absl::string_view json,
   return message.ParseFromArray(wire_.data(), static_cast<int>(wire_.size()));
 }
 
-bool FastJsonDecoder::Object(const MessageTable& table, size_t& pos) {
-  uint64_t seen = 0;
-  pos = SkipWhitespace(text_, pos + 1);  // past '{'
-  if (pos < text_.size() && text_[pos] == '}') {
+bool FastJsonDecoder::Open(char close, size_t& pos) {
+  pos = SkipWhitespace(text_, pos + 1);
+  if (pos < text_.size() && text_[pos] == close) {
     ++pos;
     return true;
   }
+  return false;
+}
+
+FastJsonDecoder::Next FastJsonDecoder::AfterElement(char close, size_t& pos) {
+  pos = SkipWhitespace(text_, pos);
+  if (pos >= text_.size()) return Next::kBad;
+  if (text_[pos] == close) {
+    ++pos;
+    return Next::kClosed;
+  }
+  if (text_[pos] != ',') return Next::kBad;
+  pos = SkipWhitespace(text_, pos + 1);
+  return Next::kMore;
+}
+
+bool FastJsonDecoder::Object(const MessageTable& table, size_t& pos) {
+  uint64_t seen = 0;
+  if (Open('}', pos)) return true;
   while (true) {
     if (pos >= text_.size() || text_[pos] != '"') return false;
     absl::string_view key;
@@ -217,14 +234,8 @@ bool FastJsonDecoder::Object(const MessageTable& table, size_t& pos) {
       seen |= bit;
       if (!Member(table, field, pos)) return false;
     }
-    pos = SkipWhitespace(text_, pos);
-    if (pos >= text_.size()) return false;
-    if (text_[pos] == '}') {
-      ++pos;
-      return true;
-    }
-    if (text_[pos] != ',') return false;
-    pos = SkipWhitespace(text_, pos + 1);
+    const Next next = AfterElement('}', pos);
+    if (next != Next::kMore) return next == Next::kClosed;
   }
 }
 
@@ -246,25 +257,15 @@ bool FastJsonDecoder::Member(const MessageTable& table, int field,
   if (f.kind == FieldKind::kStringMap) return StringMap(f.number, pos);
   if (!f.repeated) return Single(table, field, pos);
   if (text_[pos] != '[') return false;
-  pos = SkipWhitespace(text_, pos + 1);
-  if (pos < text_.size() && text_[pos] == ']') {
-    ++pos;
-    return true;
-  }
+  if (Open(']', pos)) return true;
   while (true) {
     if (text_.substr(pos, 4) == "null") {
       pos += 4;  // protobuf skips null elements
     } else if (pos >= text_.size() || !Single(table, field, pos)) {
       return false;
     }
-    pos = SkipWhitespace(text_, pos);
-    if (pos >= text_.size()) return false;
-    if (text_[pos] == ']') {
-      ++pos;
-      return true;
-    }
-    if (text_[pos] != ',') return false;
-    pos = SkipWhitespace(text_, pos + 1);
+    const Next next = AfterElement(']', pos);
+    if (next != Next::kMore) return next == Next::kClosed;
   }
 }
 
@@ -363,11 +364,7 @@ bool FastJsonDecoder::Single(const MessageTable& table, int field,
 bool FastJsonDecoder::StringMap(uint32_t number, size_t& pos) {
   if (text_[pos] != '{') return false;
   map_keys_.clear();
-  pos = SkipWhitespace(text_, pos + 1);
-  if (pos < text_.size() && text_[pos] == '}') {
-    ++pos;
-    return true;
-  }
+  if (Open('}', pos)) return true;
   while (true) {
     if (pos >= text_.size() || text_[pos] != '"') return false;
     absl::string_view key, value;
@@ -389,14 +386,8 @@ bool FastJsonDecoder::StringMap(uint32_t number, size_t& pos) {
     LengthDelimited(1, key);
     LengthDelimited(2, value);
     EndNested(mark);
-    pos = SkipWhitespace(text_, pos);
-    if (pos >= text_.size()) return false;
-    if (text_[pos] == '}') {
-      ++pos;
-      return true;
-    }
-    if (text_[pos] != ',') return false;
-    pos = SkipWhitespace(text_, pos + 1);
+    const Next next = AfterElement('}', pos);
+    if (next != Next::kMore) return next == Next::kClosed;
   }
 }
 

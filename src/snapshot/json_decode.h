@@ -57,6 +57,14 @@ class FastJsonDecoder {
   bool Decode(absl::string_view json, google::protobuf::Message& message);
 
  private:
+  // What follows an element of an object or array.
+  enum class Next { kMore, kClosed, kBad };
+  // With `pos` at an opening bracket: moves past it and white space, and
+  // past `close` too (returning true) if the container is empty.
+  bool Open(char close, size_t& pos);
+  // With `pos` after an element: past `close` (kClosed), or past ',' and
+  // white space to the next element (kMore); kBad on anything else.
+  Next AfterElement(char close, size_t& pos);
   bool Object(const MessageTable& table, size_t& pos);
   bool Member(const MessageTable& table, int field, size_t& pos);
   bool Single(const MessageTable& table, int field, size_t& pos);
