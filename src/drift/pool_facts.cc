@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "karpenter/disruption/types.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/drift/verdict.h"
 #include "karpenter/requirements.h"
 #include "karpenter/v1/karpenter.pb.h"
@@ -77,8 +77,7 @@ std::string RequirementsFingerprint(const v1::NodePool& pool) {
 
 }  // namespace
 
-DriftMemo::DriftMemo(const disruption::InstanceTypeCatalog* catalog,
-                     size_t pools)
+DriftMemo::DriftMemo(const InstanceTypeCatalog* catalog, size_t pools)
     : catalog_(catalog),
       facts_(pools),
       offering_raw_keys_(RawForms({kZoneLabel, kCapacityTypeLabel})) {}

@@ -17,7 +17,6 @@
 #include "drift/pool_facts.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/cloud_provider.h"
-#include "karpenter/disruption/types.h"
 #include "karpenter/drift/requirements_drift.h"
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/requirements.h"
@@ -454,7 +453,7 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
 }
 DriftObservations ObserveDrift(CloudProvider& cloud,
                                const snapshot::Snapshot& snapshot,
-                               disruption::InstanceTypeCatalog* catalog_out) {
+                               InstanceTypeCatalog* catalog_out) {
   DriftObservations obs;
   std::vector<bool> pool_needed(snapshot.node_pools().size(), false);
   std::vector<const v1::NodeClaim*> eligible;
