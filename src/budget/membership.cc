@@ -6,13 +6,14 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::budget::internal {
 namespace {
 
 const std::string& InitializedLabel() {
   static const std::string* const kKey =
-      new std::string("karpenter.sh/initialized");
+      new std::string(well_known::kNodeInitializedLabelKey);
   return *kKey;
 }
 
@@ -38,7 +39,7 @@ std::optional<snapshot::NodeClaimIndex> ClaimOf(const snapshot::Snapshot& s,
 
 const std::string& NodePoolLabel() {
   static const std::string* const kKey =
-      new std::string("karpenter.sh/nodepool");
+      new std::string(well_known::kNodePoolLabelKey);
   return *kKey;
 }
 
@@ -54,8 +55,9 @@ std::optional<PoolMember> ClassifyNode(const snapshot::Snapshot& snapshot,
   if (!claim_index.has_value()) return std::nullopt;  // Unmanaged.
   if (Label(node.metadata(), InitializedLabel()) != "true") return std::nullopt;
   const v1::NodeClaim& claim = snapshot.node_claims()[*claim_index];
-  if (ConditionStatus(claim.status().conditions(), "InstanceTerminating") ==
-      "True") {
+  if (ConditionStatus(claim.status().conditions(),
+                      well_known::kConditionTypeInstanceTerminating) ==
+      well_known::kConditionTrue) {
     return std::nullopt;
   }
   const std::optional<snapshot::NodePoolIndex> pool =
@@ -64,8 +66,9 @@ std::optional<PoolMember> ClassifyNode(const snapshot::Snapshot& snapshot,
   PoolMember member;
   member.pool = *pool;
   member.claim = *claim_index;
-  const bool ready =
-      ConditionStatus(node.status().conditions(), "Ready") == "True";
+  const bool ready = ConditionStatus(node.status().conditions(),
+                                     well_known::kConditionTypeReady) ==
+                     well_known::kConditionTrue;
   member.disrupting = !ready || claim.metadata().has_deletion_timestamp();
   return member;
 }

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::budget {
 namespace {
@@ -51,7 +52,9 @@ absl::Status ValidateSpec(const NodeDisruptionBudgetSpec& spec) {
 bool NodeIsAvailable(const v1::Node& node) {
   if (node.metadata().has_deletion_timestamp()) return false;
   for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
+    if (c.type() == well_known::kConditionTypeReady) {
+      return c.status() == well_known::kConditionTrue;
+    }
   }
   return false;
 }

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "karpenter/intstr.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::budget {
 namespace internal {
@@ -270,7 +271,9 @@ absl::string_view EvictionVerdictName(EvictionVerdict v) {
 
 bool PodReadyIsFalse(const v1::Pod& pod) {
   for (const v1::Condition& c : pod.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "False";
+    if (c.type() == well_known::kConditionTypeReady) {
+      return c.status() == well_known::kConditionFalse;
+    }
   }
   return false;
 }
@@ -278,7 +281,9 @@ bool PodReadyIsFalse(const v1::Pod& pod) {
 bool PodIsHealthy(const v1::Pod& pod) {
   if (pod.metadata().has_deletion_timestamp()) return false;
   for (const v1::Condition& c : pod.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
+    if (c.type() == well_known::kConditionTypeReady) {
+      return c.status() == well_known::kConditionTrue;
+    }
   }
   return false;
 }

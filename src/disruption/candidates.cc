@@ -17,6 +17,7 @@
 #include "karpenter/disruption/cost.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -285,9 +286,13 @@ class CandidatePoolBuilder {
     }
     if (marked) {
       return Verdict(name, &c, reasons::kInFlight,
-                     "candidate is already being disrupted (node has the "
-                     "karpenter.sh/disrupted:NoSchedule taint and its "
-                     "NodeClaim has condition DisruptionReason=True)");
+                     absl::StrCat("candidate is already being disrupted "
+                                  "(node has the ",
+                                  well_known::kDisruptedTaintKey, ":",
+                                  well_known::kTaintEffectNoSchedule,
+                                  " taint and its NodeClaim has condition ",
+                                  well_known::kConditionTypeDisruptionReason,
+                                  "=", well_known::kConditionTrue, ")"));
     }
     if (!nf.initialized) {
       return Verdict(name, &c, reasons::kNotInitialized,
@@ -302,15 +307,15 @@ class CandidatePoolBuilder {
                      "node is nominated for a pending pod");
     }
     if (nf.do_not_disrupt) {
-      return Verdict(
-          name, &c, reasons::kNodeDoNotDisrupt,
-          absl::StrCat("disruption is blocked through the \"",
-                       kNodeDoNotDisruptAnnotation, "\" annotation"));
+      return Verdict(name, &c, reasons::kNodeDoNotDisrupt,
+                     absl::StrCat("disruption is blocked through the \"",
+                                  well_known::kDoNotDisruptAnnotationKey,
+                                  "\" annotation"));
     }
     if (nf.pool_label.empty()) {
       return Verdict(name, &c, reasons::kNoNodePoolLabel,
-                     "node doesn't have required label "
-                     "(label=karpenter.sh/nodepool)");
+                     absl::StrCat("node doesn't have required label (label=",
+                                  well_known::kNodePoolLabelKey, ")"));
     }
     if (!m.node_pool_exists) {
       return Verdict(

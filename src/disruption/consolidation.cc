@@ -15,17 +15,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "karpenter/requirements.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
-
-constexpr absl::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
-constexpr absl::string_view kSpot = "spot";
-constexpr absl::string_view kOnDemand = "on-demand";
-constexpr absl::string_view kReserved = "reserved";
 
 std::string Price(double price) { return absl::StrFormat("%.4f", price); }
 
@@ -62,8 +55,8 @@ const InstanceType* FindType(const InstanceTypeCatalog& catalog,
 }
 
 bool OfferingAdmitted(const Offering& o, const Requirements& reqs) {
-  return o.available && Admits(reqs, kZoneLabel, o.zone) &&
-         Admits(reqs, kCapacityTypeLabel, o.capacity_type);
+  return o.available && Admits(reqs, well_known::kLabelTopologyZone, o.zone) &&
+         Admits(reqs, well_known::kCapacityTypeLabelKey, o.capacity_type);
 }
 
 struct PricedOption {
@@ -85,7 +78,9 @@ std::optional<PricedOption> PriceOption(const InstanceType& it,
     cheapest = std::min(cheapest.value_or(o.price), o.price);
   }
   if (!cheapest.has_value()) return std::nullopt;
-  for (absl::string_view ct : {kReserved, kSpot, kOnDemand}) {
+  for (absl::string_view ct :
+       {well_known::kCapacityTypeReserved, well_known::kCapacityTypeSpot,
+        well_known::kCapacityTypeOnDemand}) {
     std::optional<double> worst;
     for (const Offering& o : it.offerings) {
       if (!OfferingAdmitted(o, reqs) || o.capacity_type != ct) continue;
@@ -152,9 +147,11 @@ Replacement Narrow(const Replacement& original,
   out.instance_types.clear();
   for (const PricedOption& o : options) out.instance_types.push_back(o.name);
   out.price = options.front().cheapest;
-  SetIn(out.node_claim, kInstanceTypeLabel, out.instance_types);
+  SetIn(out.node_claim, well_known::kLabelInstanceTypeStable,
+        out.instance_types);
   if (force_spot) {
-    SetIn(out.node_claim, kCapacityTypeLabel, {std::string(kSpot)});
+    SetIn(out.node_claim, well_known::kCapacityTypeLabelKey,
+          {std::string(well_known::kCapacityTypeSpot)});
   }
   return out;
 }
@@ -183,7 +180,8 @@ ConsolidationAttempt SpotToSpot(absl::Span<const Candidate> candidates,
                      "SpotToSpotConsolidation is disabled, can't replace a "
                      "spot node with a spot node");
   }
-  reqs.Add(Requirement::In(kCapacityTypeLabel, {std::string(kSpot)}));
+  reqs.Add(Requirement::In(well_known::kCapacityTypeLabelKey,
+                           {std::string(well_known::kCapacityTypeSpot)}));
   std::vector<PricedOption> cheaper =
       CheaperThan(PriceOptions(replacement, reqs, catalog), limit);
   if (cheaper.empty()) {
@@ -332,7 +330,8 @@ std::optional<NodeVerdict> ConsolidationIneligibility(
                    absl::StrCat("NodePool \"", c.node_pool_name,
                                 "\" is static (spec.replicas is set)"));
   }
-  if (c.instance_type.empty()) return missing(kInstanceTypeLabel);
+  if (c.instance_type.empty())
+    return missing(well_known::kLabelInstanceTypeStable);
   if (!(c.price > 0)) {
     return verdict(
         reasons::kInstanceTypeUnknown,
@@ -340,8 +339,9 @@ std::optional<NodeVerdict> ConsolidationIneligibility(
                      "\" not found (no offering price for zone \"", c.zone,
                      "\", capacity type \"", c.capacity_type, "\")"));
   }
-  if (c.capacity_type.empty()) return missing(kCapacityTypeLabel);
-  if (c.zone.empty()) return missing(kZoneLabel);
+  if (c.capacity_type.empty())
+    return missing(well_known::kCapacityTypeLabelKey);
+  if (c.zone.empty()) return missing(well_known::kLabelTopologyZone);
   if (c.consolidation_disabled) {
     return verdict(reasons::kConsolidationDisabled,
                    absl::StrCat("NodePool \"", c.node_pool_name,
@@ -401,9 +401,11 @@ ConsolidationAttempt EvaluateConsolidation(
   }
   const double limit = TotalPrice(candidates);
   const bool all_spot =
-      std::all_of(candidates.begin(), candidates.end(),
-                  [](const Candidate& c) { return c.capacity_type == kSpot; });
-  if (all_spot && Admits(*reqs, kCapacityTypeLabel, kSpot)) {
+      std::all_of(candidates.begin(), candidates.end(), [](const Candidate& c) {
+        return c.capacity_type == well_known::kCapacityTypeSpot;
+      });
+  if (all_spot && Admits(*reqs, well_known::kCapacityTypeLabelKey,
+                         well_known::kCapacityTypeSpot)) {
     return SpotToSpot(candidates, method, replacement, *std::move(reqs), limit,
                       catalog, options);
   }
@@ -417,8 +419,10 @@ ConsolidationAttempt EvaluateConsolidation(
   }
   // Prices assumed spot would launch when both are allowed: insist on it,
   // so a spot shortage fails the launch instead of costing more.
-  const bool force_spot = Admits(*reqs, kCapacityTypeLabel, kSpot) &&
-                          Admits(*reqs, kCapacityTypeLabel, kOnDemand);
+  const bool force_spot = Admits(*reqs, well_known::kCapacityTypeLabelKey,
+                                 well_known::kCapacityTypeSpot) &&
+                          Admits(*reqs, well_known::kCapacityTypeLabelKey,
+                                 well_known::kCapacityTypeOnDemand);
   return Replace(candidates, method, Narrow(replacement, cheaper, force_spot));
 }
 

@@ -12,6 +12,7 @@
 #include "karpenter/budget/pdb.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/orchestrator.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -362,7 +363,9 @@ absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
 
 bool NodeIsReady(const v1::Node& node) {
   for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
+    if (c.type() == well_known::kConditionTypeReady) {
+      return c.status() == well_known::kConditionTrue;
+    }
   }
   return false;
 }
@@ -393,7 +396,7 @@ void CountInFlightAsDisrupting(const CandidatePool& pool,
 
 bool HasTrueCondition(const v1::NodeClaim& claim, absl::string_view type) {
   for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return c.status() == "True";
+    if (c.type() == type) return c.status() == well_known::kConditionTrue;
   }
   return false;
 }
@@ -411,9 +414,10 @@ absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
     const Candidate& c = claim.facts;
     if (!c.has_node) continue;
     const v1::NodeClaim& nc = snap.node_claims()[c.node_claim];
-    if (HasTrueCondition(nc, "InstanceTerminating")) continue;
+    if (HasTrueCondition(nc, well_known::kConditionTypeInstanceTerminating))
+      continue;
     const auto& labels = snap.nodes()[c.node].metadata().labels();
-    auto init = labels.find(std::string(kInitializedLabel));
+    auto init = labels.find(std::string(well_known::kNodeInitializedLabelKey));
     if (init == labels.end() || init->second != "true") continue;
     if (claim.deleting ||
         inputs.in_flight_replacements.contains(c.node_claim_name)) {

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/duration.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -22,7 +23,7 @@ constexpr double kPriorityScale = 33554432.0;       // 2^25
 
 absl::Status BadCost(absl::string_view value) {
   return absl::InvalidArgumentError(
-      absl::StrCat("annotation ", kPodDeletionCostAnnotation, ": \"", value,
+      absl::StrCat("annotation ", well_known::kPodDeletionCost, ": \"", value,
                    "\" is not a number"));
 }
 
@@ -64,7 +65,7 @@ double EvictionCost(const v1::Pod& pod) {
   const auto& annotations = pod.metadata().annotations();
   if (!annotations.empty()) {
     static const std::string* const kKey =
-        new std::string(kPodDeletionCostAnnotation);
+        new std::string(well_known::kPodDeletionCost);
     auto it = annotations.find(*kKey);
     if (it != annotations.end()) {
       absl::StatusOr<double> deletion_cost = ParsePodDeletionCost(it->second);

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 
@@ -38,9 +39,6 @@ struct Orchestrator::Entry {
 
 namespace {
 
-constexpr absl::string_view kNodePoolLabelKey = "karpenter.sh/nodepool";
-constexpr absl::string_view kInitializedLabel = "karpenter.sh/initialized";
-constexpr absl::string_view kTerminationFinalizer = "karpenter.sh/termination";
 constexpr absl::Duration kRetryDelay = absl::Seconds(1);
 
 std::string TimeText(absl::Time t) {
@@ -126,7 +124,8 @@ const v1::Condition* FindCondition(const v1::NodeClaim& claim,
 
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == kDisruptedTaintKey && t.effect() == kDisruptedTaintEffect) {
+    if (t.key() == kDisruptedTaintKey &&
+        t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
   }
@@ -151,11 +150,13 @@ const v1::Node* NodeOf(const snapshot::Snapshot& snapshot,
 
 bool IsInitialized(const snapshot::Snapshot& snapshot,
                    const v1::NodeClaim& claim) {
-  const v1::Condition* c = FindCondition(claim, "Initialized");
-  if (c != nullptr && c->status() == "True") return true;
+  const v1::Condition* c =
+      FindCondition(claim, well_known::kConditionTypeInitialized);
+  if (c != nullptr && c->status() == well_known::kConditionTrue) return true;
   const v1::Node* node = NodeOf(snapshot, claim);
   if (node == nullptr) return false;
-  auto it = node->metadata().labels().find(std::string(kInitializedLabel));
+  auto it = node->metadata().labels().find(
+      std::string(well_known::kNodeInitializedLabelKey));
   return it != node->metadata().labels().end() && it->second == "true";
 }
 
@@ -245,14 +246,14 @@ v1::NodeClaim ReplacementClaim(const Replacement& r) {
   v1::NodeClaim claim = r.node_claim;
   auto& labels = *claim.mutable_metadata()->mutable_labels();
   if (!r.node_pool.empty() &&
-      !labels.contains(std::string(kNodePoolLabelKey))) {
-    labels[std::string(kNodePoolLabelKey)] = r.node_pool;
+      !labels.contains(std::string(well_known::kNodePoolLabelKey))) {
+    labels[std::string(well_known::kNodePoolLabelKey)] = r.node_pool;
   }
   const auto& finalizers = claim.metadata().finalizers();
-  if (std::find(finalizers.begin(), finalizers.end(), kTerminationFinalizer) ==
-      finalizers.end()) {
+  if (std::find(finalizers.begin(), finalizers.end(),
+                well_known::kTerminationFinalizer) == finalizers.end()) {
     claim.mutable_metadata()->add_finalizers(
-        std::string(kTerminationFinalizer));
+        std::string(well_known::kTerminationFinalizer));
   }
   return claim;
 }
@@ -266,13 +267,13 @@ absl::string_view DisruptionReasonOf(Method method) {
     case Method::kExpiration:
       return "Expired";
     case Method::kEmptiness:
-      return "Empty";
+      return well_known::kDisruptionReasonEmpty;
     case Method::kStaticDrift:
     case Method::kDrift:
-      return "Drifted";
+      return well_known::kDisruptionReasonDrifted;
     case Method::kMultiNodeConsolidation:
     case Method::kSingleNodeConsolidation:
-      return "Underutilized";
+      return well_known::kDisruptionReasonUnderutilized;
   }
   return "";
 }
@@ -455,10 +456,10 @@ absl::StatusOr<std::vector<Candidate>> Orchestrator::Mark(
     const Command& command) {
   v1::Taint taint;
   taint.set_key(std::string(kDisruptedTaintKey));
-  taint.set_effect(std::string(kDisruptedTaintEffect));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   v1::Condition condition;
   condition.set_type(std::string(kDisruptionReasonCondition));
-  condition.set_status("True");
+  condition.set_status(std::string(well_known::kConditionTrue));
   condition.set_reason(std::string(DisruptionReasonOf(command.method)));
   condition.set_message(condition.reason());
   std::vector<Candidate> marked;
@@ -490,7 +491,7 @@ void Orchestrator::Unmark(const std::vector<Candidate>& candidates,
                           std::vector<std::string>* log) {
   for (const Candidate& c : candidates) {
     const absl::Status untaint = view_.RemoveTaint(
-        c.node_name, kDisruptedTaintKey, kDisruptedTaintEffect);
+        c.node_name, kDisruptedTaintKey, well_known::kTaintEffectNoSchedule);
     const absl::Status clear = view_.RemoveNodeClaimCondition(
         c.node_claim_name, kDisruptionReasonCondition);
     if (log == nullptr) continue;
@@ -739,8 +740,8 @@ absl::StatusOr<std::vector<std::string>> Orchestrator::CleanUp(
       NodesToCleanUp(snapshot, InFlightProviderIds());
   absl::Status first_error;
   for (const std::string& name : nodes) {
-    absl::Status s =
-        view_.RemoveTaint(name, kDisruptedTaintKey, kDisruptedTaintEffect);
+    absl::Status s = view_.RemoveTaint(name, kDisruptedTaintKey,
+                                       well_known::kTaintEffectNoSchedule);
     const v1::Node& node = snapshot.nodes()[*snapshot.FindNode(name)];
     std::optional<snapshot::NodeClaimIndex> claim =
         snapshot.FindNodeClaimByNodeName(name);

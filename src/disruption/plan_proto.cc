@@ -9,6 +9,7 @@
 
 #include "absl/time/time.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -110,8 +111,8 @@ v1::Plan PlanToProto(const Plan& plan) {
 
 namespace {
 
-std::string LabelOf(const v1::Node& node, const std::string& key) {
-  auto it = node.metadata().labels().find(key);
+std::string LabelOf(const v1::Node& node, absl::string_view key) {
+  auto it = node.metadata().labels().find(std::string(key));
   return it == node.metadata().labels().end() ? "" : it->second;
 }
 
@@ -133,9 +134,10 @@ InstanceType ToInstanceType(const std::string& name, const ObservedType& seen) {
   for (const auto& [zone, capacity_type] : seen.offerings) {
     type.offerings.push_back(Offering{zone, capacity_type, 0, true});
   }
-  for (const char* key : {"kubernetes.io/arch", "kubernetes.io/os"}) {
+  for (absl::string_view key :
+       {well_known::kLabelArchStable, well_known::kLabelOSStable}) {
     if (std::string value = LabelOf(*seen.first, key); !value.empty()) {
-      type.labels[key] = value;
+      type.labels[std::string(key)] = value;
     }
   }
   return type;
@@ -149,17 +151,17 @@ InstanceTypeCatalog ObservedInstanceTypes(const snapshot::Snapshot& snapshot) {
     seen[pool.metadata().name()];
   }
   for (const v1::Node& node : snapshot.nodes()) {
-    auto pool = seen.find(LabelOf(node, "karpenter.sh/nodepool"));
+    auto pool = seen.find(LabelOf(node, well_known::kNodePoolLabelKey));
     const std::string type_name =
-        LabelOf(node, "node.kubernetes.io/instance-type");
+        LabelOf(node, well_known::kLabelInstanceTypeStable);
     if (pool == seen.end() || type_name.empty()) continue;
     ObservedType& type = pool->second[type_name];
     if (type.first == nullptr ||
         node.metadata().name() < type.first->metadata().name()) {
       type.first = &node;
     }
-    type.offerings.emplace(LabelOf(node, "topology.kubernetes.io/zone"),
-                           LabelOf(node, "karpenter.sh/capacity-type"));
+    type.offerings.emplace(LabelOf(node, well_known::kLabelTopologyZone),
+                           LabelOf(node, well_known::kCapacityTypeLabelKey));
   }
   InstanceTypeCatalog catalog;
   for (const auto& [pool, types] : seen) {

@@ -14,6 +14,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/cost.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace internal {
@@ -24,12 +25,13 @@ using StringMap = google::protobuf::Map<std::string, std::string>;
 
 // Map keys as std::string, so protobuf map lookups allocate nothing.
 struct Keys {
-  std::string node_pool = "karpenter.sh/nodepool";
-  std::string initialized = std::string(kInitializedLabel);
-  std::string instance_type = std::string(kInstanceTypeLabel);
-  std::string zone = "topology.kubernetes.io/zone";
-  std::string capacity_type = "karpenter.sh/capacity-type";
-  std::string do_not_disrupt = std::string(kNodeDoNotDisruptAnnotation);
+  std::string node_pool = std::string(well_known::kNodePoolLabelKey);
+  std::string initialized = std::string(well_known::kNodeInitializedLabelKey);
+  std::string instance_type = std::string(well_known::kLabelInstanceTypeStable);
+  std::string zone = std::string(well_known::kLabelTopologyZone);
+  std::string capacity_type = std::string(well_known::kCapacityTypeLabelKey);
+  std::string do_not_disrupt =
+      std::string(well_known::kDoNotDisruptAnnotationKey);
 };
 const Keys& K() {
   static const Keys* const kKeys = new Keys();
@@ -51,7 +53,7 @@ const v1::Condition* FindCondition(const Conditions& conditions,
 
 bool ConditionTrue(const Conditions& conditions, absl::string_view type) {
   const v1::Condition* c = FindCondition(conditions, type);
-  return c != nullptr && c->status() == "True";
+  return c != nullptr && c->status() == well_known::kConditionTrue;
 }
 
 absl::Time FromProto(const google::protobuf::Timestamp& ts) {
@@ -73,7 +75,8 @@ bool IsOwnedByStatefulSet(const v1::Pod& pod) {
 
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == drain::kDisruptedTaintKey && t.effect() == "NoSchedule") {
+    if (t.key() == well_known::kDisruptedTaintKey &&
+        t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
   }
@@ -117,22 +120,29 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
     f.expire_after = *expire;
   }
   const Conditions& conditions = claim.status().conditions();
-  f.deleting = claim.metadata().has_deletion_timestamp() ||
-               ConditionTrue(conditions, "InstanceTerminating");
-  f.disruption_reason = ConditionTrue(conditions, "DisruptionReason");
-  const v1::Condition* drifted = FindCondition(conditions, "Drifted");
-  if (drifted != nullptr && drifted->status() == "True") {
+  f.deleting =
+      claim.metadata().has_deletion_timestamp() ||
+      ConditionTrue(conditions, well_known::kConditionTypeInstanceTerminating);
+  f.disruption_reason =
+      ConditionTrue(conditions, well_known::kConditionTypeDisruptionReason);
+  const v1::Condition* drifted =
+      FindCondition(conditions, well_known::kConditionTypeDrifted);
+  if (drifted != nullptr && drifted->status() == well_known::kConditionTrue) {
     f.drifted_since = FromProto(drifted->last_transition_time());
     f.drift_reason = drifted->reason();
   }
   for (const v1::Condition& c : conditions) {
-    if (c.type() != "Drifted" || c.status() != "True") continue;
+    if (c.type() != well_known::kConditionTypeDrifted ||
+        c.status() != well_known::kConditionTrue) {
+      continue;
+    }
     f.true_drifted_since = FromProto(c.last_transition_time());
     f.true_drifted_reason = c.reason();
     break;
   }
-  const v1::Condition* init = FindCondition(conditions, "Initialized");
-  if (init != nullptr && init->status() == "True") {
+  const v1::Condition* init =
+      FindCondition(conditions, well_known::kConditionTypeInitialized);
+  if (init != nullptr && init->status() == well_known::kConditionTrue) {
     f.consolidation_start =
         IsSet(claim.status().last_pod_event_time())
             ? FromProto(claim.status().last_pod_event_time())
@@ -166,8 +176,8 @@ NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
   f.disrupted_taint = HasDisruptedTaint(node);
   f.deleting = node.metadata().has_deletion_timestamp();
   for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") {
-      f.ready = c.status() == "True";
+    if (c.type() == well_known::kConditionTypeReady) {
+      f.ready = c.status() == well_known::kConditionTrue;
       break;
     }
   }
@@ -185,8 +195,9 @@ bool IsMarked(const snapshot::Snapshot& snap, const v1::Node& node) {
     return false;
   }
   return HasDisruptedTaint(node) ||
-         (claim != nullptr && FindCondition(claim->status().conditions(),
-                                            "DisruptionReason") != nullptr);
+         (claim != nullptr &&
+          FindCondition(claim->status().conditions(),
+                        well_known::kConditionTypeDisruptionReason) != nullptr);
 }
 
 void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,

@@ -12,8 +12,6 @@ namespace {
 
 using drain_internal::FromProto;
 
-constexpr absl::string_view kNoSchedule = "NoSchedule";
-
 bool OwnedBy(const v1::Pod& pod, absl::string_view api_version,
              absl::string_view kind) {
   for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
@@ -31,18 +29,20 @@ const std::string* Annotation(const v1::Pod& pod, absl::string_view key) {
 absl::Status InvalidDoNotDisrupt(absl::string_view value,
                                  absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "metadata.annotations[\"", kDoNotDisruptAnnotation, "\"]: \"", value,
-      "\" is neither \"true\" nor a positive Go duration (", why, ")"));
+      "metadata.annotations[\"", well_known::kDoNotDisruptAnnotationKey,
+      "\"]: \"", value, "\" is neither \"true\" nor a positive Go duration (",
+      why, ")"));
 }
 
 // `karpenter.sh/do-not-disrupt` alone (Karpenter IsDoNotDisruptActive).
 DoNotDisrupt EvaluateDoNotDisruptOnly(const v1::Pod& pod, absl::Time now) {
   DoNotDisrupt result;
-  const std::string* value = Annotation(pod, kDoNotDisruptAnnotation);
+  const std::string* value =
+      Annotation(pod, well_known::kDoNotDisruptAnnotationKey);
   if (value == nullptr) return result;
   if (*value == "true") {
     result.state = DoNotDisruptState::kActive;
-    result.source = kDoNotDisruptAnnotation;
+    result.source = well_known::kDoNotDisruptAnnotationKey;
     return result;
   }
   absl::StatusOr<absl::Duration> d = ParseGoDuration(*value);
@@ -54,7 +54,7 @@ DoNotDisrupt EvaluateDoNotDisruptOnly(const v1::Pod& pod, absl::Time now) {
     result.invalid = InvalidDoNotDisrupt(*value, "not positive");
     return result;
   }
-  result.source = kDoNotDisruptAnnotation;
+  result.source = well_known::kDoNotDisruptAnnotationKey;
   result.state = DoNotDisruptState::kActive;
   if (!pod.status().has_start_time()) return result;  // Fail safe.
   result.until = FromProto(pod.status().start_time()) + *d;
@@ -88,10 +88,11 @@ DoNotDisrupt EvaluateDoNotDisrupt(const v1::Pod& pod, absl::Time now) {
   DoNotDisrupt result = EvaluateDoNotDisruptOnly(pod, now);
   // Only an indefinite do-not-disrupt is as strong as do-not-evict "true".
   if (result.active() && !result.until.has_value()) return result;
-  const std::string* evict = Annotation(pod, kDoNotEvictAnnotation);
+  const std::string* evict =
+      Annotation(pod, well_known::kDoNotEvictPodAnnotationKey);
   if (evict == nullptr || *evict != "true") return result;
   result.state = DoNotDisruptState::kActive;
-  result.source = kDoNotEvictAnnotation;
+  result.source = well_known::kDoNotEvictPodAnnotationKey;
   result.until.reset();
   return result;
 }
@@ -110,8 +111,8 @@ bool ToleratesTaint(const v1::Toleration& toleration, const v1::Taint& taint) {
 
 bool ToleratesDisruptedNoScheduleTaint(const v1::Pod& pod) {
   v1::Taint taint;
-  taint.set_key(std::string(kDisruptedTaintKey));
-  taint.set_effect(std::string(kNoSchedule));
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   for (const v1::Toleration& t : pod.spec().tolerations()) {
     if (ToleratesTaint(t, taint)) return true;
   }

@@ -12,6 +12,7 @@
 #include "drain/proto_time.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drain {
 namespace {
@@ -69,13 +70,17 @@ absl::StatusOr<std::optional<absl::Duration>> GracePeriod(
 absl::StatusOr<std::optional<Deadline>> ClaimDeadline(
     const v1::NodeClaim& claim) {
   const auto& annotations = claim.metadata().annotations();
-  auto it = annotations.find(std::string(kTerminationTimestampAnnotation));
+  auto it = annotations.find(
+      std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey));
   if (it != annotations.end()) {
     KARPENTER_ASSIGN_OR_RETURN(
         absl::Time at,
-        ParseRfc3339(it->second,
-                     absl::StrCat("metadata.annotations[\"",
-                                  kTerminationTimestampAnnotation, "\"]")));
+        ParseRfc3339(
+            it->second,
+            absl::StrCat(
+                "metadata.annotations[\"",
+                well_known::kNodeClaimTerminationTimestampAnnotationKey,
+                "\"]")));
     return Deadline{at, DeadlineSource::kAnnotation};
   }
   if (!claim.metadata().has_deletion_timestamp()) return std::nullopt;

@@ -1,7 +1,7 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Internal (not installed): helpers shared by the termination sources:
-// timestamps, conditions, well-known labels and time formatting.
+// timestamps, conditions, labels and time formatting.
 //
 // Thread-safety: pure functions, safe to call concurrently.
 
@@ -21,12 +21,6 @@
 #include "karpenter/v1/meta.pb.h"
 
 namespace karpenter::termination::internal {
-
-inline constexpr absl::string_view kTerminationFinalizer =
-    "karpenter.sh/termination";
-inline constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
-inline constexpr absl::string_view kCapacityTypeLabel =
-    "karpenter.sh/capacity-type";
 
 // The instant `ts` denotes.
 inline absl::Time FromProto(const google::protobuf::Timestamp& ts) {

@@ -15,6 +15,7 @@
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
 #include "karpenter/termination/volumes.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::termination {
 namespace {
@@ -38,7 +39,8 @@ google::protobuf::Timestamp ToProto(absl::Time t) {
 
 bool HasFinalizer(const v1::ObjectMeta& meta) {
   return std::find(meta.finalizers().begin(), meta.finalizers().end(),
-                   kTerminationFinalizer) != meta.finalizers().end();
+                   well_known::kTerminationFinalizer) !=
+         meta.finalizers().end();
 }
 
 bool IsDeleting(const v1::ObjectMeta& meta) {
@@ -61,8 +63,9 @@ bool ConditionIs(const v1::NodeClaim& claim, absl::string_view type,
 }
 
 bool NodeIsReady(const v1::Node& node) {
-  const v1::Condition* c = FindCondition(node.status().conditions(), "Ready");
-  return c != nullptr && c->status() == "True";
+  const v1::Condition* c = FindCondition(node.status().conditions(),
+                                         well_known::kConditionTypeReady);
+  return c != nullptr && c->status() == well_known::kConditionTrue;
 }
 
 std::string LabelOr(const v1::ObjectMeta& meta, absl::string_view key) {
@@ -72,8 +75,8 @@ std::string LabelOr(const v1::ObjectMeta& meta, absl::string_view key) {
 
 v1::Taint DisruptedTaint() {
   v1::Taint taint;
-  taint.set_key(std::string(drain::kDisruptedTaintKey));
-  taint.set_effect("NoSchedule");
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   return taint;
 }
 
@@ -158,7 +161,9 @@ class Builder {
   // Records the claim's current condition values (before any action).
   void ObserveConditions(const v1::NodeClaim& claim) {
     for (absl::string_view type :
-         {kDrained, kVolumesDetached, kInstanceTerminating}) {
+         {well_known::kConditionTypeDrained,
+          well_known::kConditionTypeVolumesDetached,
+          well_known::kConditionTypeInstanceTerminating}) {
       const v1::Condition* c = FindCondition(claim.status().conditions(), type);
       if (c != nullptr) SetConditionValue(*c);
     }
@@ -199,7 +204,8 @@ std::optional<snapshot::NodeClaimIndex> ClaimOfNode(const Snapshot& s,
 
 bool IsManaged(const Snapshot& s, const v1::Node& node) {
   return ClaimOfNode(s, node).has_value() ||
-         node.metadata().labels().contains(std::string(kNodePoolLabel));
+         node.metadata().labels().contains(
+             std::string(well_known::kNodePoolLabelKey));
 }
 
 // Step 6 of the file comment, shared by Node and NodeClaim decisions.
@@ -209,7 +215,8 @@ InstanceObservation PlantedObservation(const DecideOptions& options,
                                        const v1::NodeClaim& claim,
                                        InstanceObservation instance) {
   if (options.testonly_finalizer_before_instance_gone &&
-      ConditionIs(claim, kInstanceTerminating, "True")) {
+      ConditionIs(claim, well_known::kConditionTypeInstanceTerminating,
+                  well_known::kConditionTrue)) {
     return InstanceObservation::kGone;
   }
   return instance;
@@ -223,11 +230,14 @@ std::optional<Decision> TerminateInstance(Builder& b,
   if (instance == InstanceObservation::kGone || provider_id.empty()) {
     return std::nullopt;
   }
-  if (!ConditionIs(claim, kInstanceTerminating, "True")) {
+  if (!ConditionIs(claim, well_known::kConditionTypeInstanceTerminating,
+                   well_known::kConditionTrue)) {
     Action& del = b.Add(ActionKind::kDeleteInstance, ObjectKind::kNodeClaim,
                         claim.metadata().name());
     del.provider_id = std::string(provider_id);
-    b.Condition(claim, kInstanceTerminating, "True", "InstanceTerminating");
+    b.Condition(claim, well_known::kConditionTypeInstanceTerminating,
+                well_known::kConditionTrue,
+                well_known::kConditionTypeInstanceTerminating);
     return b.Finish(Step::kTerminateInstance,
                     absl::StrCat("terminating instance ", provider_id),
                     kInstanceRequeue);
@@ -242,7 +252,8 @@ std::optional<Decision> TerminateInstance(Builder& b,
         kInstanceRequeue);
   }
   const v1::Condition* c =
-      FindCondition(claim.status().conditions(), kInstanceTerminating);
+      FindCondition(claim.status().conditions(),
+                    well_known::kConditionTypeInstanceTerminating);
   return b.Finish(
       Step::kAwaitInstanceTermination,
       absl::StrCat(
@@ -252,18 +263,18 @@ std::optional<Decision> TerminateInstance(Builder& b,
 }
 
 MetricLabels NodePoolLabels(const v1::ObjectMeta& meta) {
-  return {
-      {std::string(metrics::kNodePoolLabel), LabelOr(meta, kNodePoolLabel)}};
+  return {{std::string(metrics::kNodePoolLabel),
+           LabelOr(meta, well_known::kNodePoolLabelKey)}};
 }
 
 Decision RemoveNodeFinalizer(Builder& b, const v1::Node& node, Step step,
                              std::string reason, absl::Time now) {
   Action& a = b.Add(ActionKind::kRemoveFinalizer, ObjectKind::kNode,
                     node.metadata().name());
-  a.key = std::string(kTerminationFinalizer);
+  a.key = std::string(well_known::kTerminationFinalizer);
   MetricLabels with_zone = NodePoolLabels(node.metadata());
   with_zone[std::string(metrics::kZoneLabel)] =
-      LabelOr(node.metadata(), kZoneLabel);
+      LabelOr(node.metadata(), well_known::kLabelTopologyZone);
   a.on_success.push_back(Counter(metrics::kNodesTerminatedTotal, with_zone));
   a.on_success.push_back(
       Observation(metrics::kNodesTerminationDurationSeconds,
@@ -281,7 +292,8 @@ std::optional<Decision> DecideNodeLifecycle(Builder& b, const Snapshot& s,
   const std::string& name = node.metadata().name();
   if (!IsManaged(s, node)) {
     return b.Finish(Step::kNotManaged,
-                    "no NodeClaim and no karpenter.sh/nodepool label");
+                    absl::StrCat("no NodeClaim and no ",
+                                 well_known::kNodePoolLabelKey, " label"));
   }
   if (IsDeleting(node.metadata())) {
     if (HasFinalizer(node.metadata())) return std::nullopt;
@@ -291,7 +303,7 @@ std::optional<Decision> DecideNodeLifecycle(Builder& b, const Snapshot& s,
     return b.Finish(Step::kActive, "managed, not deleting");
   }
   Action& a = b.Add(ActionKind::kAddFinalizer, ObjectKind::kNode, name);
-  a.key = std::string(kTerminationFinalizer);
+  a.key = std::string(well_known::kTerminationFinalizer);
   return b.Finish(Step::kAddFinalizer, "managed node lacks the finalizer");
 }
 
@@ -302,11 +314,11 @@ void TaintAndLabel(Builder& b, const v1::Node& node) {
     Action& a = b.Add(ActionKind::kTaintNode, ObjectKind::kNode, name);
     a.taint = DisruptedTaint();
   }
-  if (LabelOr(node.metadata(), kExcludeFromLoadBalancersLabel) !=
-      kExcludeFromLoadBalancersValue) {
+  if (LabelOr(node.metadata(), well_known::kLabelNodeExcludeBalancers) !=
+      well_known::kLabelNodeExcludeBalancersValue) {
     Action& a = b.Add(ActionKind::kSetLabel, ObjectKind::kNode, name);
-    a.key = std::string(kExcludeFromLoadBalancersLabel);
-    a.value = std::string(kExcludeFromLoadBalancersValue);
+    a.key = std::string(well_known::kLabelNodeExcludeBalancers);
+    a.value = std::string(well_known::kLabelNodeExcludeBalancersValue);
   }
 }
 
@@ -323,15 +335,17 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
           deadline ? std::optional<absl::Time>(deadline->at) : std::nullopt,
           now));
   b.decision().drain = pass;
-  const v1::Condition* drained =
-      FindCondition(claim.status().conditions(), kDrained);
+  const v1::Condition* drained = FindCondition(
+      claim.status().conditions(), well_known::kConditionTypeDrained);
   // Karpenter drains on every reconcile, so pods that arrive after
   // Drained=True reopen the drain.
-  if (pass.done && drained != nullptr && drained->status() == "True") {
+  if (pass.done && drained != nullptr &&
+      drained->status() == well_known::kConditionTrue) {
     return std::nullopt;
   }
   if (drained == nullptr || !pass.done) {
-    b.Condition(claim, kDrained, "Unknown", "Draining");
+    b.Condition(claim, well_known::kConditionTypeDrained,
+                well_known::kConditionUnknown, well_known::kReasonDraining);
   }
   if (!pass.done) {
     b.Add(ActionKind::kDrain, ObjectKind::kNode, node.metadata().name());
@@ -340,9 +354,10 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
             absl::StrCat("Failed to drain node, ", pass.Message()));
     return b.Finish(Step::kDraining, pass.Message(), kShortRequeue);
   }
-  const absl::Time since = drained == nullptr || drained->status() != "Unknown"
-                               ? now
-                               : FromProto(drained->last_transition_time());
+  const absl::Time since =
+      drained == nullptr || drained->status() != well_known::kConditionUnknown
+          ? now
+          : FromProto(drained->last_transition_time());
   if (now - since < options.min_drain_time) {
     return b.Finish(Step::kAwaitMinDrainTime,
                     absl::StrCat("drained; waiting until ",
@@ -352,7 +367,8 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
                                  " after Drained turned Unknown)"),
                     kShortRequeue);
   }
-  b.Condition(claim, kDrained, "True", "Drained");
+  b.Condition(claim, well_known::kConditionTypeDrained,
+              well_known::kConditionTrue, well_known::kConditionTypeDrained);
   b.decision().actions.back().on_success.push_back(
       Counter(metrics::kNodesDrainedTotal, NodePoolLabels(node.metadata())));
   return b.Finish(Step::kMarkDrained, "drained", kShortRequeue);
@@ -369,8 +385,12 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
       PendingVolumeAttachments(s, n, now));
   const std::optional<drain::Deadline>& deadline = b.decision().deadline;
   if (pending.empty()) {
-    if (ConditionIs(claim, kVolumesDetached, "True")) return std::nullopt;
-    b.Condition(claim, kVolumesDetached, "True", "VolumesDetached");
+    if (ConditionIs(claim, well_known::kConditionTypeVolumesDetached,
+                    well_known::kConditionTrue))
+      return std::nullopt;
+    b.Condition(claim, well_known::kConditionTypeVolumesDetached,
+                well_known::kConditionTrue,
+                well_known::kConditionTypeVolumesDetached);
     return b.Finish(Step::kMarkVolumesDetached, "no volume attachment left",
                     kShortRequeue);
   }
@@ -379,15 +399,20 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
     b.Event(ObjectKind::kNode, s.nodes()[n].metadata().name(),
             EventType::kNormal, events::kAwaitingVolumeDetachment,
             AwaitingVolumeDetachmentMessage(pending));
-    b.Condition(claim, kVolumesDetached, "Unknown", "AwaitingVolumeDetachment");
+    b.Condition(claim, well_known::kConditionTypeVolumesDetached,
+                well_known::kConditionUnknown,
+                well_known::kReasonAwaitingVolumeDetachment);
     return b.Finish(
         Step::kAwaitVolumeDetachment,
         absl::StrCat(pending.size(), " volume attachments remain: ", list),
         kShortRequeue);
   }
-  if (ConditionIs(claim, kVolumesDetached, "False")) return std::nullopt;
-  b.Condition(claim, kVolumesDetached, "False",
-              "TerminationGracePeriodElapsed");
+  if (ConditionIs(claim, well_known::kConditionTypeVolumesDetached,
+                  well_known::kConditionFalse))
+    return std::nullopt;
+  b.Condition(claim, well_known::kConditionTypeVolumesDetached,
+              well_known::kConditionFalse,
+              well_known::kReasonTerminationGracePeriodElapsed);
   return b.Finish(Step::kMarkVolumesDetached,
                   absl::StrCat("deadline ", FormatInstant(deadline->at),
                                " passed with volume attachments left: ", list),
@@ -635,20 +660,22 @@ Decision RemoveClaimFinalizer(Builder& b, const v1::NodeClaim& claim,
                               absl::Time now, std::string reason) {
   Action& a = b.Add(ActionKind::kRemoveFinalizer, ObjectKind::kNodeClaim,
                     claim.metadata().name());
-  a.key = std::string(kTerminationFinalizer);
+  a.key = std::string(well_known::kTerminationFinalizer);
   MetricLabels labels = NodePoolLabels(claim.metadata());
   labels[std::string(metrics::kCapacityTypeLabel)] =
-      LabelOr(claim.metadata(), kCapacityTypeLabel);
+      LabelOr(claim.metadata(), well_known::kCapacityTypeLabelKey);
   labels[std::string(metrics::kZoneLabel)] =
-      LabelOr(claim.metadata(), kZoneLabel);
+      LabelOr(claim.metadata(), well_known::kLabelTopologyZone);
   a.on_success.push_back(Counter(metrics::kNodeClaimsTerminatedTotal, labels));
   a.on_success.push_back(
       Observation(metrics::kNodeClaimsTerminationDurationSeconds,
                   NodePoolLabels(claim.metadata()),
                   now - FromProto(claim.metadata().deletion_timestamp())));
   const v1::Condition* terminating =
-      FindCondition(claim.status().conditions(), kInstanceTerminating);
-  if (terminating != nullptr && terminating->status() == "True") {
+      FindCondition(claim.status().conditions(),
+                    well_known::kConditionTypeInstanceTerminating);
+  if (terminating != nullptr &&
+      terminating->status() == well_known::kConditionTrue) {
     a.on_success.push_back(
         Observation(metrics::kNodeClaimsInstanceTerminationDurationSeconds,
                     NodePoolLabels(claim.metadata()),
@@ -677,7 +704,7 @@ absl::StatusOr<Decision> DecideNodeClaim(const Snapshot& snapshot,
     }
     Action& a = b.Add(ActionKind::kAddFinalizer, ObjectKind::kNodeClaim,
                       claim.metadata().name());
-    a.key = std::string(kTerminationFinalizer);
+    a.key = std::string(well_known::kTerminationFinalizer);
     return b.Finish(Step::kAddFinalizer, "nodeclaim lacks the finalizer");
   }
   if (!HasFinalizer(claim.metadata())) {
@@ -687,18 +714,20 @@ absl::StatusOr<Decision> DecideNodeClaim(const Snapshot& snapshot,
                              TerminationTimestamp(claim));
   if (timestamp.has_value()) {
     auto it = claim.metadata().annotations().find(
-        std::string(drain::kTerminationTimestampAnnotation));
+        std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey));
     if (it == claim.metadata().annotations().end()) {
       Action& a = b.Add(ActionKind::kSetAnnotation, ObjectKind::kNodeClaim,
                         claim.metadata().name());
-      a.key = std::string(drain::kTerminationTimestampAnnotation);
+      a.key =
+          std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey);
       a.value = *timestamp;
       b.Event(ObjectKind::kNodeClaim, claim.metadata().name(),
               EventType::kWarning, events::kTerminationGracePeriodExpiring,
               absl::StrCat("All pods will be deleted by ", *timestamp));
     }
   }
-  if (ConditionIs(claim, kRegistered, "True")) {
+  if (ConditionIs(claim, well_known::kConditionTypeRegistered,
+                  well_known::kConditionTrue)) {
     if (const v1::Node* node = NodeOfClaim(snapshot, claim)) {
       if (!IsDeleting(node->metadata())) {
         b.Add(ActionKind::kDeleteNode, ObjectKind::kNode,

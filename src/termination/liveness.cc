@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
@@ -37,7 +38,7 @@ absl::Time Since(const v1::Condition* c, const v1::ObjectMeta& meta) {
 }
 
 bool IsTrue(const v1::Condition* c) {
-  return c != nullptr && c->status() == "True";
+  return c != nullptr && c->status() == well_known::kConditionTrue;
 }
 
 std::string StatusText(const v1::Condition* c) {
@@ -45,7 +46,8 @@ std::string StatusText(const v1::Condition* c) {
 }
 
 bool NodeUnhealthy(const v1::Node& node) {
-  return !IsTrue(FindCondition(node.status().conditions(), "Ready"));
+  return !IsTrue(FindCondition(node.status().conditions(),
+                               well_known::kConditionTypeReady));
 }
 
 // Nodes and unhealthy Nodes of one NodePool (or of the cluster).
@@ -63,7 +65,7 @@ class HealthIndex {
       const bool bad = NodeUnhealthy(node);
       Count(cluster_, bad);
       std::string pool =
-          internal::LabelOf(node.metadata(), internal::kNodePoolLabel);
+          internal::LabelOf(node.metadata(), well_known::kNodePoolLabelKey);
       if (!pool.empty()) Count(pools_[pool], bad);
     }
   }
@@ -120,16 +122,19 @@ std::optional<LivenessVerdict> CheckLifecycle(const v1::NodeClaim& claim,
                                               absl::Time now,
                                               const LivenessOptions& o) {
   const auto& conditions = claim.status().conditions();
-  const v1::Condition* launched = FindCondition(conditions, "Launched");
+  const v1::Condition* launched =
+      FindCondition(conditions, well_known::kConditionTypeLaunched);
   if (!IsTrue(launched)) {
-    return TimeoutRule(launched, "Launched", claim.metadata(), o.launch_timeout,
-                       kReasonLaunchTimeout, "launching", now);
+    return TimeoutRule(launched, well_known::kConditionTypeLaunched,
+                       claim.metadata(), o.launch_timeout, kReasonLaunchTimeout,
+                       "launching", now);
   }
-  const v1::Condition* registered = FindCondition(conditions, "Registered");
+  const v1::Condition* registered =
+      FindCondition(conditions, well_known::kConditionTypeRegistered);
   if (IsTrue(registered)) return std::nullopt;
-  return TimeoutRule(registered, "Registered", claim.metadata(),
-                     o.registration_timeout, kReasonRegistrationTimeout,
-                     "registering", now);
+  return TimeoutRule(registered, well_known::kConditionTypeRegistered,
+                     claim.metadata(), o.registration_timeout,
+                     kReasonRegistrationTimeout, "registering", now);
 }
 
 // Rule 3 for a registered NodeClaim whose Node is `node`.
@@ -140,8 +145,8 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
     v.why = absl::StrCat("Node \"", v.node, "\" is being deleted");
     return;
   }
-  const v1::Condition* ready =
-      FindCondition(node.status().conditions(), "Ready");
+  const v1::Condition* ready = FindCondition(node.status().conditions(),
+                                             well_known::kConditionTypeReady);
   if (IsTrue(ready)) {
     v.reason = "node_ready";
     v.why = absl::StrCat("Node \"", v.node, "\" is Ready");
@@ -200,9 +205,9 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
   LivenessVerdict base;
   base.node_claim = claim.metadata().name();
   base.node_pool =
-      internal::LabelOf(claim.metadata(), internal::kNodePoolLabel);
+      internal::LabelOf(claim.metadata(), well_known::kNodePoolLabelKey);
   base.capacity_type =
-      internal::LabelOf(claim.metadata(), internal::kCapacityTypeLabel);
+      internal::LabelOf(claim.metadata(), well_known::kCapacityTypeLabelKey);
   base.image_id = claim.status().image_id();
   const std::optional<snapshot::NodeIndex> node =
       internal::NodeOfClaim(snapshot, by_id, claim);

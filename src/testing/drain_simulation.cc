@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
@@ -38,8 +39,8 @@ absl::Status Validate(const std::vector<std::string>& nodes,
 absl::Status TaintAll(FakeCluster& cluster,
                       const std::vector<std::string>& nodes) {
   v1::Taint taint;
-  taint.set_key(std::string(drain::kDisruptedTaintKey));
-  taint.set_effect("NoSchedule");
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   for (const std::string& node : nodes) {
     const absl::Status s = cluster.TaintNode(node, taint);
     if (!s.ok()) {

@@ -63,12 +63,6 @@
 
 namespace karpenter::drift {
 
-// The drift reason when the NodeClaim's instance type, or every offering of
-// it matching the NodeClaim, is gone (drift.go `InstanceTypeNotFound`).
-inline constexpr absl::string_view kInstanceTypeNotFound =
-    "InstanceTypeNotFound";
-// The NodeClaim status condition drift maintains.
-inline constexpr absl::string_view kDriftedCondition = "Drifted";
 // InstanceTypeNotFound is only checked for NodeClaims strictly older than
 // this (drift.go: `clock.Since(creationTimestamp) > time.Hour`).
 inline constexpr absl::Duration kInstanceTypeCheckMinAge = absl::Hours(1);
