@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::budget {
@@ -51,12 +52,8 @@ absl::Status ValidateSpec(const NodeDisruptionBudgetSpec& spec) {
 
 bool NodeIsAvailable(const v1::Node& node) {
   if (node.metadata().has_deletion_timestamp()) return false;
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == well_known::kConditionTypeReady) {
-      return c.status() == well_known::kConditionTrue;
-    }
-  }
-  return false;
+  return IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 absl::StatusOr<NodeDisruptionBudget> NodeDisruptionBudget::FromSpec(

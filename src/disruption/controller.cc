@@ -10,6 +10,7 @@
 #include "disruption/facts_internal.h"
 #include "disruption/verdict_sink.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/conditions.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/orchestrator.h"
 #include "karpenter/well_known.h"
@@ -362,12 +363,8 @@ absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
 }
 
 bool NodeIsReady(const v1::Node& node) {
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == well_known::kConditionTypeReady) {
-      return c.status() == well_known::kConditionTrue;
-    }
-  }
-  return false;
+  return IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 // Karpenter counts the candidates of queued commands as disrupting through
@@ -394,13 +391,6 @@ void CountInFlightAsDisrupting(const CandidatePool& pool,
   }
 }
 
-bool HasTrueCondition(const v1::NodeClaim& claim, absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return c.status() == well_known::kConditionTrue;
-  }
-  return false;
-}
-
 // ControllerOptions::count_replacement_pairs_once: recomputes each
 // NodePool's allowance over the nodes that stay (see the option).
 absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
@@ -414,7 +404,8 @@ absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
     const Candidate& c = claim.facts;
     if (!c.has_node) continue;
     const v1::NodeClaim& nc = snap.node_claims()[c.node_claim];
-    if (HasTrueCondition(nc, well_known::kConditionTypeInstanceTerminating))
+    if (IsConditionTrue(nc.status().conditions(),
+                        well_known::kConditionTypeInstanceTerminating))
       continue;
     const auto& labels = snap.nodes()[c.node].metadata().labels();
     auto init = labels.find(std::string(well_known::kNodeInitializedLabelKey));

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
+#include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -114,14 +115,6 @@ absl::Status Prefixed(const absl::Status& s, absl::string_view prefix) {
   return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
 }
 
-const v1::Condition* FindCondition(const v1::NodeClaim& claim,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
     if (t.key() == kDisruptedTaintKey &&
@@ -150,9 +143,10 @@ const v1::Node* NodeOf(const snapshot::Snapshot& snapshot,
 
 bool IsInitialized(const snapshot::Snapshot& snapshot,
                    const v1::NodeClaim& claim) {
-  const v1::Condition* c =
-      FindCondition(claim, well_known::kConditionTypeInitialized);
-  if (c != nullptr && c->status() == well_known::kConditionTrue) return true;
+  if (IsConditionTrue(claim.status().conditions(),
+                      well_known::kConditionTypeInitialized)) {
+    return true;
+  }
   const v1::Node* node = NodeOf(snapshot, claim);
   if (node == nullptr) return false;
   auto it = node->metadata().labels().find(
@@ -779,7 +773,8 @@ std::vector<std::string> NodesToCleanUp(
     }
     if (HasDisruptedTaint(node) ||
         (claim != nullptr &&
-         FindCondition(*claim, kDisruptionReasonCondition) != nullptr)) {
+         FindCondition(claim->status().conditions(),
+                       kDisruptionReasonCondition) != nullptr)) {
       out.push_back(node.metadata().name());
     }
   }

@@ -11,6 +11,7 @@
 #include "disruption/facts_internal.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/conditions.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/cost.h"
 #include "karpenter/drain/classify.h"
@@ -41,19 +42,6 @@ const Keys& K() {
 absl::string_view Get(const StringMap& map, const std::string& key) {
   auto it = map.find(key);
   return it == map.end() ? absl::string_view() : absl::string_view(it->second);
-}
-
-const v1::Condition* FindCondition(const Conditions& conditions,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-bool ConditionTrue(const Conditions& conditions, absl::string_view type) {
-  const v1::Condition* c = FindCondition(conditions, type);
-  return c != nullptr && c->status() == well_known::kConditionTrue;
 }
 
 absl::Time FromProto(const google::protobuf::Timestamp& ts) {
@@ -120,14 +108,14 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
     f.expire_after = *expire;
   }
   const Conditions& conditions = claim.status().conditions();
-  f.deleting =
-      claim.metadata().has_deletion_timestamp() ||
-      ConditionTrue(conditions, well_known::kConditionTypeInstanceTerminating);
+  f.deleting = claim.metadata().has_deletion_timestamp() ||
+               IsConditionTrue(conditions,
+                               well_known::kConditionTypeInstanceTerminating);
   f.disruption_reason =
-      ConditionTrue(conditions, well_known::kConditionTypeDisruptionReason);
+      IsConditionTrue(conditions, well_known::kConditionTypeDisruptionReason);
   const v1::Condition* drifted =
       FindCondition(conditions, well_known::kConditionTypeDrifted);
-  if (drifted != nullptr && drifted->status() == well_known::kConditionTrue) {
+  if (IsConditionTrue(drifted)) {
     f.drifted_since = FromProto(drifted->last_transition_time());
     f.drift_reason = drifted->reason();
   }
@@ -142,7 +130,7 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   }
   const v1::Condition* init =
       FindCondition(conditions, well_known::kConditionTypeInitialized);
-  if (init != nullptr && init->status() == well_known::kConditionTrue) {
+  if (IsConditionTrue(init)) {
     f.consolidation_start =
         IsSet(claim.status().last_pod_event_time())
             ? FromProto(claim.status().last_pod_event_time())
@@ -175,12 +163,8 @@ NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
       Get(node.metadata().annotations(), K().do_not_disrupt) == "true";
   f.disrupted_taint = HasDisruptedTaint(node);
   f.deleting = node.metadata().has_deletion_timestamp();
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == well_known::kConditionTypeReady) {
-      f.ready = c.status() == well_known::kConditionTrue;
-      break;
-    }
-  }
+  f.ready = IsConditionTrue(node.status().conditions(),
+                            well_known::kConditionTypeReady);
   return f;
 }
 

@@ -17,6 +17,7 @@
 #include "drift/pool_facts.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/cloud_provider.h"
+#include "karpenter/conditions.h"
 #include "karpenter/drift/requirements_drift.h"
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/requirements.h"
@@ -36,22 +37,13 @@ std::optional<absl::string_view> Label(const v1::ObjectMeta& meta,
   return absl::string_view(it->second);
 }
 
-const v1::Condition* FindCondition(const v1::NodeClaim& claim,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
 absl::Time FromProto(const google::protobuf::Timestamp& ts) {
   return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
 }
 
 bool Launched(const v1::NodeClaim& claim) {
-  const v1::Condition* c =
-      FindCondition(claim, well_known::kConditionTypeLaunched);
-  return c != nullptr && c->status() == well_known::kConditionTrue;
+  return IsConditionTrue(claim.status().conditions(),
+                         well_known::kConditionTypeLaunched);
 }
 
 // The claim's labels as requirements, with a reserved capacity type widened
@@ -217,8 +209,8 @@ struct ExistingDrifted {
 
 ExistingDrifted ExistingOf(const v1::NodeClaim& claim) {
   ExistingDrifted e;
-  const v1::Condition* c =
-      FindCondition(claim, well_known::kConditionTypeDrifted);
+  const v1::Condition* c = FindCondition(claim.status().conditions(),
+                                         well_known::kConditionTypeDrifted);
   if (c == nullptr) return e;
   e.present = true;
   e.is_true = c->status() == well_known::kConditionTrue;
@@ -300,7 +292,8 @@ bool Precheck(const v1::NodeClaim& claim,
   }
   if (!Launched(claim)) {
     v.skipped = "not launched";
-    if (FindCondition(claim, well_known::kConditionTypeDrifted) != nullptr) {
+    if (FindCondition(claim.status().conditions(),
+                      well_known::kConditionTypeDrifted) != nullptr) {
       v.change = DriftConditionChange::kRemove;
     }
     return false;

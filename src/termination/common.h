@@ -1,7 +1,7 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Internal (not installed): helpers shared by the termination sources:
-// timestamps, conditions, labels and time formatting.
+// timestamps, labels and time formatting.
 //
 // Thread-safety: pure functions, safe to call concurrently.
 
@@ -25,16 +25,6 @@ namespace karpenter::termination::internal {
 // The instant `ts` denotes.
 inline absl::Time FromProto(const google::protobuf::Timestamp& ts) {
   return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
-// The condition of `type`, or nullptr when absent.
-inline const v1::Condition* FindCondition(
-    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
-    absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
 }
 
 // The value of label `key`, or "" when absent.

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "drain/proto_time.h"
+#include "karpenter/conditions.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
 #include "karpenter/termination/volumes.h"
@@ -47,25 +48,14 @@ bool IsDeleting(const v1::ObjectMeta& meta) {
   return meta.has_deletion_timestamp();
 }
 
-const v1::Condition* FindCondition(
-    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
-    absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
 bool ConditionIs(const v1::NodeClaim& claim, absl::string_view type,
                  absl::string_view status) {
-  const v1::Condition* c = FindCondition(claim.status().conditions(), type);
-  return c != nullptr && c->status() == status;
+  return ConditionStatus(claim.status().conditions(), type) == status;
 }
 
 bool NodeIsReady(const v1::Node& node) {
-  const v1::Condition* c = FindCondition(node.status().conditions(),
-                                         well_known::kConditionTypeReady);
-  return c != nullptr && c->status() == well_known::kConditionTrue;
+  return IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 std::string LabelOr(const v1::ObjectMeta& meta, absl::string_view key) {
@@ -339,8 +329,7 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
       claim.status().conditions(), well_known::kConditionTypeDrained);
   // Karpenter drains on every reconcile, so pods that arrive after
   // Drained=True reopen the drain.
-  if (pass.done && drained != nullptr &&
-      drained->status() == well_known::kConditionTrue) {
+  if (pass.done && IsConditionTrue(drained)) {
     return std::nullopt;
   }
   if (drained == nullptr || !pass.done) {
@@ -674,8 +663,7 @@ Decision RemoveClaimFinalizer(Builder& b, const v1::NodeClaim& claim,
   const v1::Condition* terminating =
       FindCondition(claim.status().conditions(),
                     well_known::kConditionTypeInstanceTerminating);
-  if (terminating != nullptr &&
-      terminating->status() == well_known::kConditionTrue) {
+  if (IsConditionTrue(terminating)) {
     a.on_success.push_back(
         Observation(metrics::kNodeClaimsInstanceTerminationDurationSeconds,
                     NodePoolLabels(claim.metadata()),

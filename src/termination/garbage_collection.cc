@@ -15,13 +15,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
+#include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
 namespace {
 
-using internal::FindCondition;
 using internal::FromProto;
 using internal::TimeString;
 
@@ -126,13 +126,11 @@ NodeClaimGcVerdict JudgeNodeClaim(
       internal::NodeOfClaim(snapshot, nodes, claim);
   if (node.has_value()) v.node = snapshot.nodes()[*node].metadata().name();
   const std::string& id = claim.status().provider_id();
-  const v1::Condition* registered = FindCondition(
-      claim.status().conditions(), well_known::kConditionTypeRegistered);
   if (claim.metadata().has_deletion_timestamp()) {
     v.reason = "deleting";
     v.why = "the NodeClaim is already being deleted";
-  } else if (registered == nullptr ||
-             registered->status() != well_known::kConditionTrue) {
+  } else if (!IsConditionTrue(claim.status().conditions(),
+                              well_known::kConditionTypeRegistered)) {
     v.reason = "not_registered";
     v.why = "not Registered; left to the registration timeout";
   } else if (live.contains(id)) {
@@ -146,7 +144,7 @@ NodeClaimGcVerdict JudgeNodeClaim(
             : nullptr;
     const std::string gone =
         absl::StrCat("instance \"", id, "\" is gone or terminating");
-    if (ready != nullptr && ready->status() == well_known::kConditionTrue) {
+    if (IsConditionTrue(ready)) {
       v.reason = "node_ready";
       v.why = absl::StrCat(gone, ", but Node \"", v.node,
                            "\" is Ready, which keeps the NodeClaim");

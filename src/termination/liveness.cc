@@ -12,13 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
 namespace {
 
-using internal::FindCondition;
 using internal::FromProto;
 using internal::TimeString;
 
@@ -37,17 +37,13 @@ absl::Time Since(const v1::Condition* c, const v1::ObjectMeta& meta) {
   return FromProto(meta.creation_timestamp());
 }
 
-bool IsTrue(const v1::Condition* c) {
-  return c != nullptr && c->status() == well_known::kConditionTrue;
-}
-
 std::string StatusText(const v1::Condition* c) {
   return c == nullptr ? std::string("absent") : absl::StrCat(c->status());
 }
 
 bool NodeUnhealthy(const v1::Node& node) {
-  return !IsTrue(FindCondition(node.status().conditions(),
-                               well_known::kConditionTypeReady));
+  return !IsConditionTrue(FindCondition(node.status().conditions(),
+                                        well_known::kConditionTypeReady));
 }
 
 // Nodes and unhealthy Nodes of one NodePool (or of the cluster).
@@ -124,14 +120,14 @@ std::optional<LivenessVerdict> CheckLifecycle(const v1::NodeClaim& claim,
   const auto& conditions = claim.status().conditions();
   const v1::Condition* launched =
       FindCondition(conditions, well_known::kConditionTypeLaunched);
-  if (!IsTrue(launched)) {
+  if (!IsConditionTrue(launched)) {
     return TimeoutRule(launched, well_known::kConditionTypeLaunched,
                        claim.metadata(), o.launch_timeout, kReasonLaunchTimeout,
                        "launching", now);
   }
   const v1::Condition* registered =
       FindCondition(conditions, well_known::kConditionTypeRegistered);
-  if (IsTrue(registered)) return std::nullopt;
+  if (IsConditionTrue(registered)) return std::nullopt;
   return TimeoutRule(registered, well_known::kConditionTypeRegistered,
                      claim.metadata(), o.registration_timeout,
                      kReasonRegistrationTimeout, "registering", now);
@@ -147,7 +143,7 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
   }
   const v1::Condition* ready = FindCondition(node.status().conditions(),
                                              well_known::kConditionTypeReady);
-  if (IsTrue(ready)) {
+  if (IsConditionTrue(ready)) {
     v.reason = "node_ready";
     v.why = absl::StrCat("Node \"", v.node, "\" is Ready");
     return;

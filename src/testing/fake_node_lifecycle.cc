@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::testing {
@@ -27,19 +28,6 @@ google::protobuf::Timestamp ToProto(absl::Time t) {
   ts.set_nanos(static_cast<int32_t>(absl::ToInt64Nanoseconds(
       t - absl::FromUnixSeconds(absl::ToUnixSeconds(t)))));
   return ts;
-}
-
-const v1::Condition* Find(const v1::NodeClaimStatus& status,
-                          absl::string_view type) {
-  for (const v1::Condition& c : status.conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-bool IsTrue(const v1::NodeClaimStatus& status, absl::string_view type) {
-  const v1::Condition* c = Find(status, type);
-  return c != nullptr && c->status() == well_known::kConditionTrue;
 }
 
 // Sets condition `type` to True at `now` (keeping an existing True's time).
@@ -131,7 +119,8 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
     const Instance& instance = *found->second;
     v1::NodeClaimStatus status = claim.status();
     bool changed = false;
-    if (!IsTrue(status, well_known::kConditionTypeLaunched)) {
+    if (!IsConditionTrue(status.conditions(),
+                         well_known::kConditionTypeLaunched)) {
       // Karpenter's launch copies the instance's placement onto the
       // NodeClaim's labels (PopulateNodeClaimDetails); requirements drift
       // reads them.
@@ -156,7 +145,8 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
     // A Node of that name from an earlier, interrupted pass is adopted if
     // it has the instance's providerID; another one blocks registration.
     const std::optional<snapshot::NodeIndex> existing = snap.FindNode(name);
-    if (!IsTrue(status, well_known::kConditionTypeRegistered) &&
+    if (!IsConditionTrue(status.conditions(),
+                         well_known::kConditionTypeRegistered) &&
         instance.state == InstanceState::kRunning &&
         (!existing || snap.nodes()[*existing].spec().provider_id() == id)) {
       if (!catalogue) {
@@ -187,10 +177,13 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
       report.registered.push_back(name);
       changed = true;
     }
-    if (IsTrue(status, well_known::kConditionTypeRegistered) &&
-        !IsTrue(status, well_known::kConditionTypeInitialized)) {
+    if (IsConditionTrue(status.conditions(),
+                        well_known::kConditionTypeRegistered) &&
+        !IsConditionTrue(status.conditions(),
+                         well_known::kConditionTypeInitialized)) {
       const absl::Time due =
-          FromProto(Find(status, well_known::kConditionTypeRegistered)
+          FromProto(FindCondition(status.conditions(),
+                                  well_known::kConditionTypeRegistered)
                         ->last_transition_time()) +
           options_.initialization_delay;
       if (due <= now) {

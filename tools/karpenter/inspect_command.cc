@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli.h"
+#include "karpenter/conditions.h"
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -97,10 +98,8 @@ void PrintNodePools(const snapshot::Snapshot& snap, std::ostream& out) {
 }
 
 std::string ReadyStatus(const v1::Node& node) {
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == well_known::kConditionTypeReady) return OrDash(c.status());
-  }
-  return "-";
+  return OrDash(ConditionStatus(node.status().conditions(),
+                                well_known::kConditionTypeReady));
 }
 
 void PrintNodes(const snapshot::Snapshot& snap, std::ostream& out) {
