@@ -17,6 +17,7 @@
 #include "karpenter/disruption/cost.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -354,9 +355,7 @@ class CandidatePoolBuilder {
     std::string message = absl::StrCat("pod \"", PodName(pod), "\" has \"",
                                        dnd.source, "\" annotation");
     if (dnd.until.has_value()) {
-      absl::StrAppend(&message, " (active until ",
-                      absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", *dnd.until,
-                                       absl::UTCTimeZone()),
+      absl::StrAppend(&message, " (active until ", FormatRfc3339(*dnd.until),
                       ")");
     }
     return Verdict(c.node_name, &c, reasons::kPodDoNotDisrupt,

@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "karpenter/requirements.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -560,8 +561,8 @@ absl::StatusOr<Command> ValidateConsolidation(
   }
   if (command.validate_at.has_value() && now < *command.validate_at) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "now: \"", absl::FormatTime(now), "\" is before command.validate_at \"",
-        absl::FormatTime(*command.validate_at), "\""));
+        "now: \"", FormatRfc3339(now), "\" is before command.validate_at \"",
+        FormatRfc3339(*command.validate_at), "\""));
   }
   // 1. Churn: every candidate must still be one, unchanged.
   std::vector<Candidate> current;

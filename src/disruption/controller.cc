@@ -13,6 +13,7 @@
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/orchestrator.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -161,7 +162,7 @@ class BackoffSink final : public internal::VerdictSink {
   std::string BackoffMessage(const std::string& pool) const {
     return absl::StrCat("NodePool \"", pool,
                         "\" is backing off after a failed command until ",
-                        absl::FormatTime(backoffs_.find(pool)->second));
+                        FormatRfc3339(backoffs_.find(pool)->second));
   }
 
   const std::map<std::string, absl::Time, std::less<>>& backoffs_;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/duration.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -25,10 +26,6 @@ absl::Status BadCost(absl::string_view value) {
   return absl::InvalidArgumentError(
       absl::StrCat("annotation ", well_known::kPodDeletionCost, ": \"", value,
                    "\" is not a number"));
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
 }
 
 }  // namespace
@@ -86,7 +83,7 @@ absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
 
 double LifetimeRemaining(const v1::NodeClaim& claim, absl::Time now) {
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
-  return LifetimeRemaining(FromProto(claim.metadata().creation_timestamp()),
+  return LifetimeRemaining(TimeFromProto(claim.metadata().creation_timestamp()),
                            expire.ok() ? *expire : std::nullopt, now);
 }
 

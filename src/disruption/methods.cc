@@ -15,6 +15,7 @@
 #include "disruption/verdict_sink.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -22,7 +23,6 @@ namespace {
 
 using internal::DisplayName;
 using internal::Emit;
-using internal::FormatUtc;
 using internal::VerdictSink;
 
 std::string BudgetMessage(const Candidate& c, Method method,
@@ -78,7 +78,7 @@ std::string EmptinessMessage(const Candidate& c, const CandidatePool& pool,
              ? absl::StrCat(
                    "consolidateAfter has not elapsed (consolidatable "
                    "at ",
-                   FormatUtc(*c.consolidatable_at), ")")
+                   FormatRfc3339(*c.consolidatable_at), ")")
              : "NodeClaim is not initialized";
 }
 
@@ -195,7 +195,7 @@ std::vector<Command> RunExpiration(const CandidatePool& pool,
            [] { return "spec.expireAfter is Never or unset"; });
     } else if (now < *c.expires_at) {
       Emit(sink, c, m, reasons::kNotExpired, [&] {
-        return absl::StrCat("expires at ", FormatUtc(*c.expires_at));
+        return absl::StrCat("expires at ", FormatRfc3339(*c.expires_at));
       });
     } else if (mc.deleting) {
       Emit(sink, c, m, reasons::kDeleting,
@@ -208,7 +208,7 @@ std::vector<Command> RunExpiration(const CandidatePool& pool,
       cmd.method = m;
       cmd.candidates = {c};
       cmd.explanation = absl::StrCat(
-          "expired at ", FormatUtc(*c.expires_at), " (expireAfter ",
+          "expired at ", FormatRfc3339(*c.expires_at), " (expireAfter ",
           FormatGoDuration(*c.expires_at - c.created), ")");
       out.push_back(std::move(cmd));
     }

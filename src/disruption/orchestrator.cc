@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -41,10 +42,6 @@ struct Orchestrator::Entry {
 namespace {
 
 constexpr absl::Duration kRetryDelay = absl::Seconds(1);
-
-std::string TimeText(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
 
 // The metric `reason` label: lower snake case of the condition reason.
 std::string MetricReason(Method method) {
@@ -438,7 +435,7 @@ absl::Status Orchestrator::CheckStartable(const Command& command,
     if (b != backoff_.end() && b->second.until > now) {
       return absl::FailedPreconditionError(absl::StrCat(
           "NodePool \"", pool, "\" is backed off until ",
-          TimeText(b->second.until), " after a failed disruption"));
+          FormatRfc3339(b->second.until), " after a failed disruption"));
     }
   }
   return absl::OkStatus();
@@ -547,7 +544,7 @@ absl::Status Orchestrator::Launch(const Command& command, Entry& entry,
             absl::IsResourceExhausted(failure) ? "insufficient capacity: " : "",
             failure.message(), "; rolled back, NodePool(s) \"",
             absl::StrJoin(pools, "\", \""), "\" backed off until ",
-            TimeText(until)));
+            FormatRfc3339(until)));
   }
   return absl::OkStatus();
 }
@@ -721,9 +718,10 @@ void Orchestrator::Rollback(Entry& entry, absl::string_view why, absl::Time now,
   }
   const std::vector<std::string> pools = NodePoolsOf(entry.command);
   const absl::Time until = BackOff(pools, now);
-  report.log.push_back(absl::StrCat(
-      what, ": rolled back: ", why, "; NodePool(s) \"",
-      absl::StrJoin(pools, "\", \""), "\" backed off until ", TimeText(until)));
+  report.log.push_back(
+      absl::StrCat(what, ": rolled back: ", why, "; NodePool(s) \"",
+                   absl::StrJoin(pools, "\", \""), "\" backed off until ",
+                   FormatRfc3339(until)));
 }
 
 // --- Cleanup. ----------------------------------------------------------------

@@ -9,6 +9,7 @@
 
 #include "absl/time/time.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -73,7 +74,7 @@ void FillBudgets(const budget::BudgetMapping& mapping, v1::Plan& out) {
 
 std::string FormatPlanTime(absl::Time t) {
   if (t == absl::InfiniteFuture() || t == absl::InfinitePast()) return "";
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
+  return FormatRfc3339(t);
 }
 
 v1::Plan PlanToProto(const Plan& plan) {

@@ -15,6 +15,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/cost.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -42,10 +43,6 @@ const Keys& K() {
 absl::string_view Get(const StringMap& map, const std::string& key) {
   auto it = map.find(key);
   return it == map.end() ? absl::string_view() : absl::string_view(it->second);
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
 }
 
 bool IsSet(const google::protobuf::Timestamp& ts) {
@@ -99,7 +96,7 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   f.provider_id = claim.status().provider_id();
   f.pool_label = std::string(Get(claim.metadata().labels(), K().node_pool));
   f.pool = PoolOf(snap, f.pool_label);
-  f.created = FromProto(claim.metadata().creation_timestamp());
+  f.created = TimeFromProto(claim.metadata().creation_timestamp());
   f.has_termination_grace_period = claim.spec().has_termination_grace_period();
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
   if (!expire.ok()) {
@@ -116,7 +113,7 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   const v1::Condition* drifted =
       FindCondition(conditions, well_known::kConditionTypeDrifted);
   if (IsConditionTrue(drifted)) {
-    f.drifted_since = FromProto(drifted->last_transition_time());
+    f.drifted_since = TimeFromProto(drifted->last_transition_time());
     f.drift_reason = drifted->reason();
   }
   for (const v1::Condition& c : conditions) {
@@ -124,7 +121,7 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
         c.status() != well_known::kConditionTrue) {
       continue;
     }
-    f.true_drifted_since = FromProto(c.last_transition_time());
+    f.true_drifted_since = TimeFromProto(c.last_transition_time());
     f.true_drifted_reason = c.reason();
     break;
   }
@@ -133,8 +130,8 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   if (IsConditionTrue(init)) {
     f.consolidation_start =
         IsSet(claim.status().last_pod_event_time())
-            ? FromProto(claim.status().last_pod_event_time())
-            : FromProto(init->last_transition_time());
+            ? TimeFromProto(claim.status().last_pod_event_time())
+            : TimeFromProto(init->last_transition_time());
   }
   return f;
 }

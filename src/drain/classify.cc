@@ -4,13 +4,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "drain/proto_time.h"
 #include "karpenter/duration.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::drain {
 namespace {
-
-using drain_internal::FromProto;
 
 bool OwnedBy(const v1::Pod& pod, absl::string_view api_version,
              absl::string_view kind) {
@@ -57,7 +55,7 @@ DoNotDisrupt EvaluateDoNotDisruptOnly(const v1::Pod& pod, absl::Time now) {
   result.source = well_known::kDoNotDisruptAnnotationKey;
   result.state = DoNotDisruptState::kActive;
   if (!pod.status().has_start_time()) return result;  // Fail safe.
-  result.until = FromProto(pod.status().start_time()) + *d;
+  result.until = TimeFromProto(pod.status().start_time()) + *d;
   if (now >= *result.until) result.state = DoNotDisruptState::kLapsed;
   return result;
 }
@@ -130,7 +128,7 @@ bool IsTerminating(const v1::Pod& pod) {
 
 bool IsStuckTerminating(const v1::Pod& pod, absl::Time now) {
   return IsTerminating(pod) &&
-         now - FromProto(pod.metadata().deletion_timestamp()) >
+         now - TimeFromProto(pod.metadata().deletion_timestamp()) >
              kStuckTerminatingAfter;
 }
 

@@ -22,6 +22,7 @@
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/requirements.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/time_util.h"
 #include "karpenter/v1/karpenter.pb.h"
 #include "karpenter/v1/meta.pb.h"
 #include "karpenter/well_known.h"
@@ -35,10 +36,6 @@ std::optional<absl::string_view> Label(const v1::ObjectMeta& meta,
   auto it = meta.labels().find(std::string_view(key.data(), key.size()));
   if (it == meta.labels().end()) return std::nullopt;
   return absl::string_view(it->second);
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
 }
 
 bool Launched(const v1::NodeClaim& claim) {
@@ -215,7 +212,7 @@ ExistingDrifted ExistingOf(const v1::NodeClaim& claim) {
   e.present = true;
   e.is_true = c->status() == well_known::kConditionTrue;
   if (c->has_last_transition_time()) {
-    e.since = FromProto(c->last_transition_time());
+    e.since = TimeFromProto(c->last_transition_time());
   }
   e.reason = c->reason();
   e.message = c->message();
@@ -361,9 +358,9 @@ DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
   internal::DriftMemo memo(obs.catalog, 1);
   internal::PoolFacts& facts = memo.Facts(0, *pool);
   if (!RunSnapshotChecks(claim, memo, facts, v)) {
-    RunObservedChecks(claim, FromProto(claim.metadata().creation_timestamp()),
-                      memo.InstanceTypeClaimKey(claim), memo, facts, obs, now,
-                      v);
+    RunObservedChecks(
+        claim, TimeFromProto(claim.metadata().creation_timestamp()),
+        memo.InstanceTypeClaimKey(claim), memo, facts, obs, now, v);
   }
   if (v.error.ok()) DecideCondition(ExistingOf(claim), now, v);
   return v;
@@ -406,7 +403,7 @@ DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
         claim, memo, memo.Facts(*p, snapshot.node_pools()[*p]), e.verdict);
     e.checked = e.verdict.error.ok();
     if (e.observe) {
-      e.created = FromProto(claim.metadata().creation_timestamp());
+      e.created = TimeFromProto(claim.metadata().creation_timestamp());
       e.type_key = memo.InstanceTypeClaimKey(claim);
     }
   }

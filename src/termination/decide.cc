@@ -11,32 +11,18 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
-#include "drain/proto_time.h"
 #include "karpenter/conditions.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
 #include "karpenter/termination/volumes.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::termination {
 namespace {
 
-using drain_internal::FromProto;
 using snapshot::NodeIndex;
 using snapshot::Snapshot;
-
-std::string FormatInstant(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
-
-google::protobuf::Timestamp ToProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  const int64_t seconds = absl::ToUnixSeconds(t);
-  ts.set_seconds(seconds);
-  ts.set_nanos(static_cast<int32_t>(
-      absl::ToInt64Nanoseconds(t - absl::FromUnixSeconds(seconds))));
-  return ts;
-}
 
 bool HasFinalizer(const v1::ObjectMeta& meta) {
   return std::find(meta.finalizers().begin(), meta.finalizers().end(),
@@ -139,7 +125,7 @@ class Builder {
       if (current != nullptr && current->status() == status) {
         *next.mutable_last_transition_time() = current->last_transition_time();
       } else {
-        *next.mutable_last_transition_time() = ToProto(now_);
+        *next.mutable_last_transition_time() = TimeToProto(now_);
       }
       Action& a = Add(ActionKind::kSetCondition, ObjectKind::kNodeClaim,
                       claim.metadata().name());
@@ -248,7 +234,7 @@ std::optional<Decision> TerminateInstance(Builder& b,
       Step::kAwaitInstanceTermination,
       absl::StrCat(
           "instance ", provider_id, " still exists, terminating for ",
-          absl::FormatDuration(now - FromProto(c->last_transition_time()))),
+          absl::FormatDuration(now - TimeFromProto(c->last_transition_time()))),
       kInstanceRequeue);
 }
 
@@ -269,10 +255,10 @@ Decision RemoveNodeFinalizer(Builder& b, const v1::Node& node, Step step,
   a.on_success.push_back(
       Observation(metrics::kNodesTerminationDurationSeconds,
                   NodePoolLabels(node.metadata()),
-                  now - FromProto(node.metadata().deletion_timestamp())));
+                  now - TimeFromProto(node.metadata().deletion_timestamp())));
   a.on_success.push_back(Observation(
       metrics::kNodesLifetimeDurationSeconds, NodePoolLabels(node.metadata()),
-      now - FromProto(node.metadata().creation_timestamp())));
+      now - TimeFromProto(node.metadata().creation_timestamp())));
   return b.Finish(step, std::move(reason));
 }
 
@@ -346,11 +332,11 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
   const absl::Time since =
       drained == nullptr || drained->status() != well_known::kConditionUnknown
           ? now
-          : FromProto(drained->last_transition_time());
+          : TimeFromProto(drained->last_transition_time());
   if (now - since < options.min_drain_time) {
     return b.Finish(Step::kAwaitMinDrainTime,
                     absl::StrCat("drained; waiting until ",
-                                 FormatInstant(since + options.min_drain_time),
+                                 FormatRfc3339(since + options.min_drain_time),
                                  " (MinDrainTime ",
                                  absl::FormatDuration(options.min_drain_time),
                                  " after Drained turned Unknown)"),
@@ -403,7 +389,7 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
               well_known::kConditionFalse,
               well_known::kReasonTerminationGracePeriodElapsed);
   return b.Finish(Step::kMarkVolumesDetached,
-                  absl::StrCat("deadline ", FormatInstant(deadline->at),
+                  absl::StrCat("deadline ", FormatRfc3339(deadline->at),
                                " passed with volume attachments left: ", list),
                   kShortRequeue);
 }
@@ -450,7 +436,7 @@ absl::StatusOr<Decision> DecideDeletingNode(Builder& b, const Snapshot& s,
     b.Event(ObjectKind::kNode, name, EventType::kWarning,
             events::kTerminationGracePeriodExpiring,
             absl::StrCat("All pods will be deleted by ",
-                         FormatInstant(b.decision().deadline->at)));
+                         FormatRfc3339(b.decision().deadline->at)));
   }
   TaintAndLabel(b, node);
   KARPENTER_ASSIGN_OR_RETURN(std::optional<Decision> drain,
@@ -627,9 +613,9 @@ absl::StatusOr<std::optional<std::string>> TerminationTimestamp(
         "nodeclaim \"", claim.metadata().name(),
         "\": spec.terminationGracePeriod: ", tgp.status().message()));
   }
-  const absl::Time at = FromProto(claim.metadata().deletion_timestamp()) + *tgp;
-  // Go's time.RFC3339 has second precision.
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", at, absl::UTCTimeZone());
+  const absl::Time at = TimeFromProto(claim.metadata().deletion_timestamp()) +
+                        *tgp;  // Go's time.RFC3339 has second precision.
+  return FormatRfc3339(TruncateToSecond(at));
 }
 
 // The claim's Node, by status.nodeName with a matching providerID.
@@ -659,7 +645,7 @@ Decision RemoveClaimFinalizer(Builder& b, const v1::NodeClaim& claim,
   a.on_success.push_back(
       Observation(metrics::kNodeClaimsTerminationDurationSeconds,
                   NodePoolLabels(claim.metadata()),
-                  now - FromProto(claim.metadata().deletion_timestamp())));
+                  now - TimeFromProto(claim.metadata().deletion_timestamp())));
   const v1::Condition* terminating =
       FindCondition(claim.status().conditions(),
                     well_known::kConditionTypeInstanceTerminating);
@@ -667,7 +653,7 @@ Decision RemoveClaimFinalizer(Builder& b, const v1::NodeClaim& claim,
     a.on_success.push_back(
         Observation(metrics::kNodeClaimsInstanceTerminationDurationSeconds,
                     NodePoolLabels(claim.metadata()),
-                    now - FromProto(terminating->last_transition_time())));
+                    now - TimeFromProto(terminating->last_transition_time())));
   }
   return b.Finish(Step::kRemoveFinalizer, std::move(reason));
 }

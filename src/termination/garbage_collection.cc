@@ -16,14 +16,12 @@
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
 #include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
 namespace {
-
-using internal::FromProto;
-using internal::TimeString;
 
 absl::Status CheckNonNegative(absl::string_view field, absl::Duration d) {
   if (d >= absl::ZeroDuration()) return absl::OkStatus();
@@ -93,12 +91,12 @@ InstanceVerdict JudgeInstance(
     return v;
   }
   v.due = instance.created + o.instance_grace;
-  const std::string age = absl::StrCat("no NodeClaim holds it; created ",
-                                       TimeString(instance.created), ", grace ",
-                                       absl::FormatDuration(o.instance_grace));
+  const std::string age = absl::StrCat(
+      "no NodeClaim holds it; created ", FormatRfc3339(instance.created),
+      ", grace ", absl::FormatDuration(o.instance_grace));
   if (now < *v.due) {
     v.reason = "within_grace";
-    v.why = absl::StrCat(age, "; collectable at ", TimeString(*v.due));
+    v.why = absl::StrCat(age, "; collectable at ", FormatRfc3339(*v.due));
     return v;
   }
   v.delete_instance = true;
@@ -173,15 +171,16 @@ std::optional<FinalizerVerdict> JudgeFinalizer(
   FinalizerVerdict v;
   v.kind = kind;
   v.name = meta.name();
-  v.deleting_since = FromProto(meta.deletion_timestamp());
+  v.deleting_since = TimeFromProto(meta.deletion_timestamp());
   const absl::Time due = v.deleting_since + o.orphaned_finalizer_after;
   const std::string head = absl::StrCat(
-      "deleting since ", TimeString(v.deleting_since), "; finalizer ",
+      "deleting since ", FormatRfc3339(v.deleting_since), "; finalizer ",
       well_known::kTerminationFinalizer, " still present");
   if (now < due) {
     v.reason = "terminating";
     v.due = due;
-    v.why = absl::StrCat(head, "; reported as orphaned at ", TimeString(due));
+    v.why =
+        absl::StrCat(head, "; reported as orphaned at ", FormatRfc3339(due));
     return v;
   }
   v.reason = "orphaned_finalizer";

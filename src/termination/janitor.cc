@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::termination {
@@ -73,8 +74,7 @@ void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
         cluster.SetAnnotation(
             ObjectKind::kNodeClaim, v.node_claim,
             well_known::kNodeClaimTerminationTimestampAnnotationKey,
-            absl::FormatTime("%Y-%m-%d%ET%H:%M:%SZ", now,
-                             absl::UTCTimeZone())));
+            FormatRfc3339(TruncateToSecond(now))));
     if (annotate.already_gone) return;
     if (!annotate.status.ok()) {
       Skip(result, JanitorActionKind::kDeleteNodeClaim, v.node_claim, v.reason,

@@ -13,14 +13,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
 namespace {
-
-using internal::FromProto;
-using internal::TimeString;
 
 absl::Status CheckTimeout(absl::string_view field, absl::Duration d) {
   if (d >= absl::ZeroDuration()) return absl::OkStatus();
@@ -32,9 +30,9 @@ absl::Status CheckTimeout(absl::string_view field, absl::Duration d) {
 // object's creation when the condition (or its time) is absent.
 absl::Time Since(const v1::Condition* c, const v1::ObjectMeta& meta) {
   if (c != nullptr && c->has_last_transition_time()) {
-    return FromProto(c->last_transition_time());
+    return TimeFromProto(c->last_transition_time());
   }
-  return FromProto(meta.creation_timestamp());
+  return TimeFromProto(meta.creation_timestamp());
 }
 
 std::string StatusText(const v1::Condition* c) {
@@ -96,7 +94,7 @@ LivenessVerdict TimeoutRule(const v1::Condition* condition,
   LivenessVerdict v;
   const absl::Time start = Since(condition, meta);
   v.why = absl::StrCat(type, " is ", StatusText(condition), " since ",
-                       TimeString(start), "; timeout ",
+                       FormatRfc3339(start), "; timeout ",
                        absl::FormatDuration(timeout));
   if (timeout == absl::InfiniteDuration()) {
     v.reason = std::string(waiting);
@@ -108,7 +106,7 @@ LivenessVerdict TimeoutRule(const v1::Condition* condition,
   v.action = fire ? LivenessAction::kDeleteNodeClaim : LivenessAction::kNone;
   v.reason = std::string(fire ? fired : waiting);
   absl::StrAppend(&v.why, fire ? " elapsed at " : " elapses at ",
-                  TimeString(*v.due));
+                  FormatRfc3339(*v.due));
   return v;
 }
 
@@ -151,7 +149,7 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
   const absl::Time start = Since(ready, node.metadata());
   const std::string since =
       absl::StrCat("Node \"", v.node, "\" Ready is ", StatusText(ready),
-                   " since ", TimeString(start));
+                   " since ", FormatRfc3339(start));
   if (!o.not_ready_enabled) {
     v.reason = "repair_disabled";
     v.why = absl::StrCat(since, "; node repair is disabled");
@@ -166,8 +164,9 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
   if (now < due) {
     v.reason = "not_ready";
     v.due = due;
-    v.why = absl::StrCat(since, "; repaired at ", TimeString(due), " (after ",
-                         absl::FormatDuration(o.not_ready_timeout), ")");
+    v.why =
+        absl::StrCat(since, "; repaired at ", FormatRfc3339(due), " (after ",
+                     absl::FormatDuration(o.not_ready_timeout), ")");
     return;
   }
   const PoolHealth h = health.Of(v.node_pool);
@@ -212,7 +211,7 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
     base.reason = "deleting";
     base.why = absl::StrCat(
         "NodeClaim is being deleted since ",
-        TimeString(FromProto(claim.metadata().deletion_timestamp())));
+        FormatRfc3339(TimeFromProto(claim.metadata().deletion_timestamp())));
     return base;
   }
   if (std::optional<LivenessVerdict> v = CheckLifecycle(claim, now, o)) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::testing {
@@ -110,7 +111,7 @@ absl::StatusOr<DrainSimulationResult> SimulateDrain(
     if (next == absl::InfiniteFuture() || next > end) break;
     if (next <= now) {
       return absl::InternalError(absl::StrCat(
-          "drain simulation: time cannot advance at ", absl::FormatTime(now),
+          "drain simulation: time cannot advance at ", FormatRfc3339(now),
           " with ", drainer->nodes().size(), " node(s) still draining"));
     }
     KARPENTER_RETURN_IF_ERROR(clock.SetTime(next));

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 #include "testing/mutex_lock.h"
 
@@ -46,10 +47,6 @@ struct CloudFault {
   absl::Status status;
   FaultTiming timing = FaultTiming::kInsteadOfCall;
 };
-
-std::string LogTime(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
 
 std::string StatusText(const absl::Status& s) {
   if (s.ok()) return "OK";
@@ -401,7 +398,7 @@ std::optional<CloudFault> FakeCloudState::TakeFault(CloudMethod method) {
 
 void FakeCloudState::Log(absl::Time at, absl::string_view line) {
   if (options_.record_call_log) {
-    log.push_back(absl::StrCat(LogTime(at), " ", line));
+    log.push_back(absl::StrCat(FormatRfc3339(at), " ", line));
   }
 }
 

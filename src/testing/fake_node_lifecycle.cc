@@ -13,22 +13,11 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
-google::protobuf::Timestamp ToProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  ts.set_seconds(absl::ToUnixSeconds(t));
-  ts.set_nanos(static_cast<int32_t>(absl::ToInt64Nanoseconds(
-      t - absl::FromUnixSeconds(absl::ToUnixSeconds(t)))));
-  return ts;
-}
 
 // Sets condition `type` to True at `now` (keeping an existing True's time).
 void SetTrue(v1::NodeClaimStatus& status, absl::string_view type,
@@ -36,7 +25,7 @@ void SetTrue(v1::NodeClaimStatus& status, absl::string_view type,
   for (v1::Condition& c : *status.mutable_conditions()) {
     if (c.type() != type) continue;
     if (c.status() != well_known::kConditionTrue) {
-      *c.mutable_last_transition_time() = ToProto(now);
+      *c.mutable_last_transition_time() = TimeToProto(now);
     }
     c.set_status(std::string(well_known::kConditionTrue));
     c.set_reason(std::string(type));
@@ -46,7 +35,7 @@ void SetTrue(v1::NodeClaimStatus& status, absl::string_view type,
   c->set_type(std::string(type));
   c->set_status(std::string(well_known::kConditionTrue));
   c->set_reason(std::string(type));
-  *c->mutable_last_transition_time() = ToProto(now);
+  *c->mutable_last_transition_time() = TimeToProto(now);
 }
 
 v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
@@ -55,7 +44,7 @@ v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
   v1::Node node;
   v1::ObjectMeta& meta = *node.mutable_metadata();
   meta.set_name(claim.metadata().name());
-  *meta.mutable_creation_timestamp() = ToProto(now);
+  *meta.mutable_creation_timestamp() = TimeToProto(now);
   auto& labels = *meta.mutable_labels();
   labels = claim.metadata().labels();
   labels[std::string(well_known::kLabelInstanceTypeStable)] =
@@ -76,7 +65,7 @@ v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
   ready->set_type(std::string(well_known::kConditionTypeReady));
   ready->set_status(std::string(well_known::kConditionTrue));
   ready->set_reason(std::string(well_known::kReasonKubeletReady));
-  *ready->mutable_last_transition_time() = ToProto(now);
+  *ready->mutable_last_transition_time() = TimeToProto(now);
   return node;
 }
 
@@ -182,9 +171,9 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
         !IsConditionTrue(status.conditions(),
                          well_known::kConditionTypeInitialized)) {
       const absl::Time due =
-          FromProto(FindCondition(status.conditions(),
-                                  well_known::kConditionTypeRegistered)
-                        ->last_transition_time()) +
+          TimeFromProto(FindCondition(status.conditions(),
+                                      well_known::kConditionTypeRegistered)
+                            ->last_transition_time()) +
           options_.initialization_delay;
       if (due <= now) {
         const absl::Status labelled =

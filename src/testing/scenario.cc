@@ -22,6 +22,7 @@
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::testing {
@@ -339,8 +340,9 @@ absl::Status ValidateChange(const std::string& path,
 
 // --- Generation. ------------------------------------------------------------
 
+// Whole seconds, as the objects a cluster dump holds (metav1.Time).
 void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
+  *ts = TimeToProto(TruncateToSecond(t));
 }
 
 void AddCondition(google::protobuf::RepeatedPtrField<v1::Condition>* list,
@@ -683,8 +685,7 @@ absl::Status ExpandGenerated(const v1::Scenario& scenario,
 }
 
 absl::Time ScenarioStart(const v1::Scenario& scenario) {
-  return absl::FromUnixSeconds(scenario.spec().start().seconds()) +
-         absl::Nanoseconds(scenario.spec().start().nanos());
+  return TimeFromProto(scenario.spec().start());
 }
 
 absl::Time ScenarioEnd(const v1::Scenario& scenario) {

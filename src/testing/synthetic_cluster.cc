@@ -10,13 +10,11 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "google/protobuf/util/time_util.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
-
-using google::protobuf::util::TimeUtil;
 
 constexpr int kMaxCount = 10'000'000;
 // Enough apps that the default PDB count gives each PDB its own app.
@@ -26,8 +24,9 @@ constexpr std::array<const char*, 3> kZones = {"us-west-2a", "us-west-2b",
 constexpr std::array<const char*, 4> kInstanceTypes = {
     "m5.large", "m5.xlarge", "c5.2xlarge", "r5.xlarge"};
 
+// Whole seconds, as the objects a cluster dump holds (metav1.Time).
 google::protobuf::Timestamp ToProto(absl::Time t) {
-  return TimeUtil::SecondsToTimestamp(absl::ToUnixSeconds(t));
+  return TimeToProto(TruncateToSecond(t));
 }
 
 // Resolves the -1 defaults and checks every count.

@@ -131,7 +131,7 @@ disruption::PassInputs MakeInputs(const snapshot::Snapshot& snap) {
 
 std::string Utc(absl::Time t) {
   if (t == absl::InfiniteFuture()) return "never";
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+  return FormatCliTime(t);
 }
 
 // "in 3h25m" / "3h25m ago" relative to `now`, rounded to the second.
