@@ -21,6 +21,13 @@
 namespace karpenter::disruption {
 namespace {
 
+using well_known::kCapacityTypeLabelKey;
+using well_known::kCapacityTypeOnDemand;
+using well_known::kCapacityTypeReserved;
+using well_known::kCapacityTypeSpot;
+using well_known::kLabelInstanceTypeStable;
+using well_known::kLabelTopologyZone;
+
 std::string Price(double price) { return absl::StrFormat("%.4f", price); }
 
 NodeVerdict MakeVerdict(const Candidate& c, Method method,
@@ -56,8 +63,8 @@ const InstanceType* FindType(const InstanceTypeCatalog& catalog,
 }
 
 bool OfferingAdmitted(const Offering& o, const Requirements& reqs) {
-  return o.available && Admits(reqs, well_known::kLabelTopologyZone, o.zone) &&
-         Admits(reqs, well_known::kCapacityTypeLabelKey, o.capacity_type);
+  return o.available && Admits(reqs, kLabelTopologyZone, o.zone) &&
+         Admits(reqs, kCapacityTypeLabelKey, o.capacity_type);
 }
 
 struct PricedOption {
@@ -80,8 +87,7 @@ std::optional<PricedOption> PriceOption(const InstanceType& it,
   }
   if (!cheapest.has_value()) return std::nullopt;
   for (absl::string_view ct :
-       {well_known::kCapacityTypeReserved, well_known::kCapacityTypeSpot,
-        well_known::kCapacityTypeOnDemand}) {
+       {kCapacityTypeReserved, kCapacityTypeSpot, kCapacityTypeOnDemand}) {
     std::optional<double> worst;
     for (const Offering& o : it.offerings) {
       if (!OfferingAdmitted(o, reqs) || o.capacity_type != ct) continue;
@@ -148,11 +154,10 @@ Replacement Narrow(const Replacement& original,
   out.instance_types.clear();
   for (const PricedOption& o : options) out.instance_types.push_back(o.name);
   out.price = options.front().cheapest;
-  SetIn(out.node_claim, well_known::kLabelInstanceTypeStable,
-        out.instance_types);
+  SetIn(out.node_claim, kLabelInstanceTypeStable, out.instance_types);
   if (force_spot) {
-    SetIn(out.node_claim, well_known::kCapacityTypeLabelKey,
-          {std::string(well_known::kCapacityTypeSpot)});
+    SetIn(out.node_claim, kCapacityTypeLabelKey,
+          {std::string(kCapacityTypeSpot)});
   }
   return out;
 }
@@ -181,8 +186,8 @@ ConsolidationAttempt SpotToSpot(absl::Span<const Candidate> candidates,
                      "SpotToSpotConsolidation is disabled, can't replace a "
                      "spot node with a spot node");
   }
-  reqs.Add(Requirement::In(well_known::kCapacityTypeLabelKey,
-                           {std::string(well_known::kCapacityTypeSpot)}));
+  reqs.Add(
+      Requirement::In(kCapacityTypeLabelKey, {std::string(kCapacityTypeSpot)}));
   std::vector<PricedOption> cheaper =
       CheaperThan(PriceOptions(replacement, reqs, catalog), limit);
   if (cheaper.empty()) {
@@ -331,8 +336,7 @@ std::optional<NodeVerdict> ConsolidationIneligibility(
                    absl::StrCat("NodePool \"", c.node_pool_name,
                                 "\" is static (spec.replicas is set)"));
   }
-  if (c.instance_type.empty())
-    return missing(well_known::kLabelInstanceTypeStable);
+  if (c.instance_type.empty()) return missing(kLabelInstanceTypeStable);
   if (!(c.price > 0)) {
     return verdict(
         reasons::kInstanceTypeUnknown,
@@ -340,9 +344,8 @@ std::optional<NodeVerdict> ConsolidationIneligibility(
                      "\" not found (no offering price for zone \"", c.zone,
                      "\", capacity type \"", c.capacity_type, "\")"));
   }
-  if (c.capacity_type.empty())
-    return missing(well_known::kCapacityTypeLabelKey);
-  if (c.zone.empty()) return missing(well_known::kLabelTopologyZone);
+  if (c.capacity_type.empty()) return missing(kCapacityTypeLabelKey);
+  if (c.zone.empty()) return missing(kLabelTopologyZone);
   if (c.consolidation_disabled) {
     return verdict(reasons::kConsolidationDisabled,
                    absl::StrCat("NodePool \"", c.node_pool_name,
@@ -401,12 +404,10 @@ ConsolidationAttempt EvaluateConsolidation(
                      std::string(reqs.status().message()));
   }
   const double limit = TotalPrice(candidates);
-  const bool all_spot =
-      std::all_of(candidates.begin(), candidates.end(), [](const Candidate& c) {
-        return c.capacity_type == well_known::kCapacityTypeSpot;
-      });
-  if (all_spot && Admits(*reqs, well_known::kCapacityTypeLabelKey,
-                         well_known::kCapacityTypeSpot)) {
+  const bool all_spot = std::all_of(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& c) { return c.capacity_type == kCapacityTypeSpot; });
+  if (all_spot && Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeSpot)) {
     return SpotToSpot(candidates, method, replacement, *std::move(reqs), limit,
                       catalog, options);
   }
@@ -420,10 +421,9 @@ ConsolidationAttempt EvaluateConsolidation(
   }
   // Prices assumed spot would launch when both are allowed: insist on it,
   // so a spot shortage fails the launch instead of costing more.
-  const bool force_spot = Admits(*reqs, well_known::kCapacityTypeLabelKey,
-                                 well_known::kCapacityTypeSpot) &&
-                          Admits(*reqs, well_known::kCapacityTypeLabelKey,
-                                 well_known::kCapacityTypeOnDemand);
+  const bool force_spot =
+      Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeSpot) &&
+      Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeOnDemand);
   return Replace(candidates, method, Narrow(replacement, cheaper, force_spot));
 }
 

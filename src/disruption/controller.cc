@@ -406,8 +406,9 @@ absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
     if (!c.has_node) continue;
     const v1::NodeClaim& nc = snap.node_claims()[c.node_claim];
     if (IsConditionTrue(nc.status().conditions(),
-                        well_known::kConditionTypeInstanceTerminating))
+                        well_known::kConditionTypeInstanceTerminating)) {
       continue;
+    }
     const auto& labels = snap.nodes()[c.node].metadata().labels();
     auto init = labels.find(std::string(well_known::kNodeInitializedLabelKey));
     if (init == labels.end() || init->second != "true") continue;

@@ -23,6 +23,12 @@ namespace {
 
 using snapshot::NodeIndex;
 using snapshot::Snapshot;
+using well_known::kConditionFalse;
+using well_known::kConditionTrue;
+using well_known::kConditionTypeDrained;
+using well_known::kConditionTypeInstanceTerminating;
+using well_known::kConditionTypeVolumesDetached;
+using well_known::kConditionUnknown;
 
 bool HasFinalizer(const v1::ObjectMeta& meta) {
   return std::find(meta.finalizers().begin(), meta.finalizers().end(),
@@ -137,9 +143,8 @@ class Builder {
   // Records the claim's current condition values (before any action).
   void ObserveConditions(const v1::NodeClaim& claim) {
     for (absl::string_view type :
-         {well_known::kConditionTypeDrained,
-          well_known::kConditionTypeVolumesDetached,
-          well_known::kConditionTypeInstanceTerminating}) {
+         {kConditionTypeDrained, kConditionTypeVolumesDetached,
+          kConditionTypeInstanceTerminating}) {
       const v1::Condition* c = FindCondition(claim.status().conditions(), type);
       if (c != nullptr) SetConditionValue(*c);
     }
@@ -191,8 +196,7 @@ InstanceObservation PlantedObservation(const DecideOptions& options,
                                        const v1::NodeClaim& claim,
                                        InstanceObservation instance) {
   if (options.testonly_finalizer_before_instance_gone &&
-      ConditionIs(claim, well_known::kConditionTypeInstanceTerminating,
-                  well_known::kConditionTrue)) {
+      ConditionIs(claim, kConditionTypeInstanceTerminating, kConditionTrue)) {
     return InstanceObservation::kGone;
   }
   return instance;
@@ -206,14 +210,12 @@ std::optional<Decision> TerminateInstance(Builder& b,
   if (instance == InstanceObservation::kGone || provider_id.empty()) {
     return std::nullopt;
   }
-  if (!ConditionIs(claim, well_known::kConditionTypeInstanceTerminating,
-                   well_known::kConditionTrue)) {
+  if (!ConditionIs(claim, kConditionTypeInstanceTerminating, kConditionTrue)) {
     Action& del = b.Add(ActionKind::kDeleteInstance, ObjectKind::kNodeClaim,
                         claim.metadata().name());
     del.provider_id = std::string(provider_id);
-    b.Condition(claim, well_known::kConditionTypeInstanceTerminating,
-                well_known::kConditionTrue,
-                well_known::kConditionTypeInstanceTerminating);
+    b.Condition(claim, kConditionTypeInstanceTerminating, kConditionTrue,
+                kConditionTypeInstanceTerminating);
     return b.Finish(Step::kTerminateInstance,
                     absl::StrCat("terminating instance ", provider_id),
                     kInstanceRequeue);
@@ -227,9 +229,8 @@ std::optional<Decision> TerminateInstance(Builder& b,
         absl::StrCat("checking whether instance ", provider_id, " is gone"),
         kInstanceRequeue);
   }
-  const v1::Condition* c =
-      FindCondition(claim.status().conditions(),
-                    well_known::kConditionTypeInstanceTerminating);
+  const v1::Condition* c = FindCondition(claim.status().conditions(),
+                                         kConditionTypeInstanceTerminating);
   return b.Finish(
       Step::kAwaitInstanceTermination,
       absl::StrCat(
@@ -311,16 +312,16 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
           deadline ? std::optional<absl::Time>(deadline->at) : std::nullopt,
           now));
   b.decision().drain = pass;
-  const v1::Condition* drained = FindCondition(
-      claim.status().conditions(), well_known::kConditionTypeDrained);
+  const v1::Condition* drained =
+      FindCondition(claim.status().conditions(), kConditionTypeDrained);
   // Karpenter drains on every reconcile, so pods that arrive after
   // Drained=True reopen the drain.
   if (pass.done && IsConditionTrue(drained)) {
     return std::nullopt;
   }
   if (drained == nullptr || !pass.done) {
-    b.Condition(claim, well_known::kConditionTypeDrained,
-                well_known::kConditionUnknown, well_known::kReasonDraining);
+    b.Condition(claim, kConditionTypeDrained, kConditionUnknown,
+                well_known::kReasonDraining);
   }
   if (!pass.done) {
     b.Add(ActionKind::kDrain, ObjectKind::kNode, node.metadata().name());
@@ -330,7 +331,7 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
     return b.Finish(Step::kDraining, pass.Message(), kShortRequeue);
   }
   const absl::Time since =
-      drained == nullptr || drained->status() != well_known::kConditionUnknown
+      drained == nullptr || drained->status() != kConditionUnknown
           ? now
           : TimeFromProto(drained->last_transition_time());
   if (now - since < options.min_drain_time) {
@@ -342,8 +343,8 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
                                  " after Drained turned Unknown)"),
                     kShortRequeue);
   }
-  b.Condition(claim, well_known::kConditionTypeDrained,
-              well_known::kConditionTrue, well_known::kConditionTypeDrained);
+  b.Condition(claim, kConditionTypeDrained, kConditionTrue,
+              kConditionTypeDrained);
   b.decision().actions.back().on_success.push_back(
       Counter(metrics::kNodesDrainedTotal, NodePoolLabels(node.metadata())));
   return b.Finish(Step::kMarkDrained, "drained", kShortRequeue);
@@ -360,12 +361,11 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
       PendingVolumeAttachments(s, n, now));
   const std::optional<drain::Deadline>& deadline = b.decision().deadline;
   if (pending.empty()) {
-    if (ConditionIs(claim, well_known::kConditionTypeVolumesDetached,
-                    well_known::kConditionTrue))
+    if (ConditionIs(claim, kConditionTypeVolumesDetached, kConditionTrue)) {
       return std::nullopt;
-    b.Condition(claim, well_known::kConditionTypeVolumesDetached,
-                well_known::kConditionTrue,
-                well_known::kConditionTypeVolumesDetached);
+    }
+    b.Condition(claim, kConditionTypeVolumesDetached, kConditionTrue,
+                kConditionTypeVolumesDetached);
     return b.Finish(Step::kMarkVolumesDetached, "no volume attachment left",
                     kShortRequeue);
   }
@@ -374,19 +374,17 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
     b.Event(ObjectKind::kNode, s.nodes()[n].metadata().name(),
             EventType::kNormal, events::kAwaitingVolumeDetachment,
             AwaitingVolumeDetachmentMessage(pending));
-    b.Condition(claim, well_known::kConditionTypeVolumesDetached,
-                well_known::kConditionUnknown,
+    b.Condition(claim, kConditionTypeVolumesDetached, kConditionUnknown,
                 well_known::kReasonAwaitingVolumeDetachment);
     return b.Finish(
         Step::kAwaitVolumeDetachment,
         absl::StrCat(pending.size(), " volume attachments remain: ", list),
         kShortRequeue);
   }
-  if (ConditionIs(claim, well_known::kConditionTypeVolumesDetached,
-                  well_known::kConditionFalse))
+  if (ConditionIs(claim, kConditionTypeVolumesDetached, kConditionFalse)) {
     return std::nullopt;
-  b.Condition(claim, well_known::kConditionTypeVolumesDetached,
-              well_known::kConditionFalse,
+  }
+  b.Condition(claim, kConditionTypeVolumesDetached, kConditionFalse,
               well_known::kReasonTerminationGracePeriodElapsed);
   return b.Finish(Step::kMarkVolumesDetached,
                   absl::StrCat("deadline ", FormatRfc3339(deadline->at),
@@ -646,9 +644,8 @@ Decision RemoveClaimFinalizer(Builder& b, const v1::NodeClaim& claim,
       Observation(metrics::kNodeClaimsTerminationDurationSeconds,
                   NodePoolLabels(claim.metadata()),
                   now - TimeFromProto(claim.metadata().deletion_timestamp())));
-  const v1::Condition* terminating =
-      FindCondition(claim.status().conditions(),
-                    well_known::kConditionTypeInstanceTerminating);
+  const v1::Condition* terminating = FindCondition(
+      claim.status().conditions(), kConditionTypeInstanceTerminating);
   if (IsConditionTrue(terminating)) {
     a.on_success.push_back(
         Observation(metrics::kNodeClaimsInstanceTerminationDurationSeconds,
@@ -701,7 +698,7 @@ absl::StatusOr<Decision> DecideNodeClaim(const Snapshot& snapshot,
     }
   }
   if (ConditionIs(claim, well_known::kConditionTypeRegistered,
-                  well_known::kConditionTrue)) {
+                  kConditionTrue)) {
     if (const v1::Node* node = NodeOfClaim(snapshot, claim)) {
       if (!IsDeleting(node->metadata())) {
         b.Add(ActionKind::kDeleteNode, ObjectKind::kNode,
