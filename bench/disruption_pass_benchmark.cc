@@ -41,7 +41,7 @@ snapshot::Snapshot MakeSnapshot(int nodes) {
 
 // The synthetic cluster's four instance types, in its three zones, for
 // every NodePool.
-disruption::InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
+InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
   std::vector<InstanceType> types;
   const struct {
     const char* name;
@@ -61,7 +61,7 @@ disruption::InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
     }
     types.push_back(std::move(type));
   }
-  disruption::InstanceTypeCatalog catalog;
+  InstanceTypeCatalog catalog;
   for (const v1::NodePool& pool : s.node_pools()) {
     catalog[pool.metadata().name()] = types;
   }
@@ -153,7 +153,7 @@ BENCHMARK(BM_SnapshotFacts)
 void BM_Consolidation(benchmark::State& state) {
   const bool multi = state.range(1) == 1;
   const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
-  const disruption::InstanceTypeCatalog catalog = MakeCatalog(s);
+  const InstanceTypeCatalog catalog = MakeCatalog(s);
   const budget::PdbIndex pdbs = budget::PdbIndex::Build(s);
   disruption::CandidateContext ctx;
   ctx.snapshot = &s;

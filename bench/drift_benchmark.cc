@@ -34,7 +34,7 @@ snapshot::Snapshot MakeSnapshot(int nodes) {
 
 // The synthetic cluster's four instance types in its three zones, for every
 // NodePool.
-disruption::InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
+InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
   std::vector<InstanceType> types;
   for (const char* name :
        {"c5.2xlarge", "m5.large", "m5.xlarge", "r5.xlarge"}) {
@@ -46,7 +46,7 @@ disruption::InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
     }
     types.push_back(std::move(type));
   }
-  disruption::InstanceTypeCatalog catalog;
+  InstanceTypeCatalog catalog;
   for (const v1::NodePool& pool : s.node_pools()) {
     catalog[pool.metadata().name()] = types;
   }
@@ -55,7 +55,7 @@ disruption::InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
 
 void BM_EvaluateAllDrift(benchmark::State& state) {
   const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
-  const disruption::InstanceTypeCatalog catalog = MakeCatalog(s);
+  const InstanceTypeCatalog catalog = MakeCatalog(s);
   drift::DriftObservations obs;
   obs.catalog = &catalog;
   size_t changes = 0;

@@ -28,7 +28,6 @@ namespace karpenter {
 namespace {
 
 using disruption::Candidate;
-using disruption::InstanceTypeCatalog;
 using disruption::Scheduler;
 
 InstanceTypeCatalog Catalog(const snapshot::Snapshot& s) {

@@ -324,7 +324,7 @@ class Cloud final : public karpenter::CloudProvider {
   }
 
  private:
-  karpenter::disruption::InstanceTypeCatalog catalog_;
+  karpenter::InstanceTypeCatalog catalog_;
   std::map<std::string, karpenter::Instance> instances_;
 };
 

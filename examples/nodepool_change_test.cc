@@ -17,6 +17,7 @@
 #include "karpenter/disruption/plan_proto.h"
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/well_known.h"
 
 namespace {
 
@@ -48,7 +49,7 @@ void AddTemplateLabel(karpenter::snapshot::ObjectSet& objects,
     auto hash = karpenter::drift::NodePoolTemplateHash(pool);
     REQUIRE(hash.ok());
     (*pool.mutable_metadata()->mutable_annotations())[std::string(
-        karpenter::drift::kNodePoolHashAnnotationKey)] = *hash;
+        karpenter::well_known::kNodePoolHashAnnotationKey)] = *hash;
     return;
   }
   FAIL("no NodePool " << name);

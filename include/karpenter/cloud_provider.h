@@ -43,6 +43,7 @@
 #define KARPENTER_CLOUD_PROVIDER_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -111,6 +112,14 @@ struct InstanceType {
   // (the name) and the offerings' zone and capacity type need not be listed.
   std::map<std::string, std::string> labels = {};
 };
+
+// NodePool name -> the instance types `CloudProvider::GetInstanceTypes`
+// returned for it, gathered by the host before a pass (cores never call the
+// cloud). A NodePool absent from the catalogue, or with no types, has no
+// instance types: Karpenter then treats its nodes as "NodePool not found".
+// Consolidation and drift (InstanceTypeNotFound) read it.
+using InstanceTypeCatalog =
+    std::map<std::string, std::vector<InstanceType>, std::less<>>;
 
 // Host interface: no data, virtual destructor, contract per method.
 class CloudProvider {

@@ -17,6 +17,7 @@
 #include "karpenter/clock.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/cluster_view.h"
+#include "karpenter/conditions.h"
 #include "karpenter/cron.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/consolidation.h"
@@ -52,5 +53,7 @@
 #include "karpenter/termination/liveness.h"
 #include "karpenter/termination/validate.h"
 #include "karpenter/termination/volumes.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 #endif  // KARPENTER_KARPENTER_H_

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::budget {
 namespace {
@@ -82,14 +83,13 @@ absl::StatusOr<std::optional<Change>> FindChange(
     }
     t = c;
   }
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "no change within ", kMaxCalendarSteps, " candidate instants after ",
-      absl::FormatTime(absl::RFC3339_full, t, absl::UTCTimeZone())));
+  return absl::ResourceExhaustedError(
+      absl::StrCat("no change within ", kMaxCalendarSteps,
+                   " candidate instants after ", FormatRfc3339(t)));
 }
 
 std::string Quote(absl::Time t) {
-  return absl::StrCat(
-      "\"", absl::FormatTime(absl::RFC3339_full, t, absl::UTCTimeZone()), "\"");
+  return absl::StrCat("\"", FormatRfc3339(t), "\"");
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "karpenter/cron.h"
 #include "karpenter/duration.h"
 #include "karpenter/intstr.h"
+#include "karpenter/well_known.h"
 #include "primitives/go_compat.h"
 
 namespace karpenter::budget {
@@ -175,9 +176,12 @@ void ParseReasons(absl::string_view path, const v1::Budget& in, Budget* out,
     const std::string item_path = absl::StrCat(path, "[", i, "]");
     const std::optional<DisruptionReason> r = ReasonFromName(in.reasons(i));
     if (!r.has_value()) {
-      errors->Add(item_path, absl::StrCat(GoStrconvQuote(in.reasons(i)),
-                                          " must be one of Underutilized, "
-                                          "Empty, Drifted"));
+      errors->Add(
+          item_path,
+          absl::StrCat(GoStrconvQuote(in.reasons(i)), " must be one of ",
+                       well_known::kDisruptionReasonUnderutilized, ", ",
+                       well_known::kDisruptionReasonEmpty, ", ",
+                       well_known::kDisruptionReasonDrifted));
       continue;
     }
     for (DisruptionReason seen : *out->reasons) {
@@ -299,11 +303,11 @@ DisruptionSpec ParseSpec(const v1::NodePool& np, const BudgetOptions& options,
 absl::string_view DisruptionReasonName(DisruptionReason reason) {
   switch (reason) {
     case DisruptionReason::kUnderutilized:
-      return "Underutilized";
+      return well_known::kDisruptionReasonUnderutilized;
     case DisruptionReason::kEmpty:
-      return "Empty";
+      return well_known::kDisruptionReasonEmpty;
     case DisruptionReason::kDrifted:
-      return "Drifted";
+      return well_known::kDisruptionReasonDrifted;
   }
   return "Unknown";
 }

@@ -27,6 +27,7 @@
 #include "budget/membership.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::budget {
 namespace {
@@ -68,7 +69,7 @@ namespace internal {
 std::string FormatInstant(absl::Time t) {
   if (t == absl::InfiniteFuture()) return "never";
   if (t == absl::InfinitePast()) return "the infinite past";
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
+  return FormatRfc3339(t);
 }
 
 std::string FormatAmount(CapacityResource resource, int64_t v) {
@@ -322,10 +323,7 @@ int64_t DisruptionLedger::Seed(const snapshot::Snapshot& snapshot) {
         internal::Label(claim.metadata(), internal::NodePoolLabel());
     const std::string& node = claim.status().node_name();
     if (pool_name.empty() || node.empty()) continue;
-    const google::protobuf::Timestamp& ts =
-        claim.metadata().deletion_timestamp();
-    const absl::Time at =
-        absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+    const absl::Time at = TimeFromProto(claim.metadata().deletion_timestamp());
     auto [it, added] = seen[pool_name].try_emplace(node, at);
     if (!added && at < it->second) it->second = at;
   }

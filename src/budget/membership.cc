@@ -6,24 +6,16 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "karpenter/conditions.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::budget::internal {
 namespace {
 
 const std::string& InitializedLabel() {
   static const std::string* const kKey =
-      new std::string("karpenter.sh/initialized");
+      new std::string(well_known::kNodeInitializedLabelKey);
   return *kKey;
-}
-
-// The status of condition `type`, or "" when absent.
-absl::string_view ConditionStatus(
-    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
-    absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return c.status();
-  }
-  return "";
 }
 
 std::optional<snapshot::NodeClaimIndex> ClaimOf(const snapshot::Snapshot& s,
@@ -38,7 +30,7 @@ std::optional<snapshot::NodeClaimIndex> ClaimOf(const snapshot::Snapshot& s,
 
 const std::string& NodePoolLabel() {
   static const std::string* const kKey =
-      new std::string("karpenter.sh/nodepool");
+      new std::string(well_known::kNodePoolLabelKey);
   return *kKey;
 }
 
@@ -54,8 +46,8 @@ std::optional<PoolMember> ClassifyNode(const snapshot::Snapshot& snapshot,
   if (!claim_index.has_value()) return std::nullopt;  // Unmanaged.
   if (Label(node.metadata(), InitializedLabel()) != "true") return std::nullopt;
   const v1::NodeClaim& claim = snapshot.node_claims()[*claim_index];
-  if (ConditionStatus(claim.status().conditions(), "InstanceTerminating") ==
-      "True") {
+  if (IsConditionTrue(claim.status().conditions(),
+                      well_known::kConditionTypeInstanceTerminating)) {
     return std::nullopt;
   }
   const std::optional<snapshot::NodePoolIndex> pool =
@@ -64,8 +56,8 @@ std::optional<PoolMember> ClassifyNode(const snapshot::Snapshot& snapshot,
   PoolMember member;
   member.pool = *pool;
   member.claim = *claim_index;
-  const bool ready =
-      ConditionStatus(node.status().conditions(), "Ready") == "True";
+  const bool ready = IsConditionTrue(node.status().conditions(),
+                                     well_known::kConditionTypeReady);
   member.disrupting = !ready || claim.metadata().has_deletion_timestamp();
   return member;
 }

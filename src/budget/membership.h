@@ -20,8 +20,8 @@
 
 namespace karpenter::budget::internal {
 
-// "karpenter.sh/nodepool", as a std::string so protobuf map lookups need no
-// temporary.
+// well_known::kNodePoolLabelKey as a std::string, so protobuf map lookups
+// need no temporary.
 const std::string& NodePoolLabel();
 
 // The value of label `key` on `meta`, or "" when absent.

@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "karpenter/conditions.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::budget {
 namespace {
@@ -50,10 +52,8 @@ absl::Status ValidateSpec(const NodeDisruptionBudgetSpec& spec) {
 
 bool NodeIsAvailable(const v1::Node& node) {
   if (node.metadata().has_deletion_timestamp()) return false;
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
-  }
-  return false;
+  return IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 absl::StatusOr<NodeDisruptionBudget> NodeDisruptionBudget::FromSpec(

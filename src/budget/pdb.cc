@@ -15,7 +15,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "karpenter/conditions.h"
 #include "karpenter/intstr.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::budget {
 namespace internal {
@@ -269,18 +271,15 @@ absl::string_view EvictionVerdictName(EvictionVerdict v) {
 }
 
 bool PodReadyIsFalse(const v1::Pod& pod) {
-  for (const v1::Condition& c : pod.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "False";
-  }
-  return false;
+  return ConditionStatus(pod.status().conditions(),
+                         well_known::kConditionTypeReady) ==
+         well_known::kConditionFalse;
 }
 
 bool PodIsHealthy(const v1::Pod& pod) {
   if (pod.metadata().has_deletion_timestamp()) return false;
-  for (const v1::Condition& c : pod.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
-  }
-  return false;
+  return IsConditionTrue(pod.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 PdbIndex PdbIndex::Build(const Snapshot& snapshot) {

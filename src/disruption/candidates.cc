@@ -17,6 +17,8 @@
 #include "karpenter/disruption/cost.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -285,9 +287,13 @@ class CandidatePoolBuilder {
     }
     if (marked) {
       return Verdict(name, &c, reasons::kInFlight,
-                     "candidate is already being disrupted (node has the "
-                     "karpenter.sh/disrupted:NoSchedule taint and its "
-                     "NodeClaim has condition DisruptionReason=True)");
+                     absl::StrCat("candidate is already being disrupted "
+                                  "(node has the ",
+                                  well_known::kDisruptedTaintKey, ":",
+                                  well_known::kTaintEffectNoSchedule,
+                                  " taint and its NodeClaim has condition ",
+                                  well_known::kConditionTypeDisruptionReason,
+                                  "=", well_known::kConditionTrue, ")"));
     }
     if (!nf.initialized) {
       return Verdict(name, &c, reasons::kNotInitialized,
@@ -302,15 +308,15 @@ class CandidatePoolBuilder {
                      "node is nominated for a pending pod");
     }
     if (nf.do_not_disrupt) {
-      return Verdict(
-          name, &c, reasons::kNodeDoNotDisrupt,
-          absl::StrCat("disruption is blocked through the \"",
-                       kNodeDoNotDisruptAnnotation, "\" annotation"));
+      return Verdict(name, &c, reasons::kNodeDoNotDisrupt,
+                     absl::StrCat("disruption is blocked through the \"",
+                                  well_known::kDoNotDisruptAnnotationKey,
+                                  "\" annotation"));
     }
     if (nf.pool_label.empty()) {
       return Verdict(name, &c, reasons::kNoNodePoolLabel,
-                     "node doesn't have required label "
-                     "(label=karpenter.sh/nodepool)");
+                     absl::StrCat("node doesn't have required label (label=",
+                                  well_known::kNodePoolLabelKey, ")"));
     }
     if (!m.node_pool_exists) {
       return Verdict(
@@ -349,9 +355,7 @@ class CandidatePoolBuilder {
     std::string message = absl::StrCat("pod \"", PodName(pod), "\" has \"",
                                        dnd.source, "\" annotation");
     if (dnd.until.has_value()) {
-      absl::StrAppend(&message, " (active until ",
-                      absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", *dnd.until,
-                                       absl::UTCTimeZone()),
+      absl::StrAppend(&message, " (active until ", FormatRfc3339(*dnd.until),
                       ")");
     }
     return Verdict(c.node_name, &c, reasons::kPodDoNotDisrupt,

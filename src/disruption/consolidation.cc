@@ -15,17 +15,18 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "karpenter/requirements.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
 
-constexpr absl::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
-constexpr absl::string_view kSpot = "spot";
-constexpr absl::string_view kOnDemand = "on-demand";
-constexpr absl::string_view kReserved = "reserved";
+using well_known::kCapacityTypeLabelKey;
+using well_known::kCapacityTypeOnDemand;
+using well_known::kCapacityTypeReserved;
+using well_known::kCapacityTypeSpot;
+using well_known::kLabelInstanceTypeStable;
+using well_known::kLabelTopologyZone;
 
 std::string Price(double price) { return absl::StrFormat("%.4f", price); }
 
@@ -62,8 +63,8 @@ const InstanceType* FindType(const InstanceTypeCatalog& catalog,
 }
 
 bool OfferingAdmitted(const Offering& o, const Requirements& reqs) {
-  return o.available && Admits(reqs, kZoneLabel, o.zone) &&
-         Admits(reqs, kCapacityTypeLabel, o.capacity_type);
+  return o.available && Admits(reqs, kLabelTopologyZone, o.zone) &&
+         Admits(reqs, kCapacityTypeLabelKey, o.capacity_type);
 }
 
 struct PricedOption {
@@ -85,7 +86,8 @@ std::optional<PricedOption> PriceOption(const InstanceType& it,
     cheapest = std::min(cheapest.value_or(o.price), o.price);
   }
   if (!cheapest.has_value()) return std::nullopt;
-  for (absl::string_view ct : {kReserved, kSpot, kOnDemand}) {
+  for (absl::string_view ct :
+       {kCapacityTypeReserved, kCapacityTypeSpot, kCapacityTypeOnDemand}) {
     std::optional<double> worst;
     for (const Offering& o : it.offerings) {
       if (!OfferingAdmitted(o, reqs) || o.capacity_type != ct) continue;
@@ -152,9 +154,10 @@ Replacement Narrow(const Replacement& original,
   out.instance_types.clear();
   for (const PricedOption& o : options) out.instance_types.push_back(o.name);
   out.price = options.front().cheapest;
-  SetIn(out.node_claim, kInstanceTypeLabel, out.instance_types);
+  SetIn(out.node_claim, kLabelInstanceTypeStable, out.instance_types);
   if (force_spot) {
-    SetIn(out.node_claim, kCapacityTypeLabel, {std::string(kSpot)});
+    SetIn(out.node_claim, kCapacityTypeLabelKey,
+          {std::string(kCapacityTypeSpot)});
   }
   return out;
 }
@@ -183,7 +186,8 @@ ConsolidationAttempt SpotToSpot(absl::Span<const Candidate> candidates,
                      "SpotToSpotConsolidation is disabled, can't replace a "
                      "spot node with a spot node");
   }
-  reqs.Add(Requirement::In(kCapacityTypeLabel, {std::string(kSpot)}));
+  reqs.Add(
+      Requirement::In(kCapacityTypeLabelKey, {std::string(kCapacityTypeSpot)}));
   std::vector<PricedOption> cheaper =
       CheaperThan(PriceOptions(replacement, reqs, catalog), limit);
   if (cheaper.empty()) {
@@ -332,7 +336,7 @@ std::optional<NodeVerdict> ConsolidationIneligibility(
                    absl::StrCat("NodePool \"", c.node_pool_name,
                                 "\" is static (spec.replicas is set)"));
   }
-  if (c.instance_type.empty()) return missing(kInstanceTypeLabel);
+  if (c.instance_type.empty()) return missing(kLabelInstanceTypeStable);
   if (!(c.price > 0)) {
     return verdict(
         reasons::kInstanceTypeUnknown,
@@ -340,8 +344,8 @@ std::optional<NodeVerdict> ConsolidationIneligibility(
                      "\" not found (no offering price for zone \"", c.zone,
                      "\", capacity type \"", c.capacity_type, "\")"));
   }
-  if (c.capacity_type.empty()) return missing(kCapacityTypeLabel);
-  if (c.zone.empty()) return missing(kZoneLabel);
+  if (c.capacity_type.empty()) return missing(kCapacityTypeLabelKey);
+  if (c.zone.empty()) return missing(kLabelTopologyZone);
   if (c.consolidation_disabled) {
     return verdict(reasons::kConsolidationDisabled,
                    absl::StrCat("NodePool \"", c.node_pool_name,
@@ -400,10 +404,10 @@ ConsolidationAttempt EvaluateConsolidation(
                      std::string(reqs.status().message()));
   }
   const double limit = TotalPrice(candidates);
-  const bool all_spot =
-      std::all_of(candidates.begin(), candidates.end(),
-                  [](const Candidate& c) { return c.capacity_type == kSpot; });
-  if (all_spot && Admits(*reqs, kCapacityTypeLabel, kSpot)) {
+  const bool all_spot = std::all_of(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& c) { return c.capacity_type == kCapacityTypeSpot; });
+  if (all_spot && Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeSpot)) {
     return SpotToSpot(candidates, method, replacement, *std::move(reqs), limit,
                       catalog, options);
   }
@@ -417,8 +421,9 @@ ConsolidationAttempt EvaluateConsolidation(
   }
   // Prices assumed spot would launch when both are allowed: insist on it,
   // so a spot shortage fails the launch instead of costing more.
-  const bool force_spot = Admits(*reqs, kCapacityTypeLabel, kSpot) &&
-                          Admits(*reqs, kCapacityTypeLabel, kOnDemand);
+  const bool force_spot =
+      Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeSpot) &&
+      Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeOnDemand);
   return Replace(candidates, method, Narrow(replacement, cheaper, force_spot));
 }
 
@@ -556,8 +561,8 @@ absl::StatusOr<Command> ValidateConsolidation(
   }
   if (command.validate_at.has_value() && now < *command.validate_at) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "now: \"", absl::FormatTime(now), "\" is before command.validate_at \"",
-        absl::FormatTime(*command.validate_at), "\""));
+        "now: \"", FormatRfc3339(now), "\" is before command.validate_at \"",
+        FormatRfc3339(*command.validate_at), "\""));
   }
   // 1. Churn: every candidate must still be one, unchanged.
   std::vector<Candidate> current;

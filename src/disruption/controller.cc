@@ -10,8 +10,11 @@
 #include "disruption/facts_internal.h"
 #include "disruption/verdict_sink.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/conditions.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/orchestrator.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -159,7 +162,7 @@ class BackoffSink final : public internal::VerdictSink {
   std::string BackoffMessage(const std::string& pool) const {
     return absl::StrCat("NodePool \"", pool,
                         "\" is backing off after a failed command until ",
-                        absl::FormatTime(backoffs_.find(pool)->second));
+                        FormatRfc3339(backoffs_.find(pool)->second));
   }
 
   const std::map<std::string, absl::Time, std::less<>>& backoffs_;
@@ -361,10 +364,8 @@ absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
 }
 
 bool NodeIsReady(const v1::Node& node) {
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
-  }
-  return false;
+  return IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 // Karpenter counts the candidates of queued commands as disrupting through
@@ -391,13 +392,6 @@ void CountInFlightAsDisrupting(const CandidatePool& pool,
   }
 }
 
-bool HasTrueCondition(const v1::NodeClaim& claim, absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return c.status() == "True";
-  }
-  return false;
-}
-
 // ControllerOptions::count_replacement_pairs_once: recomputes each
 // NodePool's allowance over the nodes that stay (see the option).
 absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
@@ -411,9 +405,12 @@ absl::Status CountReplacementPairsOnce(const CandidatePool& pool,
     const Candidate& c = claim.facts;
     if (!c.has_node) continue;
     const v1::NodeClaim& nc = snap.node_claims()[c.node_claim];
-    if (HasTrueCondition(nc, "InstanceTerminating")) continue;
+    if (IsConditionTrue(nc.status().conditions(),
+                        well_known::kConditionTypeInstanceTerminating)) {
+      continue;
+    }
     const auto& labels = snap.nodes()[c.node].metadata().labels();
-    auto init = labels.find(std::string(kInitializedLabel));
+    auto init = labels.find(std::string(well_known::kNodeInitializedLabelKey));
     if (init == labels.end() || init->second != "true") continue;
     if (claim.deleting ||
         inputs.in_flight_replacements.contains(c.node_claim_name)) {

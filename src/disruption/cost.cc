@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/duration.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -22,12 +24,8 @@ constexpr double kPriorityScale = 33554432.0;       // 2^25
 
 absl::Status BadCost(absl::string_view value) {
   return absl::InvalidArgumentError(
-      absl::StrCat("annotation ", kPodDeletionCostAnnotation, ": \"", value,
+      absl::StrCat("annotation ", well_known::kPodDeletionCost, ": \"", value,
                    "\" is not a number"));
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
 }
 
 }  // namespace
@@ -64,7 +62,7 @@ double EvictionCost(const v1::Pod& pod) {
   const auto& annotations = pod.metadata().annotations();
   if (!annotations.empty()) {
     static const std::string* const kKey =
-        new std::string(kPodDeletionCostAnnotation);
+        new std::string(well_known::kPodDeletionCost);
     auto it = annotations.find(*kKey);
     if (it != annotations.end()) {
       absl::StatusOr<double> deletion_cost = ParsePodDeletionCost(it->second);
@@ -85,7 +83,7 @@ absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
 
 double LifetimeRemaining(const v1::NodeClaim& claim, absl::Time now) {
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
-  return LifetimeRemaining(FromProto(claim.metadata().creation_timestamp()),
+  return LifetimeRemaining(TimeFromProto(claim.metadata().creation_timestamp()),
                            expire.ok() ? *expire : std::nullopt, now);
 }
 

@@ -15,13 +15,14 @@
 #include "disruption/verdict_sink.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
 
 using internal::DisplayName;
 using internal::Emit;
-using internal::FormatUtc;
 using internal::VerdictSink;
 
 std::string BudgetMessage(const Candidate& c, Method method,
@@ -103,7 +104,7 @@ std::string EmptinessMessage(const Candidate& c, const CandidatePool& pool,
              ? absl::StrCat(
                    "consolidateAfter has not elapsed (consolidatable "
                    "at ",
-                   FormatUtc(*c.consolidatable_at), ")")
+                   FormatRfc3339(*c.consolidatable_at), ")")
              : "NodeClaim is not initialized";
 }
 
@@ -144,18 +145,20 @@ Replacement TemplateReplacement(const CandidatePool& pool,
   meta.set_name(absl::StrCat(c.node_claim_name, "-replacement"));
   const v1::NodeClaimTemplate& tmpl = np.spec().template_();
   *meta.mutable_labels() = tmpl.metadata().labels();
-  (*meta.mutable_labels())["karpenter.sh/nodepool"] = r.node_pool;
+  (*meta.mutable_labels())[std::string(well_known::kNodePoolLabelKey)] =
+      r.node_pool;
   *meta.mutable_annotations() = tmpl.metadata().annotations();
-  for (const char* key :
-       {"karpenter.sh/nodepool-hash", "karpenter.sh/nodepool-hash-version"}) {
-    auto it = np.metadata().annotations().find(key);
+  for (absl::string_view key :
+       {well_known::kNodePoolHashAnnotationKey,
+        well_known::kNodePoolHashVersionAnnotationKey}) {
+    auto it = np.metadata().annotations().find(std::string(key));
     if (it != np.metadata().annotations().end()) {
-      (*meta.mutable_annotations())[key] = it->second;
+      (*meta.mutable_annotations())[std::string(key)] = it->second;
     }
   }
   *claim.mutable_spec() = tmpl.spec();
   v1::NodeSelectorRequirement* req = claim.mutable_spec()->add_requirements();
-  req->set_key(std::string(kInstanceTypeLabel));
+  req->set_key(std::string(well_known::kLabelInstanceTypeStable));
   req->set_operator_("In");
   for (const std::string& t : r.instance_types) req->add_values(t);
   return r;
@@ -210,12 +213,12 @@ std::vector<Command> RunExpiration(const CandidatePool& pool,
            [] { return "spec.expireAfter is Never or unset"; });
     } else if (now < *c.expires_at) {
       Emit(sink, c, m, reasons::kNotExpired, [&] {
-        return absl::StrCat("expires at ", FormatUtc(*c.expires_at));
+        return absl::StrCat("expires at ", FormatRfc3339(*c.expires_at));
       });
     } else if (!EmitIfAlreadyGoing(sink, mc, m)) {
       out.push_back(SingleCommand(
           m, c,
-          absl::StrCat("expired at ", FormatUtc(*c.expires_at),
+          absl::StrCat("expired at ", FormatRfc3339(*c.expires_at),
                        " (expireAfter ",
                        FormatGoDuration(*c.expires_at - c.created), ")")));
     }

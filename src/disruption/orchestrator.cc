@@ -17,6 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
+#include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 
@@ -38,14 +41,7 @@ struct Orchestrator::Entry {
 
 namespace {
 
-constexpr absl::string_view kNodePoolLabelKey = "karpenter.sh/nodepool";
-constexpr absl::string_view kInitializedLabel = "karpenter.sh/initialized";
-constexpr absl::string_view kTerminationFinalizer = "karpenter.sh/termination";
 constexpr absl::Duration kRetryDelay = absl::Seconds(1);
-
-std::string TimeText(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
 
 // The metric `reason` label: lower snake case of the condition reason.
 std::string MetricReason(Method method) {
@@ -116,17 +112,10 @@ absl::Status Prefixed(const absl::Status& s, absl::string_view prefix) {
   return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
 }
 
-const v1::Condition* FindCondition(const v1::NodeClaim& claim,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == kDisruptedTaintKey && t.effect() == kDisruptedTaintEffect) {
+    if (t.key() == kDisruptedTaintKey &&
+        t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
   }
@@ -151,11 +140,14 @@ const v1::Node* NodeOf(const snapshot::Snapshot& snapshot,
 
 bool IsInitialized(const snapshot::Snapshot& snapshot,
                    const v1::NodeClaim& claim) {
-  const v1::Condition* c = FindCondition(claim, "Initialized");
-  if (c != nullptr && c->status() == "True") return true;
+  if (IsConditionTrue(claim.status().conditions(),
+                      well_known::kConditionTypeInitialized)) {
+    return true;
+  }
   const v1::Node* node = NodeOf(snapshot, claim);
   if (node == nullptr) return false;
-  auto it = node->metadata().labels().find(std::string(kInitializedLabel));
+  auto it = node->metadata().labels().find(
+      std::string(well_known::kNodeInitializedLabelKey));
   return it != node->metadata().labels().end() && it->second == "true";
 }
 
@@ -245,14 +237,14 @@ v1::NodeClaim ReplacementClaim(const Replacement& r) {
   v1::NodeClaim claim = r.node_claim;
   auto& labels = *claim.mutable_metadata()->mutable_labels();
   if (!r.node_pool.empty() &&
-      !labels.contains(std::string(kNodePoolLabelKey))) {
-    labels[std::string(kNodePoolLabelKey)] = r.node_pool;
+      !labels.contains(std::string(well_known::kNodePoolLabelKey))) {
+    labels[std::string(well_known::kNodePoolLabelKey)] = r.node_pool;
   }
   const auto& finalizers = claim.metadata().finalizers();
-  if (std::find(finalizers.begin(), finalizers.end(), kTerminationFinalizer) ==
-      finalizers.end()) {
+  if (std::find(finalizers.begin(), finalizers.end(),
+                well_known::kTerminationFinalizer) == finalizers.end()) {
     claim.mutable_metadata()->add_finalizers(
-        std::string(kTerminationFinalizer));
+        std::string(well_known::kTerminationFinalizer));
   }
   return claim;
 }
@@ -266,13 +258,13 @@ absl::string_view DisruptionReasonOf(Method method) {
     case Method::kExpiration:
       return "Expired";
     case Method::kEmptiness:
-      return "Empty";
+      return well_known::kDisruptionReasonEmpty;
     case Method::kStaticDrift:
     case Method::kDrift:
-      return "Drifted";
+      return well_known::kDisruptionReasonDrifted;
     case Method::kMultiNodeConsolidation:
     case Method::kSingleNodeConsolidation:
-      return "Underutilized";
+      return well_known::kDisruptionReasonUnderutilized;
   }
   return "";
 }
@@ -443,7 +435,7 @@ absl::Status Orchestrator::CheckStartable(const Command& command,
     if (b != backoff_.end() && b->second.until > now) {
       return absl::FailedPreconditionError(absl::StrCat(
           "NodePool \"", pool, "\" is backed off until ",
-          TimeText(b->second.until), " after a failed disruption"));
+          FormatRfc3339(b->second.until), " after a failed disruption"));
     }
   }
   return absl::OkStatus();
@@ -455,10 +447,10 @@ absl::StatusOr<std::vector<Candidate>> Orchestrator::Mark(
     const Command& command) {
   v1::Taint taint;
   taint.set_key(std::string(kDisruptedTaintKey));
-  taint.set_effect(std::string(kDisruptedTaintEffect));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   v1::Condition condition;
   condition.set_type(std::string(kDisruptionReasonCondition));
-  condition.set_status("True");
+  condition.set_status(std::string(well_known::kConditionTrue));
   condition.set_reason(std::string(DisruptionReasonOf(command.method)));
   condition.set_message(condition.reason());
   std::vector<Candidate> marked;
@@ -490,7 +482,7 @@ void Orchestrator::Unmark(const std::vector<Candidate>& candidates,
                           std::vector<std::string>* log) {
   for (const Candidate& c : candidates) {
     const absl::Status untaint = view_.RemoveTaint(
-        c.node_name, kDisruptedTaintKey, kDisruptedTaintEffect);
+        c.node_name, kDisruptedTaintKey, well_known::kTaintEffectNoSchedule);
     const absl::Status clear = view_.RemoveNodeClaimCondition(
         c.node_claim_name, kDisruptionReasonCondition);
     if (log == nullptr) continue;
@@ -552,7 +544,7 @@ absl::Status Orchestrator::Launch(const Command& command, Entry& entry,
             absl::IsResourceExhausted(failure) ? "insufficient capacity: " : "",
             failure.message(), "; rolled back, NodePool(s) \"",
             absl::StrJoin(pools, "\", \""), "\" backed off until ",
-            TimeText(until)));
+            FormatRfc3339(until)));
   }
   return absl::OkStatus();
 }
@@ -726,9 +718,10 @@ void Orchestrator::Rollback(Entry& entry, absl::string_view why, absl::Time now,
   }
   const std::vector<std::string> pools = NodePoolsOf(entry.command);
   const absl::Time until = BackOff(pools, now);
-  report.log.push_back(absl::StrCat(
-      what, ": rolled back: ", why, "; NodePool(s) \"",
-      absl::StrJoin(pools, "\", \""), "\" backed off until ", TimeText(until)));
+  report.log.push_back(
+      absl::StrCat(what, ": rolled back: ", why, "; NodePool(s) \"",
+                   absl::StrJoin(pools, "\", \""), "\" backed off until ",
+                   FormatRfc3339(until)));
 }
 
 // --- Cleanup. ----------------------------------------------------------------
@@ -739,8 +732,8 @@ absl::StatusOr<std::vector<std::string>> Orchestrator::CleanUp(
       NodesToCleanUp(snapshot, InFlightProviderIds());
   absl::Status first_error;
   for (const std::string& name : nodes) {
-    absl::Status s =
-        view_.RemoveTaint(name, kDisruptedTaintKey, kDisruptedTaintEffect);
+    absl::Status s = view_.RemoveTaint(name, kDisruptedTaintKey,
+                                       well_known::kTaintEffectNoSchedule);
     const v1::Node& node = snapshot.nodes()[*snapshot.FindNode(name)];
     std::optional<snapshot::NodeClaimIndex> claim =
         snapshot.FindNodeClaimByNodeName(name);
@@ -778,7 +771,8 @@ std::vector<std::string> NodesToCleanUp(
     }
     if (HasDisruptedTaint(node) ||
         (claim != nullptr &&
-         FindCondition(*claim, kDisruptionReasonCondition) != nullptr)) {
+         FindCondition(claim->status().conditions(),
+                       kDisruptionReasonCondition) != nullptr)) {
       out.push_back(node.metadata().name());
     }
   }

@@ -9,6 +9,8 @@
 
 #include "absl/time/time.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -72,7 +74,7 @@ void FillBudgets(const budget::BudgetMapping& mapping, v1::Plan& out) {
 
 std::string FormatPlanTime(absl::Time t) {
   if (t == absl::InfiniteFuture() || t == absl::InfinitePast()) return "";
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
+  return FormatRfc3339(t);
 }
 
 v1::Plan PlanToProto(const Plan& plan) {
@@ -110,8 +112,8 @@ v1::Plan PlanToProto(const Plan& plan) {
 
 namespace {
 
-std::string LabelOf(const v1::Node& node, const std::string& key) {
-  auto it = node.metadata().labels().find(key);
+std::string LabelOf(const v1::Node& node, absl::string_view key) {
+  auto it = node.metadata().labels().find(std::string(key));
   return it == node.metadata().labels().end() ? "" : it->second;
 }
 
@@ -133,9 +135,10 @@ InstanceType ToInstanceType(const std::string& name, const ObservedType& seen) {
   for (const auto& [zone, capacity_type] : seen.offerings) {
     type.offerings.push_back(Offering{zone, capacity_type, 0, true});
   }
-  for (const char* key : {"kubernetes.io/arch", "kubernetes.io/os"}) {
+  for (absl::string_view key :
+       {well_known::kLabelArchStable, well_known::kLabelOSStable}) {
     if (std::string value = LabelOf(*seen.first, key); !value.empty()) {
-      type.labels[key] = value;
+      type.labels[std::string(key)] = value;
     }
   }
   return type;
@@ -149,17 +152,17 @@ InstanceTypeCatalog ObservedInstanceTypes(const snapshot::Snapshot& snapshot) {
     seen[pool.metadata().name()];
   }
   for (const v1::Node& node : snapshot.nodes()) {
-    auto pool = seen.find(LabelOf(node, "karpenter.sh/nodepool"));
+    auto pool = seen.find(LabelOf(node, well_known::kNodePoolLabelKey));
     const std::string type_name =
-        LabelOf(node, "node.kubernetes.io/instance-type");
+        LabelOf(node, well_known::kLabelInstanceTypeStable);
     if (pool == seen.end() || type_name.empty()) continue;
     ObservedType& type = pool->second[type_name];
     if (type.first == nullptr ||
         node.metadata().name() < type.first->metadata().name()) {
       type.first = &node;
     }
-    type.offerings.emplace(LabelOf(node, "topology.kubernetes.io/zone"),
-                           LabelOf(node, "karpenter.sh/capacity-type"));
+    type.offerings.emplace(LabelOf(node, well_known::kLabelTopologyZone),
+                           LabelOf(node, well_known::kCapacityTypeLabelKey));
   }
   InstanceTypeCatalog catalog;
   for (const auto& [pool, types] : seen) {

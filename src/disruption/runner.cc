@@ -7,21 +7,14 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/drift/verdict.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
 
 std::string StatusText(const absl::Status& s) {
   return absl::StrCat(absl::StatusCodeToString(s.code()), ": ", s.message());
-}
-
-google::protobuf::Timestamp ToProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  const int64_t seconds = absl::ToUnixSeconds(t);
-  ts.set_seconds(seconds);
-  ts.set_nanos(static_cast<int32_t>(
-      absl::ToInt64Nanoseconds(t - absl::FromUnixSeconds(seconds))));
-  return ts;
 }
 
 // The Drifted condition writes of a plan.
@@ -31,14 +24,15 @@ void ApplyDriftUpdates(ClusterView& view, const Plan& plan,
     absl::Status s;
     if (u.change == drift::DriftConditionChange::kSet) {
       v1::Condition c;
-      c.set_type(std::string(drift::kDriftedCondition));
-      c.set_status("True");
+      c.set_type(std::string(well_known::kConditionTypeDrifted));
+      c.set_status(std::string(well_known::kConditionTrue));
       c.set_reason(u.reason);
       c.set_message(u.reason);
-      *c.mutable_last_transition_time() = ToProto(u.since);
+      *c.mutable_last_transition_time() = TimeToProto(u.since);
       s = view.SetNodeClaimCondition(u.node_claim, c);
     } else if (u.change == drift::DriftConditionChange::kRemove) {
-      s = view.RemoveNodeClaimCondition(u.node_claim, drift::kDriftedCondition);
+      s = view.RemoveNodeClaimCondition(u.node_claim,
+                                        well_known::kConditionTypeDrifted);
     }
     if (!s.ok() && !absl::IsNotFound(s)) {
       errors.push_back(absl::StrCat("Drifted condition of ", u.node_claim, ": ",

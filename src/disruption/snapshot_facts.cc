@@ -11,9 +11,12 @@
 #include "disruption/facts_internal.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/conditions.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/cost.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace internal {
@@ -24,12 +27,13 @@ using StringMap = google::protobuf::Map<std::string, std::string>;
 
 // Map keys as std::string, so protobuf map lookups allocate nothing.
 struct Keys {
-  std::string node_pool = "karpenter.sh/nodepool";
-  std::string initialized = std::string(kInitializedLabel);
-  std::string instance_type = std::string(kInstanceTypeLabel);
-  std::string zone = "topology.kubernetes.io/zone";
-  std::string capacity_type = "karpenter.sh/capacity-type";
-  std::string do_not_disrupt = std::string(kNodeDoNotDisruptAnnotation);
+  std::string node_pool = std::string(well_known::kNodePoolLabelKey);
+  std::string initialized = std::string(well_known::kNodeInitializedLabelKey);
+  std::string instance_type = std::string(well_known::kLabelInstanceTypeStable);
+  std::string zone = std::string(well_known::kLabelTopologyZone);
+  std::string capacity_type = std::string(well_known::kCapacityTypeLabelKey);
+  std::string do_not_disrupt =
+      std::string(well_known::kDoNotDisruptAnnotationKey);
 };
 const Keys& K() {
   static const Keys* const kKeys = new Keys();
@@ -39,23 +43,6 @@ const Keys& K() {
 absl::string_view Get(const StringMap& map, const std::string& key) {
   auto it = map.find(key);
   return it == map.end() ? absl::string_view() : absl::string_view(it->second);
-}
-
-const v1::Condition* FindCondition(const Conditions& conditions,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-bool ConditionTrue(const Conditions& conditions, absl::string_view type) {
-  const v1::Condition* c = FindCondition(conditions, type);
-  return c != nullptr && c->status() == "True";
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
 }
 
 bool IsSet(const google::protobuf::Timestamp& ts) {
@@ -73,7 +60,8 @@ bool IsOwnedByStatefulSet(const v1::Pod& pod) {
 
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == drain::kDisruptedTaintKey && t.effect() == "NoSchedule") {
+    if (t.key() == well_known::kDisruptedTaintKey &&
+        t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
   }
@@ -108,7 +96,7 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   f.provider_id = claim.status().provider_id();
   f.pool_label = std::string(Get(claim.metadata().labels(), K().node_pool));
   f.pool = PoolOf(snap, f.pool_label);
-  f.created = FromProto(claim.metadata().creation_timestamp());
+  f.created = TimeFromProto(claim.metadata().creation_timestamp());
   f.has_termination_grace_period = claim.spec().has_termination_grace_period();
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
   if (!expire.ok()) {
@@ -118,25 +106,32 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   }
   const Conditions& conditions = claim.status().conditions();
   f.deleting = claim.metadata().has_deletion_timestamp() ||
-               ConditionTrue(conditions, "InstanceTerminating");
-  f.disruption_reason = ConditionTrue(conditions, "DisruptionReason");
-  const v1::Condition* drifted = FindCondition(conditions, "Drifted");
-  if (drifted != nullptr && drifted->status() == "True") {
-    f.drifted_since = FromProto(drifted->last_transition_time());
+               IsConditionTrue(conditions,
+                               well_known::kConditionTypeInstanceTerminating);
+  f.disruption_reason =
+      IsConditionTrue(conditions, well_known::kConditionTypeDisruptionReason);
+  const v1::Condition* drifted =
+      FindCondition(conditions, well_known::kConditionTypeDrifted);
+  if (IsConditionTrue(drifted)) {
+    f.drifted_since = TimeFromProto(drifted->last_transition_time());
     f.drift_reason = drifted->reason();
   }
   for (const v1::Condition& c : conditions) {
-    if (c.type() != "Drifted" || c.status() != "True") continue;
-    f.true_drifted_since = FromProto(c.last_transition_time());
+    if (c.type() != well_known::kConditionTypeDrifted ||
+        c.status() != well_known::kConditionTrue) {
+      continue;
+    }
+    f.true_drifted_since = TimeFromProto(c.last_transition_time());
     f.true_drifted_reason = c.reason();
     break;
   }
-  const v1::Condition* init = FindCondition(conditions, "Initialized");
-  if (init != nullptr && init->status() == "True") {
+  const v1::Condition* init =
+      FindCondition(conditions, well_known::kConditionTypeInitialized);
+  if (IsConditionTrue(init)) {
     f.consolidation_start =
         IsSet(claim.status().last_pod_event_time())
-            ? FromProto(claim.status().last_pod_event_time())
-            : FromProto(init->last_transition_time());
+            ? TimeFromProto(claim.status().last_pod_event_time())
+            : TimeFromProto(init->last_transition_time());
   }
   return f;
 }
@@ -165,12 +160,8 @@ NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
       Get(node.metadata().annotations(), K().do_not_disrupt) == "true";
   f.disrupted_taint = HasDisruptedTaint(node);
   f.deleting = node.metadata().has_deletion_timestamp();
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") {
-      f.ready = c.status() == "True";
-      break;
-    }
-  }
+  f.ready = IsConditionTrue(node.status().conditions(),
+                            well_known::kConditionTypeReady);
   return f;
 }
 
@@ -185,8 +176,9 @@ bool IsMarked(const snapshot::Snapshot& snap, const v1::Node& node) {
     return false;
   }
   return HasDisruptedTaint(node) ||
-         (claim != nullptr && FindCondition(claim->status().conditions(),
-                                            "DisruptionReason") != nullptr);
+         (claim != nullptr &&
+          FindCondition(claim->status().conditions(),
+                        well_known::kConditionTypeDisruptionReason) != nullptr);
 }
 
 void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,

@@ -88,9 +88,6 @@ std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
                               const SchedulingSimulator& simulator,
                               const MethodOptions& options, VerdictSink& sink);
 
-// "%Y-%m-%d%ET%H:%M:%E*SZ" in UTC, as absl::FormatTime writes it.
-std::string FormatUtc(absl::Time t);
-
 }  // namespace karpenter::disruption::internal
 
 #endif  // KARPENTER_SRC_DISRUPTION_VERDICT_SINK_H_

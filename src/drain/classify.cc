@@ -4,15 +4,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "drain/proto_time.h"
 #include "karpenter/duration.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::drain {
 namespace {
-
-using drain_internal::FromProto;
-
-constexpr absl::string_view kNoSchedule = "NoSchedule";
 
 bool OwnedBy(const v1::Pod& pod, absl::string_view api_version,
              absl::string_view kind) {
@@ -31,18 +27,20 @@ const std::string* Annotation(const v1::Pod& pod, absl::string_view key) {
 absl::Status InvalidDoNotDisrupt(absl::string_view value,
                                  absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "metadata.annotations[\"", kDoNotDisruptAnnotation, "\"]: \"", value,
-      "\" is neither \"true\" nor a positive Go duration (", why, ")"));
+      "metadata.annotations[\"", well_known::kDoNotDisruptAnnotationKey,
+      "\"]: \"", value, "\" is neither \"true\" nor a positive Go duration (",
+      why, ")"));
 }
 
 // `karpenter.sh/do-not-disrupt` alone (Karpenter IsDoNotDisruptActive).
 DoNotDisrupt EvaluateDoNotDisruptOnly(const v1::Pod& pod, absl::Time now) {
   DoNotDisrupt result;
-  const std::string* value = Annotation(pod, kDoNotDisruptAnnotation);
+  const std::string* value =
+      Annotation(pod, well_known::kDoNotDisruptAnnotationKey);
   if (value == nullptr) return result;
   if (*value == "true") {
     result.state = DoNotDisruptState::kActive;
-    result.source = kDoNotDisruptAnnotation;
+    result.source = well_known::kDoNotDisruptAnnotationKey;
     return result;
   }
   absl::StatusOr<absl::Duration> d = ParseGoDuration(*value);
@@ -54,10 +52,10 @@ DoNotDisrupt EvaluateDoNotDisruptOnly(const v1::Pod& pod, absl::Time now) {
     result.invalid = InvalidDoNotDisrupt(*value, "not positive");
     return result;
   }
-  result.source = kDoNotDisruptAnnotation;
+  result.source = well_known::kDoNotDisruptAnnotationKey;
   result.state = DoNotDisruptState::kActive;
   if (!pod.status().has_start_time()) return result;  // Fail safe.
-  result.until = FromProto(pod.status().start_time()) + *d;
+  result.until = TimeFromProto(pod.status().start_time()) + *d;
   if (now >= *result.until) result.state = DoNotDisruptState::kLapsed;
   return result;
 }
@@ -88,10 +86,11 @@ DoNotDisrupt EvaluateDoNotDisrupt(const v1::Pod& pod, absl::Time now) {
   DoNotDisrupt result = EvaluateDoNotDisruptOnly(pod, now);
   // Only an indefinite do-not-disrupt is as strong as do-not-evict "true".
   if (result.active() && !result.until.has_value()) return result;
-  const std::string* evict = Annotation(pod, kDoNotEvictAnnotation);
+  const std::string* evict =
+      Annotation(pod, well_known::kDoNotEvictPodAnnotationKey);
   if (evict == nullptr || *evict != "true") return result;
   result.state = DoNotDisruptState::kActive;
-  result.source = kDoNotEvictAnnotation;
+  result.source = well_known::kDoNotEvictPodAnnotationKey;
   result.until.reset();
   return result;
 }
@@ -110,8 +109,8 @@ bool ToleratesTaint(const v1::Toleration& toleration, const v1::Taint& taint) {
 
 bool ToleratesDisruptedNoScheduleTaint(const v1::Pod& pod) {
   v1::Taint taint;
-  taint.set_key(std::string(kDisruptedTaintKey));
-  taint.set_effect(std::string(kNoSchedule));
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   for (const v1::Toleration& t : pod.spec().tolerations()) {
     if (ToleratesTaint(t, taint)) return true;
   }
@@ -129,7 +128,7 @@ bool IsTerminating(const v1::Pod& pod) {
 
 bool IsStuckTerminating(const v1::Pod& pod, absl::Time now) {
   return IsTerminating(pod) &&
-         now - FromProto(pod.metadata().deletion_timestamp()) >
+         now - TimeFromProto(pod.metadata().deletion_timestamp()) >
              kStuckTerminatingAfter;
 }
 

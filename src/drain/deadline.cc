@@ -9,14 +9,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
-#include "drain/proto_time.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drain {
 namespace {
-
-using drain_internal::FromProto;
 
 absl::Status BadTimestamp(absl::string_view s, absl::string_view field) {
   return absl::InvalidArgumentError(
@@ -69,20 +68,24 @@ absl::StatusOr<std::optional<absl::Duration>> GracePeriod(
 absl::StatusOr<std::optional<Deadline>> ClaimDeadline(
     const v1::NodeClaim& claim) {
   const auto& annotations = claim.metadata().annotations();
-  auto it = annotations.find(std::string(kTerminationTimestampAnnotation));
+  auto it = annotations.find(
+      std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey));
   if (it != annotations.end()) {
     KARPENTER_ASSIGN_OR_RETURN(
         absl::Time at,
-        ParseRfc3339(it->second,
-                     absl::StrCat("metadata.annotations[\"",
-                                  kTerminationTimestampAnnotation, "\"]")));
+        ParseRfc3339(
+            it->second,
+            absl::StrCat(
+                "metadata.annotations[\"",
+                well_known::kNodeClaimTerminationTimestampAnnotationKey,
+                "\"]")));
     return Deadline{at, DeadlineSource::kAnnotation};
   }
   if (!claim.metadata().has_deletion_timestamp()) return std::nullopt;
   KARPENTER_ASSIGN_OR_RETURN(std::optional<absl::Duration> tgp,
                              GracePeriod(claim));
   if (!tgp.has_value()) return std::nullopt;
-  return Deadline{FromProto(claim.metadata().deletion_timestamp()) + *tgp,
+  return Deadline{TimeFromProto(claim.metadata().deletion_timestamp()) + *tgp,
                   DeadlineSource::kTerminationGracePeriod};
 }
 
@@ -164,7 +167,8 @@ std::optional<absl::Time> ForceDeleteAt(const v1::Pod& pod,
                                         absl::Time now) {
   if (!deadline.has_value()) return std::nullopt;
   if (IsTerminating(pod)) {
-    if (FromProto(pod.metadata().deletion_timestamp()) > *deadline) return now;
+    if (TimeFromProto(pod.metadata().deletion_timestamp()) > *deadline)
+      return now;
     return std::nullopt;
   }
   if (!pod.spec().has_termination_grace_period_seconds()) return std::nullopt;
@@ -179,7 +183,7 @@ int64_t ForceDeleteGraceSeconds(absl::Time deadline, absl::Time now) {
 absl::StatusOr<absl::Duration> RemainingGrace(const v1::Pod& pod,
                                               absl::Time now) {
   if (IsTerminating(pod)) {
-    return std::max(FromProto(pod.metadata().deletion_timestamp()) - now,
+    return std::max(TimeFromProto(pod.metadata().deletion_timestamp()) - now,
                     absl::ZeroDuration());
   }
   if (!pod.spec().has_termination_grace_period_seconds()) {

@@ -9,6 +9,7 @@
 #include "common/status_macros.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::drain {
 namespace {
@@ -17,17 +18,9 @@ namespace {
 // and a pod is stuck when now - deletionTimestamp > 1 min.
 constexpr absl::Duration kTick = absl::Nanoseconds(1);
 
-absl::Time ToTime(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
 PodRef RefOf(const v1::Pod& pod) {
   return PodRef{pod.metadata().namespace_(), pod.metadata().name(),
                 pod.metadata().uid()};
-}
-
-std::string Rfc3339(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
 }
 
 // Maps a DeletePod status to the queue's result classes.
@@ -49,13 +42,13 @@ std::string HoldText(const PodDecision& d, std::optional<Tier> tier) {
     case HoldReason::kTerminating:
       return "Terminating: waiting for the pod to go";
     case HoldReason::kDoNotDisrupt: {
-      std::string text =
-          absl::StrCat("DoNotDisrupt: ", d.pod_class.do_not_disrupt.source,
-                       d.until ? absl::StrCat(" until ", Rfc3339(*d.until))
-                               : std::string(" with no end"));
+      std::string text = absl::StrCat(
+          "DoNotDisrupt: ", d.pod_class.do_not_disrupt.source,
+          d.until ? absl::StrCat(" until ", FormatRfc3339(*d.until))
+                  : std::string(" with no end"));
       if (d.force_delete_at) {
         absl::StrAppend(&text, "; force-deleted after ",
-                        Rfc3339(*d.force_delete_at));
+                        FormatRfc3339(*d.force_delete_at));
       }
       return text;
     }
@@ -76,7 +69,7 @@ void AddWakes(const PodDecision& d, const v1::Pod& pod, absl::Time now,
   if (d.force_delete_at) consider(*d.force_delete_at + kTick);
   if (d.pod_class.do_not_disrupt.active() && d.until) consider(*d.until);
   if (d.pod_class.terminating) {
-    consider(ToTime(pod.metadata().deletion_timestamp()) +
+    consider(TimeFromProto(pod.metadata().deletion_timestamp()) +
              kStuckTerminatingAfter + kTick);
   }
 }
@@ -143,7 +136,7 @@ absl::Status Drainer::Drain(absl::string_view node,
                             *external_deadline == absl::InfinitePast())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "external_deadline for node \"", node, "\": must be finite, got \"",
-        absl::FormatTime(*external_deadline), "\""));
+        FormatRfc3339(*external_deadline), "\""));
   }
   auto [it, inserted] =
       nodes_.try_emplace(std::string(node), external_deadline);

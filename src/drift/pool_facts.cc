@@ -12,19 +12,20 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "karpenter/disruption/types.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/drift/verdict.h"
 #include "karpenter/requirements.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/well_known.h"
 #include "primitives/label_aliases.h"
 
 namespace karpenter::drift::internal {
 namespace {
 
-constexpr std::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
+// A std::string_view probe: protobuf's Map looks it up without copying.
+constexpr std::string_view kInstanceTypeLabel(
+    well_known::kLabelInstanceTypeStable.data(),
+    well_known::kLabelInstanceTypeStable.size());
 
 void AppendNumber(std::string& out, uint64_t n) {
   out.append(reinterpret_cast<const char*>(&n), sizeof(n));
@@ -77,11 +78,11 @@ std::string RequirementsFingerprint(const v1::NodePool& pool) {
 
 }  // namespace
 
-DriftMemo::DriftMemo(const disruption::InstanceTypeCatalog* catalog,
-                     size_t pools)
+DriftMemo::DriftMemo(const InstanceTypeCatalog* catalog, size_t pools)
     : catalog_(catalog),
       facts_(pools),
-      offering_raw_keys_(RawForms({kZoneLabel, kCapacityTypeLabel})) {}
+      offering_raw_keys_(RawForms({well_known::kLabelTopologyZone,
+                                   well_known::kCapacityTypeLabelKey})) {}
 
 PoolFacts& DriftMemo::Facts(size_t slot, const v1::NodePool& pool) {
   std::optional<PoolFacts>& facts = facts_[slot];

@@ -42,7 +42,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "karpenter/cloud_provider.h"
-#include "karpenter/disruption/types.h"
 #include "karpenter/requirements.h"
 #include "karpenter/v1/karpenter.pb.h"
 
@@ -96,7 +95,7 @@ struct PoolFacts {
 class DriftMemo {
  public:
   // For `pools` NodePools; `catalog` (may be null) must outlive this.
-  DriftMemo(const disruption::InstanceTypeCatalog* catalog, size_t pools);
+  DriftMemo(const InstanceTypeCatalog* catalog, size_t pools);
 
   // The facts of `pool`, `slot` (< `pools`) being its index among the
   // call's NodePools: each slot must always be given the same NodePool. The
@@ -131,7 +130,7 @@ class DriftMemo {
                                const std::vector<std::string>& raw_keys,
                                std::string& key);
 
-  const disruption::InstanceTypeCatalog* catalog_;
+  const InstanceTypeCatalog* catalog_;
   std::vector<std::optional<PoolFacts>> facts_;
   // The raw keys of the zone and capacity-type labels, sorted.
   std::vector<std::string> offering_raw_keys_;

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "drift/pool_facts.h"
 #include "karpenter/requirements.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drift {
 namespace internal {
@@ -30,7 +31,7 @@ std::optional<std::string> RequirementsDriftedAgainst(
     return std::nullopt;
   }
   if (why != nullptr) *why = std::move(problems);
-  return std::string(kRequirementsDrifted);
+  return std::string(well_known::kRequirementsDrifted);
 }
 
 }  // namespace internal

@@ -19,6 +19,7 @@
 #include "karpenter/duration.h"
 #include "karpenter/v1/karpenter.pb.h"
 #include "karpenter/v1/meta.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drift {
 namespace {
@@ -252,8 +253,9 @@ absl::StatusOr<std::string> NodePoolTemplateHash(const v1::NodePool& pool) {
 namespace internal {
 
 PoolHashAnnotations HashAnnotationsOf(const v1::NodePool& pool) {
-  return {Annotation(pool.metadata(), kNodePoolHashAnnotationKey),
-          Annotation(pool.metadata(), kNodePoolHashVersionAnnotationKey)};
+  return {Annotation(pool.metadata(), well_known::kNodePoolHashAnnotationKey),
+          Annotation(pool.metadata(),
+                     well_known::kNodePoolHashVersionAnnotationKey)};
 }
 
 std::optional<std::string> StaticDriftedAgainst(const PoolHashAnnotations& pool,
@@ -263,16 +265,16 @@ std::optional<std::string> StaticDriftedAgainst(const PoolHashAnnotations& pool,
   // Without both, nothing the claim carries can drift it.
   if (!pool_hash || !pool_version) return std::nullopt;
   const std::optional<absl::string_view> claim_hash =
-      Annotation(claim.metadata(), kNodePoolHashAnnotationKey);
-  const std::optional<absl::string_view> claim_version =
-      Annotation(claim.metadata(), kNodePoolHashVersionAnnotationKey);
+      Annotation(claim.metadata(), well_known::kNodePoolHashAnnotationKey);
+  const std::optional<absl::string_view> claim_version = Annotation(
+      claim.metadata(), well_known::kNodePoolHashVersionAnnotationKey);
   if (!pool_hash || !pool_version || !claim_hash || !claim_version) {
     return std::nullopt;
   }
   // Hashes of different versions are not comparable.
   if (*pool_version != *claim_version) return std::nullopt;
   if (*pool_hash == *claim_hash) return std::nullopt;
-  return std::string(kNodePoolDriftedReason);
+  return std::string(well_known::kNodePoolDrifted);
 }
 
 }  // namespace internal

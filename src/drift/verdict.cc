@@ -17,24 +17,18 @@
 #include "drift/pool_facts.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/cloud_provider.h"
-#include "karpenter/disruption/types.h"
+#include "karpenter/conditions.h"
 #include "karpenter/drift/requirements_drift.h"
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/requirements.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/time_util.h"
 #include "karpenter/v1/karpenter.pb.h"
 #include "karpenter/v1/meta.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drift {
 namespace {
-
-constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
-constexpr absl::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
-constexpr absl::string_view kReserved = "reserved";
-constexpr absl::string_view kOnDemand = "on-demand";
 
 std::optional<absl::string_view> Label(const v1::ObjectMeta& meta,
                                        absl::string_view key) {
@@ -44,37 +38,26 @@ std::optional<absl::string_view> Label(const v1::ObjectMeta& meta,
   return absl::string_view(it->second);
 }
 
-const v1::Condition* FindCondition(const v1::NodeClaim& claim,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
 bool Launched(const v1::NodeClaim& claim) {
-  const v1::Condition* c = FindCondition(claim, "Launched");
-  return c != nullptr && c->status() == "True";
+  return IsConditionTrue(claim.status().conditions(),
+                         well_known::kConditionTypeLaunched);
 }
 
 // The claim's labels as requirements, with a reserved capacity type widened
 // to {reserved, on-demand}: a reservation may fall back to on-demand.
 Requirements OfferingQuery(const v1::NodeClaim& claim) {
   const auto& labels = claim.metadata().labels();
-  auto ct = labels.find(std::string(kCapacityTypeLabel));
-  if (ct == labels.end() || ct->second != kReserved) {
+  auto ct = labels.find(std::string(well_known::kCapacityTypeLabelKey));
+  if (ct == labels.end() || ct->second != well_known::kCapacityTypeReserved) {
     return Requirements::FromLabels(labels);
   }
   google::protobuf::Map<std::string, std::string> rest = labels;
-  rest.erase(std::string(kCapacityTypeLabel));
+  rest.erase(std::string(well_known::kCapacityTypeLabelKey));
   Requirements reqs = Requirements::FromLabels(rest);
-  const std::vector<std::string> both = {std::string(kReserved),
-                                         std::string(kOnDemand)};
-  reqs.Add(Requirement::In(kCapacityTypeLabel, both));
+  const std::vector<std::string> both = {
+      std::string(well_known::kCapacityTypeReserved),
+      std::string(well_known::kCapacityTypeOnDemand)};
+  reqs.Add(Requirement::In(well_known::kCapacityTypeLabelKey, both));
   return reqs;
 }
 
@@ -83,10 +66,11 @@ Requirements OfferingQuery(const v1::NodeClaim& claim) {
 Requirements OfferingRequirements(const Offering& o) {
   Requirements reqs;
   if (!o.zone.empty()) {
-    reqs.Add(Requirement::In(kZoneLabel, {o.zone}));
+    reqs.Add(Requirement::In(well_known::kLabelTopologyZone, {o.zone}));
   }
   if (!o.capacity_type.empty()) {
-    reqs.Add(Requirement::In(kCapacityTypeLabel, {o.capacity_type}));
+    reqs.Add(
+        Requirement::In(well_known::kCapacityTypeLabelKey, {o.capacity_type}));
   }
   return reqs;
 }
@@ -111,7 +95,7 @@ std::string Admitted(const Requirements& query, absl::string_view key) {
 
 std::optional<std::string> NotFound(std::string* why, std::string message) {
   if (why != nullptr) *why = std::move(message);
-  return std::string(kInstanceTypeNotFound);
+  return std::string(well_known::kInstanceTypeNotFound);
 }
 
 // The annotation or "" (StaticDrifted has already required all four).
@@ -122,12 +106,14 @@ std::string AnnotationOf(const v1::ObjectMeta& meta, absl::string_view key) {
 
 std::string StaticDetail(const v1::NodePool& pool, const v1::NodeClaim& claim) {
   return absl::StrCat(
-      "NodeClaim ", kNodePoolHashAnnotationKey, " \"",
-      AnnotationOf(claim.metadata(), kNodePoolHashAnnotationKey),
+      "NodeClaim ", well_known::kNodePoolHashAnnotationKey, " \"",
+      AnnotationOf(claim.metadata(), well_known::kNodePoolHashAnnotationKey),
       "\" differs from the NodePool's \"",
-      AnnotationOf(pool.metadata(), kNodePoolHashAnnotationKey),
+      AnnotationOf(pool.metadata(), well_known::kNodePoolHashAnnotationKey),
       "\" (hash version \"",
-      AnnotationOf(pool.metadata(), kNodePoolHashVersionAnnotationKey), "\")");
+      AnnotationOf(pool.metadata(),
+                   well_known::kNodePoolHashVersionAnnotationKey),
+      "\")");
 }
 
 // The checks that read only the snapshot, in Karpenter's order: static
@@ -220,12 +206,13 @@ struct ExistingDrifted {
 
 ExistingDrifted ExistingOf(const v1::NodeClaim& claim) {
   ExistingDrifted e;
-  const v1::Condition* c = FindCondition(claim, kDriftedCondition);
+  const v1::Condition* c = FindCondition(claim.status().conditions(),
+                                         well_known::kConditionTypeDrifted);
   if (c == nullptr) return e;
   e.present = true;
-  e.is_true = c->status() == "True";
+  e.is_true = c->status() == well_known::kConditionTrue;
   if (c->has_last_transition_time()) {
-    e.since = FromProto(c->last_transition_time());
+    e.since = TimeFromProto(c->last_transition_time());
   }
   e.reason = c->reason();
   e.message = c->message();
@@ -257,7 +244,7 @@ void DecideCondition(const ExistingDrifted& existing, absl::Time now,
 
 bool Eligible(const v1::NodeClaim& claim, const snapshot::Snapshot& snapshot) {
   std::optional<absl::string_view> pool =
-      Label(claim.metadata(), kNodePoolLabel);
+      Label(claim.metadata(), well_known::kNodePoolLabelKey);
   return pool.has_value() && snapshot.FindNodePool(*pool).has_value() &&
          !claim.metadata().has_deletion_timestamp() && Launched(claim);
 }
@@ -281,7 +268,8 @@ bool Precheck(const v1::NodeClaim& claim,
               DriftVerdict& v) {
   v.node_claim = claim.metadata().name();
   if (!label.has_value()) {
-    v.skipped = absl::StrCat("not managed: no ", kNodePoolLabel, " label");
+    v.skipped = absl::StrCat("not managed: no ", well_known::kNodePoolLabelKey,
+                             " label");
     return false;
   }
   v.node_pool = std::string(*label);
@@ -301,7 +289,8 @@ bool Precheck(const v1::NodeClaim& claim,
   }
   if (!Launched(claim)) {
     v.skipped = "not launched";
-    if (FindCondition(claim, kDriftedCondition) != nullptr) {
+    if (FindCondition(claim.status().conditions(),
+                      well_known::kConditionTypeDrifted) != nullptr) {
       v.change = DriftConditionChange::kRemove;
     }
     return false;
@@ -315,9 +304,11 @@ std::optional<std::string> InstanceTypeNotFound(
     const v1::NodeClaim& claim, absl::Span<const InstanceType> types,
     std::string* why) {
   std::optional<absl::string_view> name =
-      Label(claim.metadata(), kInstanceTypeLabel);
+      Label(claim.metadata(), well_known::kLabelInstanceTypeStable);
   if (!name.has_value()) {
-    return NotFound(why, absl::StrCat("no ", kInstanceTypeLabel, " label"));
+    return NotFound(
+        why,
+        absl::StrCat("no ", well_known::kLabelInstanceTypeStable, " label"));
   }
   const InstanceType* type = nullptr;
   for (const InstanceType& t : types) {
@@ -340,8 +331,9 @@ std::optional<std::string> InstanceTypeNotFound(
   return NotFound(
       why, absl::StrCat("instance type \"", *name, "\" has no offering (of ",
                         type->offerings.size(), ") in zone ",
-                        Admitted(query, kZoneLabel), " with capacity type ",
-                        Admitted(query, kCapacityTypeLabel)));
+                        Admitted(query, well_known::kLabelTopologyZone),
+                        " with capacity type ",
+                        Admitted(query, well_known::kCapacityTypeLabelKey)));
 }
 
 absl::string_view DriftConditionChangeName(DriftConditionChange change) {
@@ -359,15 +351,16 @@ absl::string_view DriftConditionChangeName(DriftConditionChange change) {
 DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
                            const DriftObservations& obs, absl::Time now) {
   DriftVerdict v;
-  if (!Precheck(claim, Label(claim.metadata(), kNodePoolLabel), pool, v)) {
+  if (!Precheck(claim, Label(claim.metadata(), well_known::kNodePoolLabelKey),
+                pool, v)) {
     return v;
   }
   internal::DriftMemo memo(obs.catalog, 1);
   internal::PoolFacts& facts = memo.Facts(0, *pool);
   if (!RunSnapshotChecks(claim, memo, facts, v)) {
-    RunObservedChecks(claim, FromProto(claim.metadata().creation_timestamp()),
-                      memo.InstanceTypeClaimKey(claim), memo, facts, obs, now,
-                      v);
+    RunObservedChecks(
+        claim, TimeFromProto(claim.metadata().creation_timestamp()),
+        memo.InstanceTypeClaimKey(claim), memo, facts, obs, now, v);
   }
   if (v.error.ok()) DecideCondition(ExistingOf(claim), now, v);
   return v;
@@ -397,7 +390,7 @@ DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
     const v1::NodeClaim& claim = claims[i];
     Entry& e = book.entries_[i];
     const std::optional<absl::string_view> label =
-        Label(claim.metadata(), kNodePoolLabel);
+        Label(claim.metadata(), well_known::kNodePoolLabelKey);
     std::optional<snapshot::NodePoolIndex> p;
     if (label.has_value()) p = snapshot.FindNodePool(*label);
     if (!Precheck(claim, label, p ? &snapshot.node_pools()[*p] : nullptr,
@@ -410,7 +403,7 @@ DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
         claim, memo, memo.Facts(*p, snapshot.node_pools()[*p]), e.verdict);
     e.checked = e.verdict.error.ok();
     if (e.observe) {
-      e.created = FromProto(claim.metadata().creation_timestamp());
+      e.created = TimeFromProto(claim.metadata().creation_timestamp());
       e.type_key = memo.InstanceTypeClaimKey(claim);
     }
   }
@@ -454,7 +447,7 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
 }
 DriftObservations ObserveDrift(CloudProvider& cloud,
                                const snapshot::Snapshot& snapshot,
-                               disruption::InstanceTypeCatalog* catalog_out) {
+                               InstanceTypeCatalog* catalog_out) {
   DriftObservations obs;
   std::vector<bool> pool_needed(snapshot.node_pools().size(), false);
   std::vector<const v1::NodeClaim*> eligible;
@@ -462,7 +455,7 @@ DriftObservations ObserveDrift(CloudProvider& cloud,
     if (!Eligible(claim, snapshot)) continue;
     eligible.push_back(&claim);
     pool_needed[*snapshot.FindNodePool(
-        *Label(claim.metadata(), kNodePoolLabel))] = true;
+        *Label(claim.metadata(), well_known::kNodePoolLabelKey))] = true;
   }
   if (catalog_out != nullptr) {
     catalog_out->clear();
@@ -481,7 +474,7 @@ DriftObservations ObserveDrift(CloudProvider& cloud,
   }
   for (const v1::NodeClaim* claim : eligible) {
     const v1::NodePool& pool = snapshot.node_pools()[*snapshot.FindNodePool(
-        *Label(claim->metadata(), kNodePoolLabel))];
+        *Label(claim->metadata(), well_known::kNodePoolLabelKey))];
     if (SettledWithoutProvider(*claim, pool)) continue;
     absl::StatusOr<std::optional<std::string>> drifted =
         cloud.IsDrifted(*claim);

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "host/cluster_view_checks.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter {
 
@@ -29,14 +30,16 @@ absl::Status CheckTaint(const v1::Taint& taint) {
     return absl::InvalidArgumentError("taint.key: must not be empty");
   }
   const std::string& effect = taint.effect();
-  if (effect == "NoSchedule" || effect == "PreferNoSchedule" ||
-      effect == "NoExecute") {
+  if (effect == well_known::kTaintEffectNoSchedule ||
+      effect == well_known::kTaintEffectPreferNoSchedule ||
+      effect == well_known::kTaintEffectNoExecute) {
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("taint.effect: \"", effect,
-                   "\": must be one of \"NoSchedule\", \"PreferNoSchedule\", "
-                   "\"NoExecute\""));
+      absl::StrCat("taint.effect: \"", effect, "\": must be one of \"",
+                   well_known::kTaintEffectNoSchedule, "\", \"",
+                   well_known::kTaintEffectPreferNoSchedule, "\", \"",
+                   well_known::kTaintEffectNoExecute, "\""));
 }
 
 absl::Status CheckCondition(const v1::Condition& condition) {
@@ -44,12 +47,15 @@ absl::Status CheckCondition(const v1::Condition& condition) {
     return absl::InvalidArgumentError("condition.type: must not be empty");
   }
   const std::string& status = condition.status();
-  if (status == "True" || status == "False" || status == "Unknown") {
+  if (status == well_known::kConditionTrue ||
+      status == well_known::kConditionFalse ||
+      status == well_known::kConditionUnknown) {
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("condition.status: \"", status,
-                   "\": must be one of \"True\", \"False\", \"Unknown\""));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "condition.status: \"", status, "\": must be one of \"",
+      well_known::kConditionTrue, "\", \"", well_known::kConditionFalse,
+      "\", \"", well_known::kConditionUnknown, "\""));
 }
 
 absl::Status CheckPodRef(const PodRef& pod) {

@@ -12,20 +12,20 @@
 #include <utility>
 
 #include "absl/strings/string_view.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::primitives_internal {
 
 // {alias, stable key} pairs. No stable key is itself an alias.
 inline constexpr std::pair<absl::string_view, absl::string_view>
     kLabelKeyAliases[] = {
-        {"beta.kubernetes.io/arch", "kubernetes.io/arch"},
-        {"beta.kubernetes.io/instance-type",
-         "node.kubernetes.io/instance-type"},
-        {"beta.kubernetes.io/os", "kubernetes.io/os"},
-        {"failure-domain.beta.kubernetes.io/region",
-         "topology.kubernetes.io/region"},
-        {"failure-domain.beta.kubernetes.io/zone",
-         "topology.kubernetes.io/zone"},
+        {well_known::kLabelBetaArch, well_known::kLabelArchStable},
+        {well_known::kLabelInstanceType, well_known::kLabelInstanceTypeStable},
+        {well_known::kLabelBetaOS, well_known::kLabelOSStable},
+        {well_known::kLabelFailureDomainBetaRegion,
+         well_known::kLabelTopologyRegion},
+        {well_known::kLabelFailureDomainBetaZone,
+         well_known::kLabelTopologyZone},
 };
 
 }  // namespace karpenter::primitives_internal

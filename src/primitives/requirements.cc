@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "karpenter/selector.h"
+#include "karpenter/well_known.h"
 #include "primitives/go_compat.h"
 #include "primitives/label_aliases.h"
 
@@ -183,14 +184,14 @@ std::string NormalizeLabelKey(absl::string_view key) {
 
 absl::Span<const std::string> WellKnownLabels() {
   static const auto* const kLabels = new std::vector<std::string>{
-      "karpenter.sh/capacity-type",
-      "karpenter.sh/nodepool",
-      "kubernetes.io/arch",
-      "kubernetes.io/os",
-      "node.kubernetes.io/instance-type",
-      "node.kubernetes.io/windows-build",
-      "topology.kubernetes.io/region",
-      "topology.kubernetes.io/zone",
+      std::string(well_known::kCapacityTypeLabelKey),
+      std::string(well_known::kNodePoolLabelKey),
+      std::string(well_known::kLabelArchStable),
+      std::string(well_known::kLabelOSStable),
+      std::string(well_known::kLabelInstanceTypeStable),
+      std::string(well_known::kLabelWindowsBuild),
+      std::string(well_known::kLabelTopologyRegion),
+      std::string(well_known::kLabelTopologyZone),
   };
   return *kLabels;
 }

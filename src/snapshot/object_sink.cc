@@ -16,6 +16,7 @@
 #include "common/status_macros.h"
 #include "google/protobuf/stubs/status.h"
 #include "google/protobuf/util/json_util.h"
+#include "karpenter/well_known.h"
 #include "snapshot/json_decode.h"
 #include "snapshot/json_scan.h"
 
@@ -284,8 +285,8 @@ ObjectKind Classify(absl::string_view kind, absl::string_view api_version) {
       (any || api_version == "policy/v1" || api_version == "policy/v1beta1")) {
     return ObjectKind::kPdb;
   }
-  const bool karpenter = any || api_version == "karpenter.sh/v1" ||
-                         api_version == "karpenter.sh/v1beta1";
+  const bool karpenter = any || api_version == well_known::kApiVersionV1 ||
+                         api_version == well_known::kApiVersionV1Beta1;
   if (kind == "NodePool" && karpenter) return ObjectKind::kNodePool;
   if (kind == "NodeClaim" && karpenter) return ObjectKind::kNodeClaim;
   return ObjectKind::kSkipped;

@@ -11,6 +11,8 @@
 #include "common/status_macros.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "karpenter/conditions.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::snapshot {
 namespace {
@@ -65,13 +67,12 @@ void DefaultNamespace(std::vector<T>& objects) {
 }
 
 PodReady ReadyOf(const v1::PodStatus& status) {
-  for (const v1::Condition& c : status.conditions()) {
-    if (c.type() != "Ready") continue;
-    if (c.status() == "True") return PodReady::kTrue;
-    if (c.status() == "False") return PodReady::kFalse;
-    return PodReady::kOther;
-  }
-  return PodReady::kAbsent;
+  const v1::Condition* ready =
+      FindCondition(status.conditions(), well_known::kConditionTypeReady);
+  if (ready == nullptr) return PodReady::kAbsent;
+  if (ready->status() == well_known::kConditionTrue) return PodReady::kTrue;
+  if (ready->status() == well_known::kConditionFalse) return PodReady::kFalse;
+  return PodReady::kOther;
 }
 
 // Moves the fields that differ between replicas out of `pod` (leaving its

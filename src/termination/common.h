@@ -1,7 +1,7 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Internal (not installed): helpers shared by the termination sources:
-// timestamps, conditions, well-known labels and time formatting.
+// labels, and the Node of a NodeClaim.
 //
 // Thread-safety: pure functions, safe to call concurrently.
 
@@ -16,45 +16,16 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "google/protobuf/repeated_ptr_field.h"
-#include "google/protobuf/timestamp.pb.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/meta.pb.h"
 
 namespace karpenter::termination::internal {
 
-inline constexpr absl::string_view kTerminationFinalizer =
-    "karpenter.sh/termination";
-inline constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
-inline constexpr absl::string_view kCapacityTypeLabel =
-    "karpenter.sh/capacity-type";
-
-// The instant `ts` denotes.
-inline absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
-// The condition of `type`, or nullptr when absent.
-inline const v1::Condition* FindCondition(
-    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
-    absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
 // The value of label `key`, or "" when absent.
 inline std::string LabelOf(const v1::ObjectMeta& meta, absl::string_view key) {
   auto it = meta.labels().find(std::string(key));
   return it == meta.labels().end() ? std::string() : it->second;
-}
-
-// RFC 3339 in UTC with as many fraction digits as needed.
-inline std::string TimeString(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
-
-// Nodes by `spec.providerID` (a lookup index; never iterated into output).
+}  // Nodes by `spec.providerID` (a lookup index; never iterated into output).
 class NodesByProviderId {
  public:
   explicit NodesByProviderId(const snapshot::Snapshot& snapshot) {

@@ -11,58 +11,43 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
-#include "drain/proto_time.h"
+#include "karpenter/conditions.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
 #include "karpenter/termination/volumes.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::termination {
 namespace {
 
-using drain_internal::FromProto;
 using snapshot::NodeIndex;
 using snapshot::Snapshot;
-
-std::string FormatInstant(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
-
-google::protobuf::Timestamp ToProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  const int64_t seconds = absl::ToUnixSeconds(t);
-  ts.set_seconds(seconds);
-  ts.set_nanos(static_cast<int32_t>(
-      absl::ToInt64Nanoseconds(t - absl::FromUnixSeconds(seconds))));
-  return ts;
-}
+using well_known::kConditionFalse;
+using well_known::kConditionTrue;
+using well_known::kConditionTypeDrained;
+using well_known::kConditionTypeInstanceTerminating;
+using well_known::kConditionTypeVolumesDetached;
+using well_known::kConditionUnknown;
 
 bool HasFinalizer(const v1::ObjectMeta& meta) {
   return std::find(meta.finalizers().begin(), meta.finalizers().end(),
-                   kTerminationFinalizer) != meta.finalizers().end();
+                   well_known::kTerminationFinalizer) !=
+         meta.finalizers().end();
 }
 
 bool IsDeleting(const v1::ObjectMeta& meta) {
   return meta.has_deletion_timestamp();
 }
 
-const v1::Condition* FindCondition(
-    const google::protobuf::RepeatedPtrField<v1::Condition>& conditions,
-    absl::string_view type) {
-  for (const v1::Condition& c : conditions) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
 bool ConditionIs(const v1::NodeClaim& claim, absl::string_view type,
                  absl::string_view status) {
-  const v1::Condition* c = FindCondition(claim.status().conditions(), type);
-  return c != nullptr && c->status() == status;
+  return ConditionStatus(claim.status().conditions(), type) == status;
 }
 
 bool NodeIsReady(const v1::Node& node) {
-  const v1::Condition* c = FindCondition(node.status().conditions(), "Ready");
-  return c != nullptr && c->status() == "True";
+  return IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady);
 }
 
 std::string LabelOr(const v1::ObjectMeta& meta, absl::string_view key) {
@@ -72,8 +57,8 @@ std::string LabelOr(const v1::ObjectMeta& meta, absl::string_view key) {
 
 v1::Taint DisruptedTaint() {
   v1::Taint taint;
-  taint.set_key(std::string(drain::kDisruptedTaintKey));
-  taint.set_effect("NoSchedule");
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   return taint;
 }
 
@@ -146,7 +131,7 @@ class Builder {
       if (current != nullptr && current->status() == status) {
         *next.mutable_last_transition_time() = current->last_transition_time();
       } else {
-        *next.mutable_last_transition_time() = ToProto(now_);
+        *next.mutable_last_transition_time() = TimeToProto(now_);
       }
       Action& a = Add(ActionKind::kSetCondition, ObjectKind::kNodeClaim,
                       claim.metadata().name());
@@ -158,7 +143,8 @@ class Builder {
   // Records the claim's current condition values (before any action).
   void ObserveConditions(const v1::NodeClaim& claim) {
     for (absl::string_view type :
-         {kDrained, kVolumesDetached, kInstanceTerminating}) {
+         {kConditionTypeDrained, kConditionTypeVolumesDetached,
+          kConditionTypeInstanceTerminating}) {
       const v1::Condition* c = FindCondition(claim.status().conditions(), type);
       if (c != nullptr) SetConditionValue(*c);
     }
@@ -199,7 +185,8 @@ std::optional<snapshot::NodeClaimIndex> ClaimOfNode(const Snapshot& s,
 
 bool IsManaged(const Snapshot& s, const v1::Node& node) {
   return ClaimOfNode(s, node).has_value() ||
-         node.metadata().labels().contains(std::string(kNodePoolLabel));
+         node.metadata().labels().contains(
+             std::string(well_known::kNodePoolLabelKey));
 }
 
 // Step 6 of the file comment, shared by Node and NodeClaim decisions.
@@ -209,7 +196,7 @@ InstanceObservation PlantedObservation(const DecideOptions& options,
                                        const v1::NodeClaim& claim,
                                        InstanceObservation instance) {
   if (options.testonly_finalizer_before_instance_gone &&
-      ConditionIs(claim, kInstanceTerminating, "True")) {
+      ConditionIs(claim, kConditionTypeInstanceTerminating, kConditionTrue)) {
     return InstanceObservation::kGone;
   }
   return instance;
@@ -223,11 +210,12 @@ std::optional<Decision> TerminateInstance(Builder& b,
   if (instance == InstanceObservation::kGone || provider_id.empty()) {
     return std::nullopt;
   }
-  if (!ConditionIs(claim, kInstanceTerminating, "True")) {
+  if (!ConditionIs(claim, kConditionTypeInstanceTerminating, kConditionTrue)) {
     Action& del = b.Add(ActionKind::kDeleteInstance, ObjectKind::kNodeClaim,
                         claim.metadata().name());
     del.provider_id = std::string(provider_id);
-    b.Condition(claim, kInstanceTerminating, "True", "InstanceTerminating");
+    b.Condition(claim, kConditionTypeInstanceTerminating, kConditionTrue,
+                kConditionTypeInstanceTerminating);
     return b.Finish(Step::kTerminateInstance,
                     absl::StrCat("terminating instance ", provider_id),
                     kInstanceRequeue);
@@ -241,37 +229,37 @@ std::optional<Decision> TerminateInstance(Builder& b,
         absl::StrCat("checking whether instance ", provider_id, " is gone"),
         kInstanceRequeue);
   }
-  const v1::Condition* c =
-      FindCondition(claim.status().conditions(), kInstanceTerminating);
+  const v1::Condition* c = FindCondition(claim.status().conditions(),
+                                         kConditionTypeInstanceTerminating);
   return b.Finish(
       Step::kAwaitInstanceTermination,
       absl::StrCat(
           "instance ", provider_id, " still exists, terminating for ",
-          absl::FormatDuration(now - FromProto(c->last_transition_time()))),
+          absl::FormatDuration(now - TimeFromProto(c->last_transition_time()))),
       kInstanceRequeue);
 }
 
 MetricLabels NodePoolLabels(const v1::ObjectMeta& meta) {
-  return {
-      {std::string(metrics::kNodePoolLabel), LabelOr(meta, kNodePoolLabel)}};
+  return {{std::string(metrics::kNodePoolLabel),
+           LabelOr(meta, well_known::kNodePoolLabelKey)}};
 }
 
 Decision RemoveNodeFinalizer(Builder& b, const v1::Node& node, Step step,
                              std::string reason, absl::Time now) {
   Action& a = b.Add(ActionKind::kRemoveFinalizer, ObjectKind::kNode,
                     node.metadata().name());
-  a.key = std::string(kTerminationFinalizer);
+  a.key = std::string(well_known::kTerminationFinalizer);
   MetricLabels with_zone = NodePoolLabels(node.metadata());
   with_zone[std::string(metrics::kZoneLabel)] =
-      LabelOr(node.metadata(), kZoneLabel);
+      LabelOr(node.metadata(), well_known::kLabelTopologyZone);
   a.on_success.push_back(Counter(metrics::kNodesTerminatedTotal, with_zone));
   a.on_success.push_back(
       Observation(metrics::kNodesTerminationDurationSeconds,
                   NodePoolLabels(node.metadata()),
-                  now - FromProto(node.metadata().deletion_timestamp())));
+                  now - TimeFromProto(node.metadata().deletion_timestamp())));
   a.on_success.push_back(Observation(
       metrics::kNodesLifetimeDurationSeconds, NodePoolLabels(node.metadata()),
-      now - FromProto(node.metadata().creation_timestamp())));
+      now - TimeFromProto(node.metadata().creation_timestamp())));
   return b.Finish(step, std::move(reason));
 }
 
@@ -281,7 +269,8 @@ std::optional<Decision> DecideNodeLifecycle(Builder& b, const Snapshot& s,
   const std::string& name = node.metadata().name();
   if (!IsManaged(s, node)) {
     return b.Finish(Step::kNotManaged,
-                    "no NodeClaim and no karpenter.sh/nodepool label");
+                    absl::StrCat("no NodeClaim and no ",
+                                 well_known::kNodePoolLabelKey, " label"));
   }
   if (IsDeleting(node.metadata())) {
     if (HasFinalizer(node.metadata())) return std::nullopt;
@@ -291,7 +280,7 @@ std::optional<Decision> DecideNodeLifecycle(Builder& b, const Snapshot& s,
     return b.Finish(Step::kActive, "managed, not deleting");
   }
   Action& a = b.Add(ActionKind::kAddFinalizer, ObjectKind::kNode, name);
-  a.key = std::string(kTerminationFinalizer);
+  a.key = std::string(well_known::kTerminationFinalizer);
   return b.Finish(Step::kAddFinalizer, "managed node lacks the finalizer");
 }
 
@@ -302,11 +291,11 @@ void TaintAndLabel(Builder& b, const v1::Node& node) {
     Action& a = b.Add(ActionKind::kTaintNode, ObjectKind::kNode, name);
     a.taint = DisruptedTaint();
   }
-  if (LabelOr(node.metadata(), kExcludeFromLoadBalancersLabel) !=
-      kExcludeFromLoadBalancersValue) {
+  if (LabelOr(node.metadata(), well_known::kLabelNodeExcludeBalancers) !=
+      well_known::kLabelNodeExcludeBalancersValue) {
     Action& a = b.Add(ActionKind::kSetLabel, ObjectKind::kNode, name);
-    a.key = std::string(kExcludeFromLoadBalancersLabel);
-    a.value = std::string(kExcludeFromLoadBalancersValue);
+    a.key = std::string(well_known::kLabelNodeExcludeBalancers);
+    a.value = std::string(well_known::kLabelNodeExcludeBalancersValue);
   }
 }
 
@@ -324,14 +313,15 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
           now));
   b.decision().drain = pass;
   const v1::Condition* drained =
-      FindCondition(claim.status().conditions(), kDrained);
+      FindCondition(claim.status().conditions(), kConditionTypeDrained);
   // Karpenter drains on every reconcile, so pods that arrive after
   // Drained=True reopen the drain.
-  if (pass.done && drained != nullptr && drained->status() == "True") {
+  if (pass.done && IsConditionTrue(drained)) {
     return std::nullopt;
   }
   if (drained == nullptr || !pass.done) {
-    b.Condition(claim, kDrained, "Unknown", "Draining");
+    b.Condition(claim, kConditionTypeDrained, kConditionUnknown,
+                well_known::kReasonDraining);
   }
   if (!pass.done) {
     b.Add(ActionKind::kDrain, ObjectKind::kNode, node.metadata().name());
@@ -340,19 +330,21 @@ absl::StatusOr<std::optional<Decision>> AwaitDrain(
             absl::StrCat("Failed to drain node, ", pass.Message()));
     return b.Finish(Step::kDraining, pass.Message(), kShortRequeue);
   }
-  const absl::Time since = drained == nullptr || drained->status() != "Unknown"
-                               ? now
-                               : FromProto(drained->last_transition_time());
+  const absl::Time since =
+      drained == nullptr || drained->status() != kConditionUnknown
+          ? now
+          : TimeFromProto(drained->last_transition_time());
   if (now - since < options.min_drain_time) {
     return b.Finish(Step::kAwaitMinDrainTime,
                     absl::StrCat("drained; waiting until ",
-                                 FormatInstant(since + options.min_drain_time),
+                                 FormatRfc3339(since + options.min_drain_time),
                                  " (MinDrainTime ",
                                  absl::FormatDuration(options.min_drain_time),
                                  " after Drained turned Unknown)"),
                     kShortRequeue);
   }
-  b.Condition(claim, kDrained, "True", "Drained");
+  b.Condition(claim, kConditionTypeDrained, kConditionTrue,
+              kConditionTypeDrained);
   b.decision().actions.back().on_success.push_back(
       Counter(metrics::kNodesDrainedTotal, NodePoolLabels(node.metadata())));
   return b.Finish(Step::kMarkDrained, "drained", kShortRequeue);
@@ -369,8 +361,11 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
       PendingVolumeAttachments(s, n, now));
   const std::optional<drain::Deadline>& deadline = b.decision().deadline;
   if (pending.empty()) {
-    if (ConditionIs(claim, kVolumesDetached, "True")) return std::nullopt;
-    b.Condition(claim, kVolumesDetached, "True", "VolumesDetached");
+    if (ConditionIs(claim, kConditionTypeVolumesDetached, kConditionTrue)) {
+      return std::nullopt;
+    }
+    b.Condition(claim, kConditionTypeVolumesDetached, kConditionTrue,
+                kConditionTypeVolumesDetached);
     return b.Finish(Step::kMarkVolumesDetached, "no volume attachment left",
                     kShortRequeue);
   }
@@ -379,17 +374,20 @@ absl::StatusOr<std::optional<Decision>> AwaitVolumes(Builder& b,
     b.Event(ObjectKind::kNode, s.nodes()[n].metadata().name(),
             EventType::kNormal, events::kAwaitingVolumeDetachment,
             AwaitingVolumeDetachmentMessage(pending));
-    b.Condition(claim, kVolumesDetached, "Unknown", "AwaitingVolumeDetachment");
+    b.Condition(claim, kConditionTypeVolumesDetached, kConditionUnknown,
+                well_known::kReasonAwaitingVolumeDetachment);
     return b.Finish(
         Step::kAwaitVolumeDetachment,
         absl::StrCat(pending.size(), " volume attachments remain: ", list),
         kShortRequeue);
   }
-  if (ConditionIs(claim, kVolumesDetached, "False")) return std::nullopt;
-  b.Condition(claim, kVolumesDetached, "False",
-              "TerminationGracePeriodElapsed");
+  if (ConditionIs(claim, kConditionTypeVolumesDetached, kConditionFalse)) {
+    return std::nullopt;
+  }
+  b.Condition(claim, kConditionTypeVolumesDetached, kConditionFalse,
+              well_known::kReasonTerminationGracePeriodElapsed);
   return b.Finish(Step::kMarkVolumesDetached,
-                  absl::StrCat("deadline ", FormatInstant(deadline->at),
+                  absl::StrCat("deadline ", FormatRfc3339(deadline->at),
                                " passed with volume attachments left: ", list),
                   kShortRequeue);
 }
@@ -436,7 +434,7 @@ absl::StatusOr<Decision> DecideDeletingNode(Builder& b, const Snapshot& s,
     b.Event(ObjectKind::kNode, name, EventType::kWarning,
             events::kTerminationGracePeriodExpiring,
             absl::StrCat("All pods will be deleted by ",
-                         FormatInstant(b.decision().deadline->at)));
+                         FormatRfc3339(b.decision().deadline->at)));
   }
   TaintAndLabel(b, node);
   KARPENTER_ASSIGN_OR_RETURN(std::optional<Decision> drain,
@@ -613,9 +611,9 @@ absl::StatusOr<std::optional<std::string>> TerminationTimestamp(
         "nodeclaim \"", claim.metadata().name(),
         "\": spec.terminationGracePeriod: ", tgp.status().message()));
   }
-  const absl::Time at = FromProto(claim.metadata().deletion_timestamp()) + *tgp;
-  // Go's time.RFC3339 has second precision.
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", at, absl::UTCTimeZone());
+  const absl::Time at = TimeFromProto(claim.metadata().deletion_timestamp()) +
+                        *tgp;  // Go's time.RFC3339 has second precision.
+  return FormatRfc3339(TruncateToSecond(at));
 }
 
 // The claim's Node, by status.nodeName with a matching providerID.
@@ -635,24 +633,24 @@ Decision RemoveClaimFinalizer(Builder& b, const v1::NodeClaim& claim,
                               absl::Time now, std::string reason) {
   Action& a = b.Add(ActionKind::kRemoveFinalizer, ObjectKind::kNodeClaim,
                     claim.metadata().name());
-  a.key = std::string(kTerminationFinalizer);
+  a.key = std::string(well_known::kTerminationFinalizer);
   MetricLabels labels = NodePoolLabels(claim.metadata());
   labels[std::string(metrics::kCapacityTypeLabel)] =
-      LabelOr(claim.metadata(), kCapacityTypeLabel);
+      LabelOr(claim.metadata(), well_known::kCapacityTypeLabelKey);
   labels[std::string(metrics::kZoneLabel)] =
-      LabelOr(claim.metadata(), kZoneLabel);
+      LabelOr(claim.metadata(), well_known::kLabelTopologyZone);
   a.on_success.push_back(Counter(metrics::kNodeClaimsTerminatedTotal, labels));
   a.on_success.push_back(
       Observation(metrics::kNodeClaimsTerminationDurationSeconds,
                   NodePoolLabels(claim.metadata()),
-                  now - FromProto(claim.metadata().deletion_timestamp())));
-  const v1::Condition* terminating =
-      FindCondition(claim.status().conditions(), kInstanceTerminating);
-  if (terminating != nullptr && terminating->status() == "True") {
+                  now - TimeFromProto(claim.metadata().deletion_timestamp())));
+  const v1::Condition* terminating = FindCondition(
+      claim.status().conditions(), kConditionTypeInstanceTerminating);
+  if (IsConditionTrue(terminating)) {
     a.on_success.push_back(
         Observation(metrics::kNodeClaimsInstanceTerminationDurationSeconds,
                     NodePoolLabels(claim.metadata()),
-                    now - FromProto(terminating->last_transition_time())));
+                    now - TimeFromProto(terminating->last_transition_time())));
   }
   return b.Finish(Step::kRemoveFinalizer, std::move(reason));
 }
@@ -677,7 +675,7 @@ absl::StatusOr<Decision> DecideNodeClaim(const Snapshot& snapshot,
     }
     Action& a = b.Add(ActionKind::kAddFinalizer, ObjectKind::kNodeClaim,
                       claim.metadata().name());
-    a.key = std::string(kTerminationFinalizer);
+    a.key = std::string(well_known::kTerminationFinalizer);
     return b.Finish(Step::kAddFinalizer, "nodeclaim lacks the finalizer");
   }
   if (!HasFinalizer(claim.metadata())) {
@@ -687,18 +685,20 @@ absl::StatusOr<Decision> DecideNodeClaim(const Snapshot& snapshot,
                              TerminationTimestamp(claim));
   if (timestamp.has_value()) {
     auto it = claim.metadata().annotations().find(
-        std::string(drain::kTerminationTimestampAnnotation));
+        std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey));
     if (it == claim.metadata().annotations().end()) {
       Action& a = b.Add(ActionKind::kSetAnnotation, ObjectKind::kNodeClaim,
                         claim.metadata().name());
-      a.key = std::string(drain::kTerminationTimestampAnnotation);
+      a.key =
+          std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey);
       a.value = *timestamp;
       b.Event(ObjectKind::kNodeClaim, claim.metadata().name(),
               EventType::kWarning, events::kTerminationGracePeriodExpiring,
               absl::StrCat("All pods will be deleted by ", *timestamp));
     }
   }
-  if (ConditionIs(claim, kRegistered, "True")) {
+  if (ConditionIs(claim, well_known::kConditionTypeRegistered,
+                  kConditionTrue)) {
     if (const v1::Node* node = NodeOfClaim(snapshot, claim)) {
       if (!IsDeleting(node->metadata())) {
         b.Add(ActionKind::kDeleteNode, ObjectKind::kNode,

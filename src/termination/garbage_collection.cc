@@ -15,14 +15,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
+#include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
 namespace {
-
-using internal::FindCondition;
-using internal::FromProto;
-using internal::TimeString;
 
 absl::Status CheckNonNegative(absl::string_view field, absl::Duration d) {
   if (d >= absl::ZeroDuration()) return absl::OkStatus();
@@ -92,12 +91,12 @@ InstanceVerdict JudgeInstance(
     return v;
   }
   v.due = instance.created + o.instance_grace;
-  const std::string age = absl::StrCat("no NodeClaim holds it; created ",
-                                       TimeString(instance.created), ", grace ",
-                                       absl::FormatDuration(o.instance_grace));
+  const std::string age = absl::StrCat(
+      "no NodeClaim holds it; created ", FormatRfc3339(instance.created),
+      ", grace ", absl::FormatDuration(o.instance_grace));
   if (now < *v.due) {
     v.reason = "within_grace";
-    v.why = absl::StrCat(age, "; collectable at ", TimeString(*v.due));
+    v.why = absl::StrCat(age, "; collectable at ", FormatRfc3339(*v.due));
     return v;
   }
   v.delete_instance = true;
@@ -117,19 +116,19 @@ NodeClaimGcVerdict JudgeNodeClaim(
     const absl::flat_hash_set<absl::string_view>& live) {
   NodeClaimGcVerdict v;
   v.node_claim = claim.metadata().name();
-  v.node_pool = internal::LabelOf(claim.metadata(), internal::kNodePoolLabel);
+  v.node_pool =
+      internal::LabelOf(claim.metadata(), well_known::kNodePoolLabelKey);
   v.capacity_type =
-      internal::LabelOf(claim.metadata(), internal::kCapacityTypeLabel);
+      internal::LabelOf(claim.metadata(), well_known::kCapacityTypeLabelKey);
   const std::optional<snapshot::NodeIndex> node =
       internal::NodeOfClaim(snapshot, nodes, claim);
   if (node.has_value()) v.node = snapshot.nodes()[*node].metadata().name();
   const std::string& id = claim.status().provider_id();
-  const v1::Condition* registered =
-      FindCondition(claim.status().conditions(), "Registered");
   if (claim.metadata().has_deletion_timestamp()) {
     v.reason = "deleting";
     v.why = "the NodeClaim is already being deleted";
-  } else if (registered == nullptr || registered->status() != "True") {
+  } else if (!IsConditionTrue(claim.status().conditions(),
+                              well_known::kConditionTypeRegistered)) {
     v.reason = "not_registered";
     v.why = "not Registered; left to the registration timeout";
   } else if (live.contains(id)) {
@@ -139,11 +138,11 @@ NodeClaimGcVerdict JudgeNodeClaim(
     const v1::Condition* ready =
         node.has_value()
             ? FindCondition(snapshot.nodes()[*node].status().conditions(),
-                            "Ready")
+                            well_known::kConditionTypeReady)
             : nullptr;
     const std::string gone =
         absl::StrCat("instance \"", id, "\" is gone or terminating");
-    if (ready != nullptr && ready->status() == "True") {
+    if (IsConditionTrue(ready)) {
       v.reason = "node_ready";
       v.why = absl::StrCat(gone, ", but Node \"", v.node,
                            "\" is Ready, which keeps the NodeClaim");
@@ -167,20 +166,21 @@ std::optional<FinalizerVerdict> JudgeFinalizer(
   if (!meta.has_deletion_timestamp()) return std::nullopt;
   const auto& list = meta.finalizers();
   auto it =
-      std::find(list.begin(), list.end(), internal::kTerminationFinalizer);
+      std::find(list.begin(), list.end(), well_known::kTerminationFinalizer);
   if (it == list.end()) return std::nullopt;
   FinalizerVerdict v;
   v.kind = kind;
   v.name = meta.name();
-  v.deleting_since = FromProto(meta.deletion_timestamp());
+  v.deleting_since = TimeFromProto(meta.deletion_timestamp());
   const absl::Time due = v.deleting_since + o.orphaned_finalizer_after;
   const std::string head = absl::StrCat(
-      "deleting since ", TimeString(v.deleting_since), "; finalizer ",
-      internal::kTerminationFinalizer, " still present");
+      "deleting since ", FormatRfc3339(v.deleting_since), "; finalizer ",
+      well_known::kTerminationFinalizer, " still present");
   if (now < due) {
     v.reason = "terminating";
     v.due = due;
-    v.why = absl::StrCat(head, "; reported as orphaned at ", TimeString(due));
+    v.why =
+        absl::StrCat(head, "; reported as orphaned at ", FormatRfc3339(due));
     return v;
   }
   v.reason = "orphaned_finalizer";
@@ -191,7 +191,7 @@ std::optional<FinalizerVerdict> JudgeFinalizer(
       "); run the command only if the controller is gone for good");
   v.command =
       RemoveFinalizerCommand(kind, v.name, static_cast<int>(it - list.begin()),
-                             internal::kTerminationFinalizer);
+                             well_known::kTerminationFinalizer);
   return v;
 }
 

@@ -9,6 +9,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::termination {
 namespace {
@@ -69,10 +71,10 @@ void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
   if (repair) {
     const JanitorAction& annotate = Record(
         result, JanitorActionKind::kAnnotateNodeClaim, v.node_claim, v.reason,
-        cluster.SetAnnotation(ObjectKind::kNodeClaim, v.node_claim,
-                              kTerminationTimestampAnnotation,
-                              absl::FormatTime("%Y-%m-%d%ET%H:%M:%SZ", now,
-                                               absl::UTCTimeZone())));
+        cluster.SetAnnotation(
+            ObjectKind::kNodeClaim, v.node_claim,
+            well_known::kNodeClaimTerminationTimestampAnnotationKey,
+            FormatRfc3339(TruncateToSecond(now))));
     if (annotate.already_gone) return;
     if (!annotate.status.ok()) {
       Skip(result, JanitorActionKind::kDeleteNodeClaim, v.node_claim, v.reason,
@@ -87,7 +89,8 @@ void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
   CountDisrupted(metrics, v.reason, v.node_pool, v.capacity_type);
   if (repair) {
     metrics.Add(metrics::kNodeClaimsUnhealthyDisruptedTotal,
-                {{std::string(metrics::kConditionLabel), "Ready"},
+                {{std::string(metrics::kConditionLabel),
+                  std::string(well_known::kConditionTypeReady)},
                  {std::string(metrics::kNodePoolLabel), v.node_pool},
                  {std::string(metrics::kCapacityTypeLabel), v.capacity_type},
                  {std::string(metrics::kImageIdLabel), v.image_id}},

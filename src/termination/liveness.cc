@@ -12,14 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 #include "termination/common.h"
 
 namespace karpenter::termination {
 namespace {
-
-using internal::FindCondition;
-using internal::FromProto;
-using internal::TimeString;
 
 absl::Status CheckTimeout(absl::string_view field, absl::Duration d) {
   if (d >= absl::ZeroDuration()) return absl::OkStatus();
@@ -31,13 +30,9 @@ absl::Status CheckTimeout(absl::string_view field, absl::Duration d) {
 // object's creation when the condition (or its time) is absent.
 absl::Time Since(const v1::Condition* c, const v1::ObjectMeta& meta) {
   if (c != nullptr && c->has_last_transition_time()) {
-    return FromProto(c->last_transition_time());
+    return TimeFromProto(c->last_transition_time());
   }
-  return FromProto(meta.creation_timestamp());
-}
-
-bool IsTrue(const v1::Condition* c) {
-  return c != nullptr && c->status() == "True";
+  return TimeFromProto(meta.creation_timestamp());
 }
 
 std::string StatusText(const v1::Condition* c) {
@@ -45,7 +40,8 @@ std::string StatusText(const v1::Condition* c) {
 }
 
 bool NodeUnhealthy(const v1::Node& node) {
-  return !IsTrue(FindCondition(node.status().conditions(), "Ready"));
+  return !IsConditionTrue(FindCondition(node.status().conditions(),
+                                        well_known::kConditionTypeReady));
 }
 
 // Nodes and unhealthy Nodes of one NodePool (or of the cluster).
@@ -63,7 +59,7 @@ class HealthIndex {
       const bool bad = NodeUnhealthy(node);
       Count(cluster_, bad);
       std::string pool =
-          internal::LabelOf(node.metadata(), internal::kNodePoolLabel);
+          internal::LabelOf(node.metadata(), well_known::kNodePoolLabelKey);
       if (!pool.empty()) Count(pools_[pool], bad);
     }
   }
@@ -98,7 +94,7 @@ LivenessVerdict TimeoutRule(const v1::Condition* condition,
   LivenessVerdict v;
   const absl::Time start = Since(condition, meta);
   v.why = absl::StrCat(type, " is ", StatusText(condition), " since ",
-                       TimeString(start), "; timeout ",
+                       FormatRfc3339(start), "; timeout ",
                        absl::FormatDuration(timeout));
   if (timeout == absl::InfiniteDuration()) {
     v.reason = std::string(waiting);
@@ -110,7 +106,7 @@ LivenessVerdict TimeoutRule(const v1::Condition* condition,
   v.action = fire ? LivenessAction::kDeleteNodeClaim : LivenessAction::kNone;
   v.reason = std::string(fire ? fired : waiting);
   absl::StrAppend(&v.why, fire ? " elapsed at " : " elapses at ",
-                  TimeString(*v.due));
+                  FormatRfc3339(*v.due));
   return v;
 }
 
@@ -120,16 +116,19 @@ std::optional<LivenessVerdict> CheckLifecycle(const v1::NodeClaim& claim,
                                               absl::Time now,
                                               const LivenessOptions& o) {
   const auto& conditions = claim.status().conditions();
-  const v1::Condition* launched = FindCondition(conditions, "Launched");
-  if (!IsTrue(launched)) {
-    return TimeoutRule(launched, "Launched", claim.metadata(), o.launch_timeout,
-                       kReasonLaunchTimeout, "launching", now);
+  const v1::Condition* launched =
+      FindCondition(conditions, well_known::kConditionTypeLaunched);
+  if (!IsConditionTrue(launched)) {
+    return TimeoutRule(launched, well_known::kConditionTypeLaunched,
+                       claim.metadata(), o.launch_timeout, kReasonLaunchTimeout,
+                       "launching", now);
   }
-  const v1::Condition* registered = FindCondition(conditions, "Registered");
-  if (IsTrue(registered)) return std::nullopt;
-  return TimeoutRule(registered, "Registered", claim.metadata(),
-                     o.registration_timeout, kReasonRegistrationTimeout,
-                     "registering", now);
+  const v1::Condition* registered =
+      FindCondition(conditions, well_known::kConditionTypeRegistered);
+  if (IsConditionTrue(registered)) return std::nullopt;
+  return TimeoutRule(registered, well_known::kConditionTypeRegistered,
+                     claim.metadata(), o.registration_timeout,
+                     kReasonRegistrationTimeout, "registering", now);
 }
 
 // Rule 3 for a registered NodeClaim whose Node is `node`.
@@ -140,9 +139,9 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
     v.why = absl::StrCat("Node \"", v.node, "\" is being deleted");
     return;
   }
-  const v1::Condition* ready =
-      FindCondition(node.status().conditions(), "Ready");
-  if (IsTrue(ready)) {
+  const v1::Condition* ready = FindCondition(node.status().conditions(),
+                                             well_known::kConditionTypeReady);
+  if (IsConditionTrue(ready)) {
     v.reason = "node_ready";
     v.why = absl::StrCat("Node \"", v.node, "\" is Ready");
     return;
@@ -150,7 +149,7 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
   const absl::Time start = Since(ready, node.metadata());
   const std::string since =
       absl::StrCat("Node \"", v.node, "\" Ready is ", StatusText(ready),
-                   " since ", TimeString(start));
+                   " since ", FormatRfc3339(start));
   if (!o.not_ready_enabled) {
     v.reason = "repair_disabled";
     v.why = absl::StrCat(since, "; node repair is disabled");
@@ -165,8 +164,9 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
   if (now < due) {
     v.reason = "not_ready";
     v.due = due;
-    v.why = absl::StrCat(since, "; repaired at ", TimeString(due), " (after ",
-                         absl::FormatDuration(o.not_ready_timeout), ")");
+    v.why =
+        absl::StrCat(since, "; repaired at ", FormatRfc3339(due), " (after ",
+                     absl::FormatDuration(o.not_ready_timeout), ")");
     return;
   }
   const PoolHealth h = health.Of(v.node_pool);
@@ -200,9 +200,9 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
   LivenessVerdict base;
   base.node_claim = claim.metadata().name();
   base.node_pool =
-      internal::LabelOf(claim.metadata(), internal::kNodePoolLabel);
+      internal::LabelOf(claim.metadata(), well_known::kNodePoolLabelKey);
   base.capacity_type =
-      internal::LabelOf(claim.metadata(), internal::kCapacityTypeLabel);
+      internal::LabelOf(claim.metadata(), well_known::kCapacityTypeLabelKey);
   base.image_id = claim.status().image_id();
   const std::optional<snapshot::NodeIndex> node =
       internal::NodeOfClaim(snapshot, by_id, claim);
@@ -211,7 +211,7 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
     base.reason = "deleting";
     base.why = absl::StrCat(
         "NodeClaim is being deleted since ",
-        TimeString(FromProto(claim.metadata().deletion_timestamp())));
+        FormatRfc3339(TimeFromProto(claim.metadata().deletion_timestamp())));
     return base;
   }
   if (std::optional<LivenessVerdict> v = CheckLifecycle(claim, now, o)) {

@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
@@ -38,8 +40,8 @@ absl::Status Validate(const std::vector<std::string>& nodes,
 absl::Status TaintAll(FakeCluster& cluster,
                       const std::vector<std::string>& nodes) {
   v1::Taint taint;
-  taint.set_key(std::string(drain::kDisruptedTaintKey));
-  taint.set_effect("NoSchedule");
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
+  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   for (const std::string& node : nodes) {
     const absl::Status s = cluster.TaintNode(node, taint);
     if (!s.ok()) {
@@ -109,7 +111,7 @@ absl::StatusOr<DrainSimulationResult> SimulateDrain(
     if (next == absl::InfiniteFuture() || next > end) break;
     if (next <= now) {
       return absl::InternalError(absl::StrCat(
-          "drain simulation: time cannot advance at ", absl::FormatTime(now),
+          "drain simulation: time cannot advance at ", FormatRfc3339(now),
           " with ", drainer->nodes().size(), " node(s) still draining"));
     }
     KARPENTER_RETURN_IF_ERROR(clock.SetTime(next));

@@ -3,6 +3,7 @@
 #include "karpenter/testing/fake_clock.h"
 
 #include "absl/strings/str_cat.h"
+#include "karpenter/time_util.h"
 #include "testing/mutex_lock.h"
 
 namespace karpenter::testing {
@@ -18,8 +19,8 @@ absl::Status FakeClock::SetTime(absl::Time t) {
   internal::MutexLock lock(&mu_);
   if (t < now_) {
     return absl::InvalidArgumentError(
-        absl::StrCat("FakeClock::SetTime: time ", absl::FormatTime(t),
-                     " is before the current time ", absl::FormatTime(now_)));
+        absl::StrCat("FakeClock::SetTime: time ", FormatRfc3339(t),
+                     " is before the current time ", FormatRfc3339(now_)));
   }
   now_ = t;
   return absl::OkStatus();

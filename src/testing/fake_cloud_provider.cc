@@ -16,6 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 #include "testing/mutex_lock.h"
 
 namespace karpenter::testing {
@@ -23,12 +25,6 @@ namespace internal {
 namespace {
 
 constexpr size_t kCloudMethodCount = 6;
-constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-constexpr absl::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
-constexpr absl::string_view kNodeClaimTag = "karpenter.sh/nodeclaim";
-constexpr absl::string_view kNodePoolTag = "karpenter.sh/nodepool";
 
 struct CloudRecord {
   Instance instance;
@@ -51,10 +47,6 @@ struct CloudFault {
   absl::Status status;
   FaultTiming timing = FaultTiming::kInsteadOfCall;
 };
-
-std::string LogTime(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
 
 std::string StatusText(const absl::Status& s) {
   if (s.ok()) return "OK";
@@ -97,8 +89,9 @@ std::vector<InstanceType> DefaultCatalogue(const std::string& zone) {
     InstanceType t;
     t.name = name;
     t.capacity = {{"cpu", cpu}, {"memory", memory}, {"pods", pods}};
-    t.offerings = {{zone, "on-demand", on_demand, true},
-                   {zone, "spot", spot, true}};
+    t.offerings = {
+        {zone, std::string(well_known::kCapacityTypeOnDemand), on_demand, true},
+        {zone, std::string(well_known::kCapacityTypeSpot), spot, true}};
     return t;
   };
   // Prices shaped like us-east-1's: spot well under on-demand.
@@ -229,7 +222,7 @@ void FakeCloudState::Insert(Instance instance, absl::Time run_at,
   CloudRecord r;
   r.serial = ++next_serial_;
   const std::string id = instance.provider_id;
-  auto tag = instance.tags.find(std::string(kNodeClaimTag));
+  auto tag = instance.tags.find(std::string(well_known::kNodeClaimTagKey));
   if (tag != instance.tags.end() && !by_claim_.contains(tag->second)) {
     by_claim_.emplace(tag->second, id);
   }
@@ -244,7 +237,8 @@ void FakeCloudState::Insert(Instance instance, absl::Time run_at,
 
 void FakeCloudState::Remove(absl::string_view id) {
   auto it = instances_.find(id);
-  auto tag = it->second.instance.tags.find(std::string(kNodeClaimTag));
+  auto tag =
+      it->second.instance.tags.find(std::string(well_known::kNodeClaimTagKey));
   if (tag != it->second.instance.tags.end()) {
     auto claim = by_claim_.find(tag->second);
     if (claim != by_claim_.end() && claim->second == id) by_claim_.erase(claim);
@@ -281,23 +275,26 @@ absl::StatusOr<Instance> FakeCloudState::Create(const v1::NodeClaim& claim,
   }
   Instance inst;
   KARPENTER_ASSIGN_OR_RETURN(
-      inst.zone, FromRequirements(claim, kZoneLabel, options_.default_zone));
-  KARPENTER_ASSIGN_OR_RETURN(inst.instance_type,
-                             FromRequirements(claim, kInstanceTypeLabel,
-                                              options_.default_instance_type));
-  KARPENTER_ASSIGN_OR_RETURN(inst.capacity_type,
-                             FromRequirements(claim, kCapacityTypeLabel,
-                                              options_.default_capacity_type));
+      inst.zone, FromRequirements(claim, well_known::kLabelTopologyZone,
+                                  options_.default_zone));
+  KARPENTER_ASSIGN_OR_RETURN(
+      inst.instance_type,
+      FromRequirements(claim, well_known::kLabelInstanceTypeStable,
+                       options_.default_instance_type));
+  KARPENTER_ASSIGN_OR_RETURN(
+      inst.capacity_type,
+      FromRequirements(claim, well_known::kCapacityTypeLabelKey,
+                       options_.default_capacity_type));
   KARPENTER_RETURN_IF_ERROR(CheckCapacity(inst));
   inst.provider_id = NextProviderId(inst.zone);
   inst.created = now;
   inst.state = InstanceState::kPending;
   inst.image_id = image_id_;
-  inst.tags[std::string(kNodeClaimTag)] = name;
+  inst.tags[std::string(well_known::kNodeClaimTagKey)] = name;
   const auto& labels = claim.metadata().labels();
-  if (auto pool = labels.find(std::string(kNodePoolTag));
+  if (auto pool = labels.find(std::string(well_known::kNodePoolLabelKey));
       pool != labels.end()) {
-    inst.tags[std::string(kNodePoolTag)] = pool->second;
+    inst.tags[std::string(well_known::kNodePoolLabelKey)] = pool->second;
   }
   Insert(inst, now + options_.launch_latency, now);
   return inst;
@@ -401,7 +398,7 @@ std::optional<CloudFault> FakeCloudState::TakeFault(CloudMethod method) {
 
 void FakeCloudState::Log(absl::Time at, absl::string_view line) {
   if (options_.record_call_log) {
-    log.push_back(absl::StrCat(LogTime(at), " ", line));
+    log.push_back(absl::StrCat(FormatRfc3339(at), " ", line));
   }
 }
 

@@ -12,54 +12,30 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "karpenter/conditions.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
-
-constexpr absl::string_view kInitializedLabel = "karpenter.sh/initialized";
-constexpr absl::string_view kRegisteredLabel = "karpenter.sh/registered";
-constexpr absl::string_view kTerminationFinalizer = "karpenter.sh/termination";
-
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
-google::protobuf::Timestamp ToProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  ts.set_seconds(absl::ToUnixSeconds(t));
-  ts.set_nanos(static_cast<int32_t>(absl::ToInt64Nanoseconds(
-      t - absl::FromUnixSeconds(absl::ToUnixSeconds(t)))));
-  return ts;
-}
-
-const v1::Condition* Find(const v1::NodeClaimStatus& status,
-                          absl::string_view type) {
-  for (const v1::Condition& c : status.conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-bool IsTrue(const v1::NodeClaimStatus& status, absl::string_view type) {
-  const v1::Condition* c = Find(status, type);
-  return c != nullptr && c->status() == "True";
-}
 
 // Sets condition `type` to True at `now` (keeping an existing True's time).
 void SetTrue(v1::NodeClaimStatus& status, absl::string_view type,
              absl::Time now) {
   for (v1::Condition& c : *status.mutable_conditions()) {
     if (c.type() != type) continue;
-    if (c.status() != "True") *c.mutable_last_transition_time() = ToProto(now);
-    c.set_status("True");
+    if (c.status() != well_known::kConditionTrue) {
+      *c.mutable_last_transition_time() = TimeToProto(now);
+    }
+    c.set_status(std::string(well_known::kConditionTrue));
     c.set_reason(std::string(type));
     return;
   }
   v1::Condition* c = status.add_conditions();
   c->set_type(std::string(type));
-  c->set_status("True");
+  c->set_status(std::string(well_known::kConditionTrue));
   c->set_reason(std::string(type));
-  *c->mutable_last_transition_time() = ToProto(now);
+  *c->mutable_last_transition_time() = TimeToProto(now);
 }
 
 v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
@@ -68,15 +44,17 @@ v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
   v1::Node node;
   v1::ObjectMeta& meta = *node.mutable_metadata();
   meta.set_name(claim.metadata().name());
-  *meta.mutable_creation_timestamp() = ToProto(now);
+  *meta.mutable_creation_timestamp() = TimeToProto(now);
   auto& labels = *meta.mutable_labels();
   labels = claim.metadata().labels();
-  labels["node.kubernetes.io/instance-type"] = instance.instance_type;
-  labels["topology.kubernetes.io/zone"] = instance.zone;
-  labels["karpenter.sh/capacity-type"] = instance.capacity_type;
-  labels["kubernetes.io/hostname"] = claim.metadata().name();
-  labels[std::string(kRegisteredLabel)] = "true";
-  meta.add_finalizers(std::string(kTerminationFinalizer));
+  labels[std::string(well_known::kLabelInstanceTypeStable)] =
+      instance.instance_type;
+  labels[std::string(well_known::kLabelTopologyZone)] = instance.zone;
+  labels[std::string(well_known::kCapacityTypeLabelKey)] =
+      instance.capacity_type;
+  labels[std::string(well_known::kLabelHostname)] = claim.metadata().name();
+  labels[std::string(well_known::kNodeRegisteredLabelKey)] = "true";
+  meta.add_finalizers(std::string(well_known::kTerminationFinalizer));
   node.mutable_spec()->set_provider_id(instance.provider_id);
   *node.mutable_spec()->mutable_taints() = claim.spec().taints();
   for (const auto& [name, quantity] : resources) {
@@ -84,10 +62,10 @@ v1::Node MakeNode(const v1::NodeClaim& claim, const Instance& instance,
     (*node.mutable_status()->mutable_allocatable())[name] = quantity;
   }
   v1::Condition* ready = node.mutable_status()->add_conditions();
-  ready->set_type("Ready");
-  ready->set_status("True");
-  ready->set_reason("KubeletReady");
-  *ready->mutable_last_transition_time() = ToProto(now);
+  ready->set_type(std::string(well_known::kConditionTypeReady));
+  ready->set_status(std::string(well_known::kConditionTrue));
+  ready->set_reason(std::string(well_known::kReasonKubeletReady));
+  *ready->mutable_last_transition_time() = TimeToProto(now);
   return node;
 }
 
@@ -130,15 +108,16 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
     const Instance& instance = *found->second;
     v1::NodeClaimStatus status = claim.status();
     bool changed = false;
-    if (!IsTrue(status, "Launched")) {
+    if (!IsConditionTrue(status.conditions(),
+                         well_known::kConditionTypeLaunched)) {
       // Karpenter's launch copies the instance's placement onto the
       // NodeClaim's labels (PopulateNodeClaimDetails); requirements drift
       // reads them.
       for (const auto& [key, value] :
            {std::pair<absl::string_view, const std::string*>{
-                "node.kubernetes.io/instance-type", &instance.instance_type},
-            {"topology.kubernetes.io/zone", &instance.zone},
-            {"karpenter.sh/capacity-type", &instance.capacity_type}}) {
+                well_known::kLabelInstanceTypeStable, &instance.instance_type},
+            {well_known::kLabelTopologyZone, &instance.zone},
+            {well_known::kCapacityTypeLabelKey, &instance.capacity_type}}) {
         if (value->empty()) continue;
         const absl::Status labelled =
             cluster_.SetLabel(ObjectKind::kNodeClaim, name, key, *value);
@@ -148,14 +127,15 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
                                            "\": ", labelled.message()));
         }
       }
-      SetTrue(status, "Launched", now);
+      SetTrue(status, well_known::kConditionTypeLaunched, now);
       report.launched.push_back(name);
       changed = true;
     }
     // A Node of that name from an earlier, interrupted pass is adopted if
     // it has the instance's providerID; another one blocks registration.
     const std::optional<snapshot::NodeIndex> existing = snap.FindNode(name);
-    if (!IsTrue(status, "Registered") &&
+    if (!IsConditionTrue(status.conditions(),
+                         well_known::kConditionTypeRegistered) &&
         instance.state == InstanceState::kRunning &&
         (!existing || snap.nodes()[*existing].spec().provider_id() == id)) {
       if (!catalogue) {
@@ -182,23 +162,29 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
         (*status.mutable_capacity())[resource] = quantity;
         (*status.mutable_allocatable())[resource] = quantity;
       }
-      SetTrue(status, "Registered", now);
+      SetTrue(status, well_known::kConditionTypeRegistered, now);
       report.registered.push_back(name);
       changed = true;
     }
-    if (IsTrue(status, "Registered") && !IsTrue(status, "Initialized")) {
+    if (IsConditionTrue(status.conditions(),
+                        well_known::kConditionTypeRegistered) &&
+        !IsConditionTrue(status.conditions(),
+                         well_known::kConditionTypeInitialized)) {
       const absl::Time due =
-          FromProto(Find(status, "Registered")->last_transition_time()) +
+          TimeFromProto(FindCondition(status.conditions(),
+                                      well_known::kConditionTypeRegistered)
+                            ->last_transition_time()) +
           options_.initialization_delay;
       if (due <= now) {
-        const absl::Status labelled = cluster_.SetLabel(
-            ObjectKind::kNode, status.node_name(), kInitializedLabel, "true");
+        const absl::Status labelled =
+            cluster_.SetLabel(ObjectKind::kNode, status.node_name(),
+                              well_known::kNodeInitializedLabelKey, "true");
         if (!labelled.ok() && !absl::IsNotFound(labelled)) {
           return absl::Status(labelled.code(),
                               absl::StrCat("initialise NodeClaim \"", name,
                                            "\": ", labelled.message()));
         }
-        SetTrue(status, "Initialized", now);
+        SetTrue(status, well_known::kConditionTypeInitialized, now);
         report.initialized.push_back(name);
         changed = true;
       } else {

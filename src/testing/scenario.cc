@@ -22,6 +22,8 @@
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
@@ -338,15 +340,16 @@ absl::Status ValidateChange(const std::string& path,
 
 // --- Generation. ------------------------------------------------------------
 
+// Whole seconds, as the objects a cluster dump holds (metav1.Time).
 void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
+  *ts = TimeToProto(TruncateToSecond(t));
 }
 
 void AddCondition(google::protobuf::RepeatedPtrField<v1::Condition>* list,
                   absl::string_view type, absl::Time at) {
   v1::Condition* c = list->Add();
   c->set_type(std::string(type));
-  c->set_status("True");
+  c->set_status(std::string(well_known::kConditionTrue));
   Stamp(at, c->mutable_last_transition_time());
 }
 
@@ -384,14 +387,14 @@ GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
   for (const auto& [k, v] : pool.spec().template_().metadata().labels()) {
     labels[k] = v;
   }
-  labels["karpenter.sh/nodepool"] = g.node_pool();
-  labels["karpenter.sh/initialized"] = "true";
-  labels["karpenter.sh/registered"] = "true";
-  labels["node.kubernetes.io/instance-type"] = type.name();
-  labels["topology.kubernetes.io/zone"] = zone;
-  labels["karpenter.sh/capacity-type"] = capacity_type;
-  labels["kubernetes.io/hostname"] = name;
-  m.add_finalizers("karpenter.sh/termination");
+  labels[std::string(well_known::kNodePoolLabelKey)] = g.node_pool();
+  labels[std::string(well_known::kNodeInitializedLabelKey)] = "true";
+  labels[std::string(well_known::kNodeRegisteredLabelKey)] = "true";
+  labels[std::string(well_known::kLabelInstanceTypeStable)] = type.name();
+  labels[std::string(well_known::kLabelTopologyZone)] = zone;
+  labels[std::string(well_known::kCapacityTypeLabelKey)] = capacity_type;
+  labels[std::string(well_known::kLabelHostname)] = name;
+  m.add_finalizers(std::string(well_known::kTerminationFinalizer));
   out.node.mutable_spec()->set_provider_id(provider_id);
   for (const v1::Taint& t : pool.spec().template_().spec().taints()) {
     *out.node.mutable_spec()->add_taints() = t;
@@ -400,19 +403,20 @@ GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
   for (const auto& [k, v] : type.capacity()) capacity[k] = v;
   if (!capacity.contains("pods")) capacity["pods"] = "110";
   *out.node.mutable_status()->mutable_allocatable() = capacity;
-  AddCondition(out.node.mutable_status()->mutable_conditions(), "Ready",
-               created);
+  AddCondition(out.node.mutable_status()->mutable_conditions(),
+               well_known::kConditionTypeReady, created);
 
   v1::ObjectMeta& cm = *out.claim.mutable_metadata();
   cm.set_name(name);
   Stamp(created, cm.mutable_creation_timestamp());
   *cm.mutable_labels() = labels;
-  cm.mutable_labels()->erase("kubernetes.io/hostname");
-  cm.add_finalizers("karpenter.sh/termination");
+  cm.mutable_labels()->erase(std::string(well_known::kLabelHostname));
+  cm.add_finalizers(std::string(well_known::kTerminationFinalizer));
   // Launched from the pool as it is: the claim carries its hash (when the
   // pool has one), as Karpenter's launch copies it.
-  for (absl::string_view key : {drift::kNodePoolHashAnnotationKey,
-                                drift::kNodePoolHashVersionAnnotationKey}) {
+  for (absl::string_view key :
+       {well_known::kNodePoolHashAnnotationKey,
+        well_known::kNodePoolHashVersionAnnotationKey}) {
     auto it = pool.metadata().annotations().find(std::string(key));
     if (it != pool.metadata().annotations().end()) {
       (*cm.mutable_annotations())[it->first] = it->second;
@@ -426,7 +430,9 @@ GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
                                        : spec.image());
   *st.mutable_capacity() = capacity;
   *st.mutable_allocatable() = capacity;
-  for (const char* c : {"Launched", "Registered", "Initialized"}) {
+  for (absl::string_view c : {well_known::kConditionTypeLaunched,
+                              well_known::kConditionTypeRegistered,
+                              well_known::kConditionTypeInitialized}) {
     AddCondition(st.mutable_conditions(), c, created);
   }
   return out;
@@ -452,7 +458,8 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
         m.mutable_creation_timestamp());
   (*m.mutable_labels())["app"] = w.name();
   if (w.do_not_disrupt()) {
-    (*m.mutable_annotations())["karpenter.sh/do-not-disrupt"] = "true";
+    (*m.mutable_annotations())[std::string(
+        well_known::kDoNotDisruptAnnotationKey)] = "true";
   }
   v1::OwnerReference* ref = m.add_owner_references();
   ref->set_controller(true);
@@ -485,7 +492,8 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
   p.mutable_status()->set_phase("Running");
   Stamp(ScenarioStart(scenario) - absl::Hours(1),
         p.mutable_status()->mutable_start_time());
-  AddCondition(p.mutable_status()->mutable_conditions(), "Ready",
+  AddCondition(p.mutable_status()->mutable_conditions(),
+               well_known::kConditionTypeReady,
                ScenarioStart(scenario) - absl::Hours(1));
   return p;
 }
@@ -515,7 +523,7 @@ std::vector<std::string> NodesOfPool(const snapshot::ObjectSet& cluster,
   std::vector<std::string> names;
   for (const v1::Node& n : cluster.nodes) {
     const auto& labels = n.metadata().labels();
-    auto it = labels.find("karpenter.sh/nodepool");
+    auto it = labels.find(std::string(well_known::kNodePoolLabelKey));
     if (pool.empty() || (it != labels.end() && it->second == pool)) {
       names.push_back(n.metadata().name());
     }
@@ -653,8 +661,8 @@ absl::Status StampNodePoolHash(v1::NodePool& pool) {
         "NodePool ", pool.metadata().name(), ": ", hash.status().message()));
   }
   auto& annotations = *pool.mutable_metadata()->mutable_annotations();
-  annotations[std::string(drift::kNodePoolHashAnnotationKey)] = *hash;
-  annotations[std::string(drift::kNodePoolHashVersionAnnotationKey)] =
+  annotations[std::string(well_known::kNodePoolHashAnnotationKey)] = *hash;
+  annotations[std::string(well_known::kNodePoolHashVersionAnnotationKey)] =
       std::string(drift::kNodePoolHashVersion);
   return absl::OkStatus();
 }
@@ -677,8 +685,7 @@ absl::Status ExpandGenerated(const v1::Scenario& scenario,
 }
 
 absl::Time ScenarioStart(const v1::Scenario& scenario) {
-  return absl::FromUnixSeconds(scenario.spec().start().seconds()) +
-         absl::Nanoseconds(scenario.spec().start().nanos());
+  return TimeFromProto(scenario.spec().start());
 }
 
 absl::Time ScenarioEnd(const v1::Scenario& scenario) {

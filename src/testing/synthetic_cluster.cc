@@ -10,12 +10,11 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "google/protobuf/util/time_util.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
-
-using google::protobuf::util::TimeUtil;
 
 constexpr int kMaxCount = 10'000'000;
 // Enough apps that the default PDB count gives each PDB its own app.
@@ -25,8 +24,9 @@ constexpr std::array<const char*, 3> kZones = {"us-west-2a", "us-west-2b",
 constexpr std::array<const char*, 4> kInstanceTypes = {
     "m5.large", "m5.xlarge", "c5.2xlarge", "r5.xlarge"};
 
+// Whole seconds, as the objects a cluster dump holds (metav1.Time).
 google::protobuf::Timestamp ToProto(absl::Time t) {
-  return TimeUtil::SecondsToTimestamp(absl::ToUnixSeconds(t));
+  return TimeToProto(TruncateToSecond(t));
 }
 
 // Resolves the -1 defaults and checks every count.
@@ -60,16 +60,16 @@ absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
   return o;
 }
 
-void SetCondition(const char* type, const char* status, absl::Time t,
-                  v1::Condition& c) {
-  c.set_type(type);
-  c.set_status(status);
+void SetCondition(absl::string_view type, absl::string_view status,
+                  absl::Time t, v1::Condition& c) {
+  c.set_type(std::string(type));
+  c.set_status(std::string(status));
   *c.mutable_last_transition_time() = ToProto(t);
 }
 
 v1::NodePool MakeNodePool(int i, const SyntheticClusterOptions& o) {
   v1::NodePool np;
-  np.set_api_version("karpenter.sh/v1");
+  np.set_api_version(std::string(well_known::kApiVersionV1));
   np.set_kind("NodePool");
   np.mutable_metadata()->set_name(absl::StrFormat("pool-%03d", i));
   *np.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
@@ -80,9 +80,9 @@ v1::NodePool MakeNodePool(int i, const SyntheticClusterOptions& o) {
   spec.mutable_node_class_ref()->set_kind("EC2NodeClass");
   spec.mutable_node_class_ref()->set_name("default");
   v1::NodeSelectorRequirement& req = *spec.add_requirements();
-  req.set_key("karpenter.sh/capacity-type");
+  req.set_key(std::string(well_known::kCapacityTypeLabelKey));
   req.set_operator_("In");
-  req.add_values("on-demand");
+  req.add_values(std::string(well_known::kCapacityTypeOnDemand));
   v1::Disruption& d = *np.mutable_spec()->mutable_disruption();
   d.set_consolidation_policy("WhenEmptyOrUnderutilized");
   d.set_consolidate_after("1m");
@@ -107,32 +107,37 @@ void AddNodeAndClaim(int i, const SyntheticClusterOptions& o,
   meta.set_uid(absl::StrFormat("00000000-0000-4000-8000-%012d", i));
   *meta.mutable_creation_timestamp() = ToProto(o.created);
   auto& labels = *meta.mutable_labels();
-  labels["kubernetes.io/hostname"] = name;
-  labels["karpenter.sh/nodepool"] = pool;
-  labels["karpenter.sh/initialized"] = "true";
-  labels["karpenter.sh/registered"] = "true";
-  labels["karpenter.sh/capacity-type"] = "on-demand";
-  labels["node.kubernetes.io/instance-type"] = type;
-  labels["topology.kubernetes.io/zone"] = zone;
-  meta.add_finalizers("karpenter.sh/termination");
+  labels[std::string(well_known::kLabelHostname)] = name;
+  labels[std::string(well_known::kNodePoolLabelKey)] = pool;
+  labels[std::string(well_known::kNodeInitializedLabelKey)] = "true";
+  labels[std::string(well_known::kNodeRegisteredLabelKey)] = "true";
+  labels[std::string(well_known::kCapacityTypeLabelKey)] =
+      std::string(well_known::kCapacityTypeOnDemand);
+  labels[std::string(well_known::kLabelInstanceTypeStable)] = type;
+  labels[std::string(well_known::kLabelTopologyZone)] = zone;
+  meta.add_finalizers(std::string(well_known::kTerminationFinalizer));
   node.mutable_spec()->set_provider_id(provider_id);
   (*node.mutable_status()->mutable_allocatable())["cpu"] = "3920m";
   (*node.mutable_status()->mutable_allocatable())["memory"] = "14Gi";
   (*node.mutable_status()->mutable_allocatable())["pods"] = "58";
-  SetCondition("Ready", "True", o.created,
-               *node.mutable_status()->add_conditions());
+  SetCondition(well_known::kConditionTypeReady, well_known::kConditionTrue,
+               o.created, *node.mutable_status()->add_conditions());
 
   v1::NodeClaim& claim = out.node_claims.emplace_back();
-  claim.set_api_version("karpenter.sh/v1");
+  claim.set_api_version(std::string(well_known::kApiVersionV1));
   claim.set_kind("NodeClaim");
   claim.mutable_metadata()->set_name(absl::StrFormat("%s-claim", name));
   *claim.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
-  (*claim.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] = pool;
-  claim.mutable_metadata()->add_finalizers("karpenter.sh/termination");
+  (*claim.mutable_metadata()
+        ->mutable_labels())[std::string(well_known::kNodePoolLabelKey)] = pool;
+  claim.mutable_metadata()->add_finalizers(
+      std::string(well_known::kTerminationFinalizer));
   claim.mutable_status()->set_node_name(name);
   claim.mutable_status()->set_provider_id(provider_id);
-  for (const char* type_name : {"Launched", "Registered", "Initialized"}) {
-    SetCondition(type_name, "True", o.created,
+  for (absl::string_view type_name : {well_known::kConditionTypeLaunched,
+                                      well_known::kConditionTypeRegistered,
+                                      well_known::kConditionTypeInitialized}) {
+    SetCondition(type_name, well_known::kConditionTrue, o.created,
                  *claim.mutable_status()->add_conditions());
   }
 }
@@ -177,7 +182,8 @@ v1::Pod MakePod(const std::string& node, int node_index, int slot,
   pod.mutable_status()->set_phase("Running");
   *pod.mutable_status()->mutable_start_time() =
       ToProto(o.created + absl::Minutes(1));
-  SetCondition("Ready", "True", o.created + absl::Minutes(1),
+  SetCondition(well_known::kConditionTypeReady, well_known::kConditionTrue,
+               o.created + absl::Minutes(1),
                *pod.mutable_status()->add_conditions());
   return pod;
 }

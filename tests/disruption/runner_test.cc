@@ -21,6 +21,7 @@
 #include "karpenter/testing/fake_cluster.h"
 #include "karpenter/testing/fake_node_lifecycle.h"
 #include "karpenter/testing/recorders.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -381,7 +382,8 @@ TEST_CASE("runner: the Drifted condition is written through the ClusterView",
   REQUIRE(r.plan.drift_updates.size() == 1);
   CHECK(r.plan.commands.empty());  // The budget is 0.
   const v1::NodeClaim claim = OldClaim(w);
-  const v1::Condition* drifted = FindCondition(claim, drift::kDriftedCondition);
+  const v1::Condition* drifted =
+      FindCondition(claim, well_known::kConditionTypeDrifted);
   REQUIRE(drifted != nullptr);
   CHECK(drifted->status() == "True");
   CHECK(drifted->reason() == testing::kImageDrift);
@@ -398,7 +400,8 @@ TEST_CASE("runner: the Drifted condition is written through the ClusterView",
   REQUIRE(back.plan.drift_updates.size() == 1);
   CHECK(back.plan.drift_updates[0].change ==
         drift::DriftConditionChange::kRemove);
-  CHECK(FindCondition(OldClaim(w), drift::kDriftedCondition) == nullptr);
+  CHECK(FindCondition(OldClaim(w), well_known::kConditionTypeDrifted) ==
+        nullptr);
 }
 
 TEST_CASE("runner: a new runner cleans up the marks of an interrupted command",
@@ -450,10 +453,12 @@ TEST_CASE("runner: write faults are reported without failing the pass",
                                 Catch::Contains("etcd is down"));
     // The command was still started (the mark is a separate write).
     CHECK(r.started == 1);
-    CHECK(FindCondition(OldClaim(w), drift::kDriftedCondition) == nullptr);
+    CHECK(FindCondition(OldClaim(w), well_known::kConditionTypeDrifted) ==
+          nullptr);
     const RunReport retry = w.RunOnce();
     CHECK(retry.errors.empty());
-    CHECK(FindCondition(OldClaim(w), drift::kDriftedCondition) != nullptr);
+    CHECK(FindCondition(OldClaim(w), well_known::kConditionTypeDrifted) !=
+          nullptr);
   }
   SECTION("the start fails on the taint") {
     REQUIRE(w.cluster

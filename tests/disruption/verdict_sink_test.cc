@@ -8,35 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/time/time.h"
-
 namespace karpenter::disruption::internal {
 namespace {
-
-TEST_CASE("verdict sink: FormatUtc writes what absl::FormatTime writes",
-          "[disruption]") {
-  const absl::Time base = absl::FromUnixSeconds(1704067200);  // 2024-01-01
-  const std::vector<absl::Time> times = {
-      base,
-      base + absl::Nanoseconds(1),
-      base + absl::Milliseconds(120),
-      base + absl::Seconds(59) + absl::Nanoseconds(999999999),
-      base - absl::Hours(24 * 366),
-      absl::FromUnixSeconds(0),
-      absl::FromUnixSeconds(-62135596800 + 3600),  // year 1
-      absl::FromUnixSeconds(253402300799),         // 9999-12-31T23:59:59
-      absl::FromUnixSeconds(253402300800),         // year 10000
-      absl::InfiniteFuture(),
-      absl::InfinitePast(),
-  };
-  for (absl::Time t : times) {
-    const std::string want =
-        absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-    CAPTURE(want);
-    CHECK(FormatUtc(t) == want);
-  }
-  CHECK(FormatUtc(base + absl::Milliseconds(120)) == "2024-01-01T00:00:00.12Z");
-}
 
 TEST_CASE(
     "verdict sink: ranks order not-applicable, stopped, excluded, "

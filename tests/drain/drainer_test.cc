@@ -17,6 +17,7 @@
 #include "karpenter/testing/drain_simulation.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
+#include "karpenter/well_known.h"
 
 // The builders take designated initializers that omit fields; GCC 12 warns
 // about every omitted member even though each has a default.
@@ -58,8 +59,8 @@ v1::Pod Pod(const std::string& name, const PodSpec& s = {}) {
   m.set_uid("uid-" + name);
   (*m.mutable_labels())["app"] = s.app;
   if (!s.do_not_disrupt.empty()) {
-    (*m.mutable_annotations())[std::string(kDoNotDisruptAnnotation)] =
-        s.do_not_disrupt;
+    (*m.mutable_annotations())[std::string(
+        well_known::kDoNotDisruptAnnotationKey)] = s.do_not_disrupt;
   }
   if (!s.owner.empty()) {
     v1::OwnerReference* ref = m.add_owner_references();
@@ -604,9 +605,8 @@ TEST_CASE("drainer: an invalid deadline annotation fails only its node",
   snapshot::ObjectSet o;
   o.pods = {Pod("web-1", {.node = "n2"})};
   v1::NodeClaim claim = Claim("n1", "60s");
-  (*claim.mutable_metadata()
-        ->mutable_annotations())[std::string(kTerminationTimestampAnnotation)] =
-      "tomorrow";
+  (*claim.mutable_metadata()->mutable_annotations())[std::string(
+      well_known::kNodeClaimTerminationTimestampAnnotationKey)] = "tomorrow";
   o.node_claims = {claim};
   Env env(std::move(o));
   auto drainer = env.MakeDrainer();

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drift {
 namespace {
@@ -273,8 +274,8 @@ TEST_CASE("static drift: ignored and non-template fields keep the hash",
   changed.mutable_spec()->mutable_disruption()->add_budgets()->set_nodes("1");
   (*changed.mutable_spec()->mutable_limits())["cpu"] = "1000";
   changed.mutable_spec()->set_weight(10);
-  (*changed.mutable_metadata()
-        ->mutable_annotations())[std::string(kNodePoolHashAnnotationKey)] = "1";
+  (*changed.mutable_metadata()->mutable_annotations())[std::string(
+      well_known::kNodePoolHashAnnotationKey)] = "1";
   CHECK(HashOf(changed) == base_hash);
 }
 
@@ -352,9 +353,11 @@ struct DriftCase {
 void Annotate(v1::ObjectMeta& meta, const std::optional<std::string>& hash,
               const std::optional<std::string>& version) {
   auto& annotations = *meta.mutable_annotations();
-  if (hash) annotations[std::string(kNodePoolHashAnnotationKey)] = *hash;
+  if (hash)
+    annotations[std::string(well_known::kNodePoolHashAnnotationKey)] = *hash;
   if (version) {
-    annotations[std::string(kNodePoolHashVersionAnnotationKey)] = *version;
+    annotations[std::string(well_known::kNodePoolHashVersionAnnotationKey)] =
+        *version;
   }
 }
 

@@ -210,7 +210,7 @@ TEST_CASE(
       Spec("no-arch", "default", With(Placed("node-7"), kArch, std::nullopt)),
   };
   const snapshot::Snapshot s = Snap({pool}, specs);
-  const disruption::InstanceTypeCatalog catalog = {
+  const InstanceTypeCatalog catalog = {
       {"default",
        {InstanceType{
            "m5.large", {}, {{"us-west-2a", "on-demand", 0.1, true}}}}}};
@@ -365,7 +365,7 @@ TEST_CASE("drift verdict: EvaluateAllDrift equals EvaluateDrift per claim",
                         {{"us-west-2a", "on-demand", 0.1, true},
                          {"us-west-2b", "reserved", 0.1, true}}};
   const InstanceType c5{"c5.large", {}, {{"", "spot", 0.1, true}}};
-  const disruption::InstanceTypeCatalog catalog = {
+  const InstanceTypeCatalog catalog = {
       {"main", {m5, c5}}, {"spot", {}}, {"twin", {c5}}, {"zones", {m5, c5}}};
   struct Row {
     ClaimSpec spec;
@@ -469,7 +469,7 @@ TEST_CASE(
       Pool("main", {{kArch, "In", {"amd64"}}}), Pool("bare", {})};
   const InstanceType m5{
       "m5.large", {}, {{"us-west-2a", "on-demand", 0.1, true}}};
-  const disruption::InstanceTypeCatalog catalog = {{"main", {m5}}};
+  const InstanceTypeCatalog catalog = {{"main", {m5}}};
   const Labels placed = Placed("h");
   const std::vector<ClaimSpec> specs = {
       Spec("clean", "main", placed),

@@ -113,14 +113,14 @@ InstanceType Type(std::string name, std::vector<Offering> offerings) {
 
 // The catalogue every claim of "default" passes: m5.large on-demand and
 // spot in us-west-2a.
-disruption::InstanceTypeCatalog GoodCatalog() {
+InstanceTypeCatalog GoodCatalog() {
   return {{"default",
            {Type("m5.large", {Off("us-west-2a", "on-demand"),
                               Off("us-west-2a", "spot")})}}};
 }
 
 // Observations under which nothing is drifted for `claims`.
-DriftObservations CleanObs(const disruption::InstanceTypeCatalog* catalog,
+DriftObservations CleanObs(const InstanceTypeCatalog* catalog,
                            const std::vector<std::string>& claims) {
   DriftObservations obs;
   obs.catalog = catalog;
@@ -242,7 +242,7 @@ TEST_CASE("drift verdict: instance type not found table", "[drift]") {
 
 TEST_CASE("drift verdict: instance type check waits an hour", "[drift]") {
   const v1::NodePool pool = MakePool();
-  const disruption::InstanceTypeCatalog empty = {{"default", {}}};
+  const InstanceTypeCatalog empty = {{"default", {}}};
   const DriftObservations obs = CleanObs(&empty, {"default-a"});
   struct Case {
     absl::Duration age;
@@ -298,7 +298,7 @@ TEST_CASE("drift verdict: the first drift reason wins", "[drift]") {
       if (c.hash_drift) o.hash = "0";
       if (c.requirements_drift) o.labels[kArch] = "arm64";
       if (c.type_gone) o.labels[kInstanceType] = "m4.large";
-      const disruption::InstanceTypeCatalog catalog = GoodCatalog();
+      const InstanceTypeCatalog catalog = GoodCatalog();
       DriftObservations obs = CleanObs(&catalog, {"default-a"});
       obs.provider["default-a"].reason = c.provider;
       const DriftVerdict v = EvaluateDrift(MakeClaim(o), &pool, obs, kNow);
@@ -347,7 +347,7 @@ TEST_CASE("drift verdict: Drifted condition changes", "[drift]") {
        DriftConditionChange::kNone, std::nullopt, "not launched"},
   };
   const v1::NodePool pool = MakePool();
-  const disruption::InstanceTypeCatalog catalog = GoodCatalog();
+  const InstanceTypeCatalog catalog = GoodCatalog();
   for (const Case& c : cases) {
     SECTION(c.name) {
       ClaimOpts o;
@@ -367,7 +367,7 @@ TEST_CASE("drift verdict: Drifted condition changes", "[drift]") {
 }
 
 TEST_CASE("drift verdict: errors change nothing", "[drift]") {
-  const disruption::InstanceTypeCatalog catalog = GoodCatalog();
+  const InstanceTypeCatalog catalog = GoodCatalog();
   ClaimOpts o;
   o.drifted = {{"True", "AMIDrift"}};
   const v1::NodeClaim claim = MakeClaim(o);
@@ -415,7 +415,7 @@ TEST_CASE("drift verdict: errors change nothing", "[drift]") {
 
 TEST_CASE("drift verdict: skipped claims", "[drift]") {
   const v1::NodePool pool = MakePool();
-  const disruption::InstanceTypeCatalog catalog = GoodCatalog();
+  const InstanceTypeCatalog catalog = GoodCatalog();
   DriftObservations obs = CleanObs(&catalog, {"default-a"});
   obs.provider["default-a"].reason = "AMIDrift";
   struct Case {
@@ -450,8 +450,8 @@ TEST_CASE("drift verdict: skipped claims", "[drift]") {
 
 TEST_CASE("drift verdict: missing observations keep the condition", "[drift]") {
   const v1::NodePool pool = MakePool();
-  const disruption::InstanceTypeCatalog catalog = GoodCatalog();
-  const disruption::InstanceTypeCatalog other = {{"other", {}}};
+  const InstanceTypeCatalog catalog = GoodCatalog();
+  const InstanceTypeCatalog other = {{"other", {}}};
   ClaimOpts o;
   o.drifted = {{"True", "AMIDrift"}};
   const v1::NodeClaim claim = MakeClaim(o);
@@ -535,7 +535,7 @@ std::vector<v1::NodeClaim> MixedClaims() {
 
 TEST_CASE("drift verdict: every NodeClaim of a snapshot", "[drift]") {
   const snapshot::Snapshot s = BuildSnapshot({MakePool()}, MixedClaims());
-  const disruption::InstanceTypeCatalog catalog = GoodCatalog();
+  const InstanceTypeCatalog catalog = GoodCatalog();
   DriftObservations obs = CleanObs(&catalog, {"c-provider", "c-clean"});
   obs.provider["c-provider"].reason = "AMIDrift";
   const std::vector<DriftVerdict> got = EvaluateAllDrift(s, obs, kNow);
@@ -586,7 +586,7 @@ TEST_CASE("drift verdict: ObserveDrift asks the cloud provider", "[drift]") {
   v1::NodePool idle = MakePool("idle");
   const snapshot::Snapshot s =
       BuildSnapshot({std::move(idle), MakePool()}, MixedClaims());
-  disruption::InstanceTypeCatalog catalog;
+  InstanceTypeCatalog catalog;
 
   SECTION("calls and answers") {
     const DriftObservations obs = ObserveDrift(cloud, s, &catalog);

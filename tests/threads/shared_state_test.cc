@@ -60,7 +60,7 @@ snapshot::Snapshot SyntheticSnapshot() {
 }
 
 // Priced instance types for every NodePool, so that consolidation runs.
-disruption::InstanceTypeCatalog PricedCatalog(const snapshot::Snapshot& s) {
+InstanceTypeCatalog PricedCatalog(const snapshot::Snapshot& s) {
   std::vector<InstanceType> types;
   for (const auto& [name, cpu, price] :
        {std::tuple{"m5.large", "2", 0.096}, std::tuple{"m5.xlarge", "4", 0.192},
@@ -73,7 +73,7 @@ disruption::InstanceTypeCatalog PricedCatalog(const snapshot::Snapshot& s) {
     }
     types.push_back(std::move(type));
   }
-  disruption::InstanceTypeCatalog catalog;
+  InstanceTypeCatalog catalog;
   for (const v1::NodePool& pool : s.node_pools()) {
     catalog[pool.metadata().name()] = types;
   }
@@ -140,7 +140,7 @@ TEST_CASE(
     "Simulate calls",
     "[threads][disruption]") {
   const snapshot::Snapshot snap = SyntheticSnapshot();
-  const disruption::InstanceTypeCatalog catalog = PricedCatalog(snap);
+  const InstanceTypeCatalog catalog = PricedCatalog(snap);
   const budget::PdbIndex pdbs = budget::PdbIndex::Build(snap);
   disruption::CandidateContext ctx;
   ctx.snapshot = &snap;

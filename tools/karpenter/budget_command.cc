@@ -145,10 +145,6 @@ struct BudgetsArgs {
   bool json = false;
 };
 
-std::string FormatUtc(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
-}
-
 // Parses one option taking `value`; "" on success, else the problem.
 std::string ParseBudgetsOption(const std::string& arg, const std::string& value,
                                BudgetsArgs& parsed) {
@@ -200,7 +196,7 @@ std::string ParseBudgetsArgs(const std::vector<std::string>& args,
   // Checked after the loop: --until may come before --at.
   if (parsed.until.has_value() && *parsed.until <= parsed.at) {
     const std::string at_quoted =
-        at_text.empty() ? absl::StrCat("now (", FormatUtc(parsed.at), ")")
+        at_text.empty() ? absl::StrCat("now (", FormatCliTime(parsed.at), ")")
                         : absl::StrCat("--at \"", at_text, "\"");
     return absl::StrCat("--until: \"", until_text, "\" is not after ",
                         at_quoted);
@@ -214,7 +210,7 @@ void FillNextChange(const budget::DisruptionSpec& spec,
                     absl::Time at, v1::ReasonBudget* rb) {
   const absl::Time next = budget::NextChange(spec, reason, num_nodes, at);
   if (next == absl::InfiniteFuture()) return;
-  rb->set_next_change(FormatUtc(next));
+  rb->set_next_change(FormatCliTime(next));
   rb->set_next_allowed(
       budget::AllowedDisruptions(spec, reason, num_nodes, next));
 }
@@ -222,8 +218,8 @@ void FillNextChange(const budget::DisruptionSpec& spec,
 void AddSegment(absl::Time start, absl::Time end, int64_t allowed,
                 std::optional<size_t> limiting_budget, v1::ReasonBudget* rb) {
   v1::BudgetSegment* s = rb->add_timeline();
-  s->set_start(FormatUtc(start));
-  s->set_end(FormatUtc(end));
+  s->set_start(FormatCliTime(start));
+  s->set_end(FormatCliTime(end));
   s->set_allowed(allowed);
   s->set_unlimited(allowed == budget::kUnlimited);
   if (limiting_budget) {
@@ -289,8 +285,8 @@ v1::BudgetReport MakeReport(const snapshot::Snapshot& snap,
   const budget::BudgetMapping mapping =
       budget::BuildBudgetMapping(snap, args.at);
   v1::BudgetReport report;
-  report.set_at(FormatUtc(args.at));
-  if (args.until) report.set_until(FormatUtc(*args.until));
+  report.set_at(FormatCliTime(args.at));
+  if (args.until) report.set_until(FormatCliTime(*args.until));
   // The mapping lists the NodePools in snapshot order, so position i is
   // snap.node_pools()[i].
   for (size_t i = 0; i < mapping.node_pools.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::cli {
 namespace {
@@ -90,6 +91,10 @@ std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
     files.push_back(arg);
   }
   return "";
+}
+
+std::string FormatCliTime(absl::Time t) {
+  return FormatRfc3339(TruncateToSecond(t));
 }
 
 std::string ParseTimeFlag(const std::string& flag, const std::string& value,

@@ -91,6 +91,11 @@ std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err);
 
+// `t` as the commands print instants: RFC 3339 in UTC with second precision
+// ("2025-03-05T12:00:00Z"), a fraction dropped as Go's time.RFC3339 drops
+// it; "infinite-future" and "infinite-past" for the infinite times.
+std::string FormatCliTime(absl::Time t);
+
 // Parses the RFC 3339 `value` of `flag` into `t`. Returns "" on success,
 // else the problem naming the flag and the quoted value.
 std::string ParseTimeFlag(const std::string& flag, const std::string& value,

@@ -93,8 +93,7 @@ int RunCronNext(const std::vector<std::string>& args, std::ostream& out,
           << "\" does not fire again within the 5-year search horizon\n";
       break;
     }
-    out << absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone())
-        << "\n";
+    out << FormatCliTime(t) << "\n";
   }
   return kExitOk;
 }

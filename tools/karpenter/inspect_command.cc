@@ -10,9 +10,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli.h"
+#include "karpenter/conditions.h"
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::cli {
 namespace {
@@ -31,14 +33,12 @@ constexpr char kInspectUsage[] =
     "\n"
     "Exit status 2 with a one-line message on bad input.\n";
 
-constexpr char kNodePoolLabel[] = "karpenter.sh/nodepool";
-
 std::string OrDash(absl::string_view s) {
   return s.empty() ? "-" : std::string(s);
 }
 
-std::string LabelOrDash(const v1::ObjectMeta& meta, const std::string& key) {
-  auto it = meta.labels().find(key);
+std::string LabelOrDash(const v1::ObjectMeta& meta, absl::string_view key) {
+  auto it = meta.labels().find(std::string(key));
   return it == meta.labels().end() ? "-" : OrDash(it->second);
 }
 
@@ -78,7 +78,8 @@ std::string ExpireAfter(const v1::NodePool& np) {
 void PrintNodePools(const snapshot::Snapshot& snap, std::ostream& out) {
   std::vector<int> nodes_per_pool(snap.node_pools().size(), 0);
   for (const v1::Node& node : snap.nodes()) {
-    auto it = node.metadata().labels().find(kNodePoolLabel);
+    auto it = node.metadata().labels().find(
+        std::string(well_known::kNodePoolLabelKey));
     if (it == node.metadata().labels().end()) continue;
     if (auto pool = snap.FindNodePool(it->second)) ++nodes_per_pool[*pool];
   }
@@ -97,10 +98,8 @@ void PrintNodePools(const snapshot::Snapshot& snap, std::ostream& out) {
 }
 
 std::string ReadyStatus(const v1::Node& node) {
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == "Ready") return OrDash(c.status());
-  }
-  return "-";
+  return OrDash(ConditionStatus(node.status().conditions(),
+                                well_known::kConditionTypeReady));
 }
 
 void PrintNodes(const snapshot::Snapshot& snap, std::ostream& out) {
@@ -114,10 +113,11 @@ void PrintNodes(const snapshot::Snapshot& snap, std::ostream& out) {
     if (!claim)
       claim = snap.FindNodeClaimByProviderId(node.spec().provider_id());
     table.push_back(
-        {meta.name(), LabelOrDash(meta, kNodePoolLabel),
-         LabelOrDash(meta, "node.kubernetes.io/instance-type"),
-         LabelOrDash(meta, "topology.kubernetes.io/zone"),
-         LabelOrDash(meta, "karpenter.sh/capacity-type"), ReadyStatus(node),
+        {meta.name(), LabelOrDash(meta, well_known::kNodePoolLabelKey),
+         LabelOrDash(meta, well_known::kLabelInstanceTypeStable),
+         LabelOrDash(meta, well_known::kLabelTopologyZone),
+         LabelOrDash(meta, well_known::kCapacityTypeLabelKey),
+         ReadyStatus(node),
          absl::StrCat(
              snap.PodsOnNode(static_cast<snapshot::NodeIndex>(i)).size()),
          claim ? snap.node_claims()[*claim].metadata().name() : "-",

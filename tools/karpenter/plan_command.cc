@@ -20,6 +20,7 @@
 #include "karpenter/disruption/plan_proto.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/plan.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::cli {
 namespace {
@@ -130,7 +131,7 @@ disruption::PassInputs MakeInputs(const snapshot::Snapshot& snap) {
 
 std::string Utc(absl::Time t) {
   if (t == absl::InfiniteFuture()) return "never";
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+  return FormatCliTime(t);
 }
 
 // "in 3h25m" / "3h25m ago" relative to `now`, rounded to the second.
@@ -195,8 +196,8 @@ void PrintPlanText(const v1::Plan& plan, absl::Time at, std::ostream& out) {
     out << "Drift error: " << e << "\n";
   }
   if (plan.cleanup_size() > 0) {
-    out << "Leftover karpenter.sh/disrupted taints to remove: "
-        << absl::StrJoin(plan.cleanup(), ", ") << "\n";
+    out << "Leftover " << well_known::kDisruptedTaintKey
+        << " taints to remove: " << absl::StrJoin(plan.cleanup(), ", ") << "\n";
   }
   out << "\nNext pass: " << OrDash(plan.next_pass()) << "\n";
 }

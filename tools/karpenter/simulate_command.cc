@@ -136,10 +136,6 @@ std::string ParseSimulateArgs(const std::vector<std::string>& args,
   return "";
 }
 
-std::string Utc(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
-}
-
 // Reads the scenario file (or the bundled one) and builds the simulation.
 absl::StatusOr<std::unique_ptr<testing::Simulation>> Prepare(
     const SimulateArgs& args, std::string& name) {
@@ -205,8 +201,9 @@ void PrintSummary(const std::string& name, const testing::SimulationSummary& s,
                   std::ostream& out) {
   std::vector<std::vector<std::string>> rows = {
       {"scenario", name},
-      {"simulated", absl::StrCat(Utc(s.start), " .. ", Utc(s.end), " (",
-                                 s.steps, " steps)")},
+      {"simulated",
+       absl::StrCat(FormatCliTime(s.start), " .. ", FormatCliTime(s.end), " (",
+                    s.steps, " steps)")},
       {"nodes replaced", absl::StrCat(s.nodes_replaced)},
       {"nodes deleted", absl::StrCat(s.nodes_deleted)},
       {"nodes launched", absl::StrCat(s.nodes_launched)},

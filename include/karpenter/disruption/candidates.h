@@ -63,15 +63,6 @@
 
 namespace karpenter::disruption {
 
-// Node and NodeClaim keys read here (Karpenter pkg/apis/v1/labels.go,
-// Kubernetes well-known labels).
-inline constexpr absl::string_view kInitializedLabel =
-    "karpenter.sh/initialized";
-inline constexpr absl::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-inline constexpr absl::string_view kNodeDoNotDisruptAnnotation =
-    "karpenter.sh/do-not-disrupt";
-
 // A drift finding from outside the snapshot (e.g. drift/static_drift.h run
 // this pass), used instead of the NodeClaim's Drifted condition.
 struct DriftMark {

@@ -28,10 +28,6 @@
 
 namespace karpenter::disruption {
 
-// Pod annotation read by the ReplicaSet controller and by Karpenter's cost.
-inline constexpr absl::string_view kPodDeletionCostAnnotation =
-    "controller.kubernetes.io/pod-deletion-cost";
-
 // Parses a pod-deletion-cost value as Go's strconv.ParseFloat(s, 64) does
 // for decimal input: optional sign, digits with an optional fraction and
 // exponent, or "Inf"/"Infinity" (any case). No surrounding whitespace.

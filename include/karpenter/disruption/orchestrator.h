@@ -78,16 +78,16 @@
 #include "karpenter/event_recorder.h"
 #include "karpenter/metrics.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 
-// The taint that marks a node being disrupted, and the NodeClaim condition
-// that says why.
-inline constexpr absl::string_view kDisruptedTaintKey =
-    "karpenter.sh/disrupted";
-inline constexpr absl::string_view kDisruptedTaintEffect = "NoSchedule";
+// The taint that marks a node being disrupted (effect NoSchedule), and the
+// NodeClaim condition that says why: aliases of the spellings in
+// karpenter/well_known.h, for code that names them disruption::.
+using well_known::kDisruptedTaintKey;
 inline constexpr absl::string_view kDisruptionReasonCondition =
-    "DisruptionReason";
+    well_known::kConditionTypeDisruptionReason;
 
 // The DisruptionReason condition's reason (and message) for `method`:
 // "Empty", "Drifted", "Underutilized", "Expired" or "NodePoolDeleted".

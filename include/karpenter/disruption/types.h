@@ -35,13 +35,6 @@
 
 namespace karpenter::disruption {
 
-// NodePool name -> the instance types `CloudProvider::GetInstanceTypes`
-// returned for it, gathered by the host before a pass (cores never call the
-// cloud). A NodePool absent from the catalogue, or with no types, has no
-// instance types: Karpenter then treats its nodes as "NodePool not found".
-using InstanceTypeCatalog =
-    std::map<std::string, std::vector<InstanceType>, std::less<>>;
-
 // The disruption methods, in the order the controller tries them. The first
 // two are Karpenter's forceful, budget-free paths (the NodePool garbage
 // collector through owner references, and the expiration controller); the

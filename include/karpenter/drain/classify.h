@@ -27,20 +27,14 @@
 #include "absl/time/time.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/meta.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drain {
 
-// Pod annotation that keeps Karpenter from evicting the pod: "true", or a
-// positive Go duration counted from `status.startTime`.
-inline constexpr absl::string_view kDoNotDisruptAnnotation =
-    "karpenter.sh/do-not-disrupt";
-// The v1alpha5 spelling; only the value "true" protects.
-inline constexpr absl::string_view kDoNotEvictAnnotation =
-    "karpenter.sh/do-not-evict";
 // The taint the termination controller puts on a draining node
-// (`karpenter.sh/disrupted:NoSchedule`, empty value).
-inline constexpr absl::string_view kDisruptedTaintKey =
-    "karpenter.sh/disrupted";
+// (`karpenter.sh/disrupted:NoSchedule`, empty value). An alias of the one
+// spelling in karpenter/well_known.h, for code that names it drain::.
+using well_known::kDisruptedTaintKey;
 // A terminating pod whose deletionTimestamp is more than this in the past is
 // "stuck" and no longer waited for. Its deletionTimestamp already includes its
 // grace period.

@@ -36,9 +36,6 @@
 
 namespace karpenter::drain {
 
-// NodeClaim annotation holding the node deadline T, RFC 3339.
-inline constexpr absl::string_view kTerminationTimestampAnnotation =
-    "karpenter.sh/nodeclaim-termination-timestamp";
 // Time between a spot interruption notice and the reclaim of the instance.
 inline constexpr absl::Duration kSpotInterruptionNotice = absl::Minutes(2);
 // What the API server defaults an unset `terminationGracePeriodSeconds` to.
@@ -47,7 +44,7 @@ inline constexpr absl::Duration kDefaultTerminationGracePeriod =
 
 // Where a node deadline came from.
 enum class DeadlineSource {
-  kAnnotation,              // kTerminationTimestampAnnotation on the NodeClaim.
+  kAnnotation,  // well_known::kNodeClaimTerminationTimestampAnnotationKey.
   kTerminationGracePeriod,  // NodeClaim deletionTimestamp + TGP.
   kExternal,  // The caller's external deadline (e.g. spot interruption).
 };
@@ -79,7 +76,8 @@ absl::StatusOr<absl::Time> ParseRfc3339(absl::string_view s,
 // The deadline T of a node whose NodeClaim is `claim`, combined with an
 // optional `external` deadline (the earlier wins; on a tie the NodeClaim's
 // source is reported):
-//   1. the annotation kTerminationTimestampAnnotation if present (even if
+//   1. the annotation karpenter.sh/nodeclaim-termination-timestamp if present
+//   (even if
 //      the NodeClaim is not deleting: node repair sets it to "now");
 //   2. else `metadata.deletionTimestamp + spec.terminationGracePeriod` when
 //      both are set (the annotation Karpenter is about to write);

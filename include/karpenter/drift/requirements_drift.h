@@ -29,9 +29,6 @@
 
 namespace karpenter::drift {
 
-// The drift reason Karpenter records on the Drifted condition.
-inline constexpr absl::string_view kRequirementsDrifted = "RequirementsDrifted";
-
 // Returns "RequirementsDrifted" if `claim`'s labels no longer satisfy
 // `pool`'s template requirements, nullopt if they do. The caller checks the
 // other drift kinds and that the claim belongs to the pool and is launched.

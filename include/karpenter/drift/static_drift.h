@@ -68,15 +68,6 @@ namespace karpenter::drift {
 // a hashed field's default changes or a field joins or leaves the hash.
 inline constexpr absl::string_view kNodePoolHashVersion = "v3";
 
-// Annotation keys (karpenter pkg/apis/v1/labels.go).
-inline constexpr absl::string_view kNodePoolHashAnnotationKey =
-    "karpenter.sh/nodepool-hash";
-inline constexpr absl::string_view kNodePoolHashVersionAnnotationKey =
-    "karpenter.sh/nodepool-hash-version";
-
-// The drift reason for a static-field change (drift.go `NodePoolDrifted`).
-inline constexpr absl::string_view kNodePoolDriftedReason = "NodePoolDrifted";
-
 // Returns `pool.spec.template` hashed as Karpenter's `NodePool.Hash()` does:
 // the decimal uint64 Karpenter writes in `karpenter.sh/nodepool-hash` (e.g.
 // "6821555240594823858"). Only `spec.template` is read; see the file comment

@@ -58,18 +58,11 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "karpenter/cloud_provider.h"
-#include "karpenter/disruption/types.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::drift {
 
-// The drift reason when the NodeClaim's instance type, or every offering of
-// it matching the NodeClaim, is gone (drift.go `InstanceTypeNotFound`).
-inline constexpr absl::string_view kInstanceTypeNotFound =
-    "InstanceTypeNotFound";
-// The NodeClaim status condition drift maintains.
-inline constexpr absl::string_view kDriftedCondition = "Drifted";
 // InstanceTypeNotFound is only checked for NodeClaims strictly older than
 // this (drift.go: `clock.Since(creationTimestamp) > time.Hour`).
 inline constexpr absl::Duration kInstanceTypeCheckMinAge = absl::Hours(1);
@@ -108,7 +101,7 @@ struct DriftObservations {
   // GetInstanceTypes per NodePool name. Null: InstanceTypeNotFound is not
   // checked. A NodePool absent from it (its GetInstanceTypes failed) is not
   // checked either; one present with no types drifts every old enough claim.
-  const disruption::InstanceTypeCatalog* catalog = nullptr;
+  const InstanceTypeCatalog* catalog = nullptr;
   // NodePool name -> why GetInstanceTypes failed, for explanations only.
   std::map<std::string, absl::Status, std::less<>> catalog_errors;
   // NodeClaim name -> IsDrifted result. Absent: not asked, or the instance
@@ -225,7 +218,7 @@ class DriftBook {
 // must outlive their use. Errors: none of its own (call errors are data).
 DriftObservations ObserveDrift(CloudProvider& cloud,
                                const snapshot::Snapshot& snapshot,
-                               disruption::InstanceTypeCatalog* catalog_out);
+                               InstanceTypeCatalog* catalog_out);
 
 }  // namespace karpenter::drift
 

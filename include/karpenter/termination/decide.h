@@ -65,23 +65,6 @@
 
 namespace karpenter::termination {
 
-// Well-known keys (Karpenter pkg/apis/v1/labels.go, taints.go).
-inline constexpr absl::string_view kTerminationFinalizer =
-    "karpenter.sh/termination";
-inline constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
-inline constexpr absl::string_view kExcludeFromLoadBalancersLabel =
-    "node.kubernetes.io/exclude-from-external-load-balancers";
-inline constexpr absl::string_view kExcludeFromLoadBalancersValue = "karpenter";
-inline constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-inline constexpr absl::string_view kCapacityTypeLabel =
-    "karpenter.sh/capacity-type";
-
-// NodeClaim condition types (pkg/apis/v1/nodeclaim_status.go).
-inline constexpr absl::string_view kDrained = "Drained";
-inline constexpr absl::string_view kVolumesDetached = "VolumesDetached";
-inline constexpr absl::string_view kInstanceTerminating = "InstanceTerminating";
-inline constexpr absl::string_view kRegistered = "Registered";
-
 // Karpenter's intervals (termination/controller.go).
 inline constexpr absl::Duration kMinDrainTime = absl::Seconds(5);
 inline constexpr absl::Duration kShortRequeue = absl::Seconds(1);

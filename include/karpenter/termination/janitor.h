@@ -52,12 +52,8 @@
 
 namespace karpenter::termination {
 
-// The NodeClaim annotation Karpenter sets before a repair deletion.
-inline constexpr absl::string_view kTerminationTimestampAnnotation =
-    "karpenter.sh/nodeclaim-termination-timestamp";
-
 enum class JanitorActionKind {
-  kAnnotateNodeClaim,  // Set kTerminationTimestampAnnotation.
+  kAnnotateNodeClaim,  // Set the termination-timestamp annotation.
   kDeleteNodeClaim,
   kDeleteInstance,
   kDeleteNode,

@@ -66,6 +66,7 @@
 #include "karpenter/cloud_provider.h"
 #include "karpenter/testing/fake_cluster.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 
@@ -84,7 +85,8 @@ struct FakeCloudProviderOptions {
   // None may be empty.
   std::string default_zone = "test-zone-a";
   std::string default_instance_type = "m5.large";
-  std::string default_capacity_type = "on-demand";
+  std::string default_capacity_type =
+      std::string(well_known::kCapacityTypeOnDemand);
   // The image every created instance runs. May be empty.
   std::string default_image_id = "fake-image-1";
   // When false, CallLog() stays empty (for large simulations).
