@@ -19,7 +19,7 @@
 #include "common/status_macros.h"
 #include "host/cluster_view_checks.h"
 #include "karpenter/budget/pdb.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/intstr.h"
 #include "karpenter/quantity.h"
 #include "karpenter/selector.h"

@@ -47,7 +47,7 @@
 #include "karpenter/budget/allowed.h"
 #include "karpenter/disruption/consolidation.h"
 #include "karpenter/disruption/methods.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/drift/verdict.h"
