@@ -141,7 +141,10 @@ class QuadHeap {
                             [&](const E& e) { return !keep(e); }),
              v_.end());
     for (size_t i = v_.size() / 4 + 1; i-- > 0;) {
-      if (i < v_.size()) SiftDown(i, v_[i]);
+      if (i >= v_.size()) continue;
+      // A copy: SiftDown fills hole `i` before it is done with the entry.
+      const E e = v_[i];
+      SiftDown(i, e);
     }
   }
 
