@@ -540,7 +540,7 @@ absl::Status Controller::Prepare(const SnapshotFacts& facts,
     KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(
         prepared.pool, inputs, options_.budgets, now, plan.budgets));
   }
-  if (!options_.testonly_skip_in_flight_budget_count) {
+  if (!options_.for_test.skip_in_flight_budget_count) {
     CountInFlightAsDisrupting(prepared.pool, plan.budgets);
   }
   return absl::OkStatus();

@@ -97,11 +97,17 @@ struct ControllerOptions {
   bool count_replacement_pairs_once = false;
   // Karpenter's polling period when no method acted.
   absl::Duration poll_interval = absl::Seconds(10);
-  // Test-only, never set in production: a planted bug for the simulation
-  // harness (tests/sim), which must catch it. The candidates of in-flight
-  // commands are not counted against the budgets, so a pass while
-  // replacements launch may disrupt more than the budgets allow.
-  bool testonly_skip_in_flight_budget_count = false;
+
+  // Not for production: each switch weakens a guard so the fault-injection
+  // harness (tests/sim) can prove it catches the bug. Never set outside
+  // tests.
+  struct ForTest {
+    // The candidates of in-flight commands are not counted against the
+    // budgets, so a pass while replacements launch may disrupt more than
+    // the budgets allow.
+    bool skip_in_flight_budget_count = false;
+  };
+  ForTest for_test;
 };
 
 // A Drifted condition to write on a NodeClaim.
