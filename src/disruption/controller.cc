@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "disruption/facts_internal.h"
@@ -481,7 +482,7 @@ class LazySimulator final : public SchedulingSimulator {
 // NodesToCleanUp (orchestrator.h) from the facts.
 std::vector<std::string> MarkedNodes(
     const SnapshotFacts& facts,
-    const absl::flat_hash_set<std::string>& in_flight) {
+    const std::set<std::string, std::less<>>& in_flight) {
   const internal::CandidateFacts& cf = facts.candidate_facts();
   std::vector<std::string> out;
   for (uint32_t n : cf.marked_nodes) {

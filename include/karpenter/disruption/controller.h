@@ -36,12 +36,13 @@
 #define KARPENTER_DISRUPTION_CONTROLLER_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "karpenter/budget/allowed.h"
@@ -64,13 +65,13 @@ struct PassInputs {
   drift::DriftObservations drift;
   // Provider IDs of the candidates of queued commands
   // (Orchestrator::InFlightProviderIds).
-  absl::flat_hash_set<std::string> in_flight;
+  std::set<std::string, std::less<>> in_flight;
   // Names of the replacement NodeClaims of queued commands
   // (Orchestrator::InFlightReplacements); read only with
   // ControllerOptions::count_replacement_pairs_once.
-  absl::flat_hash_set<std::string> in_flight_replacements;
+  std::set<std::string, std::less<>> in_flight_replacements;
   // Node names the provisioner nominated for pending pods.
-  absl::flat_hash_set<std::string> nominated;
+  std::set<std::string, std::less<>> nominated;
   // NodePool -> end of its backoff (Orchestrator::Backoffs); pools whose
   // backoff ends after `now` get no budgeted command.
   std::map<std::string, absl::Time> node_pool_backoff;
