@@ -4,33 +4,27 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstdint>
+#include <functional>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace karpenter::drain::internal {
 namespace {
 
-// Entries as the queue's: ordered by `t`, ties by `seq`; `id` rides along.
-struct E {
-  int t;
-  int seq;
-  int id;
-};
+// (t, seq, id), as the queue's entries: ordered by t, then by seq, which
+// is unique, so `id` never decides.
+using E = std::tuple<int, int, int>;
+using Later = std::greater<E>;
 
-struct Later {
-  bool operator()(const E& a, const E& b) const {
-    if (a.t != b.t) return a.t > b.t;
-    return a.seq > b.seq;
-  }
-};
+int Id(const E& e) { return std::get<2>(e); }
 
 // The ids of the entries popped until `heap` is empty.
 template <typename Heap>
 std::vector<int> Drain(Heap& heap) {
   std::vector<int> out;
   while (!heap.empty()) {
-    out.push_back(heap.top().id);
+    out.push_back(Id(heap.top()));
     heap.pop();
   }
   return out;
@@ -38,10 +32,9 @@ std::vector<int> Drain(Heap& heap) {
 
 // The ids of `entries` sorted as the heap pops them.
 std::vector<int> Sorted(std::vector<E> entries) {
-  std::sort(entries.begin(), entries.end(),
-            [](const E& a, const E& b) { return Later()(b, a); });
+  std::sort(entries.begin(), entries.end());
   std::vector<int> ids;
-  for (const E& e : entries) ids.push_back(e.id);
+  for (const E& e : entries) ids.push_back(Id(e));
   return ids;
 }
 
@@ -54,13 +47,13 @@ TEMPLATE_TEST_CASE("heap: an empty heap, push, top, pop and clear",
   heap.push({3, 1, 2});
   heap.push({3, 0, 3});
   CHECK(heap.size() == 3);
-  CHECK(heap.top().id == 3);  // t 3, then the smaller seq
+  CHECK(Id(heap.top()) == 3);  // t 3, then the smaller seq
   heap.pop();
-  CHECK(heap.top().id == 2);
+  CHECK(Id(heap.top()) == 2);
   heap.clear();
   CHECK(heap.empty());
   heap.push({1, 0, 4});
-  CHECK(heap.top().id == 4);
+  CHECK(Id(heap.top()) == 4);
 }
 
 TEMPLATE_TEST_CASE("heap: pops in (t, seq) order whatever the push order",
@@ -94,10 +87,10 @@ TEMPLATE_TEST_CASE("heap: pops interleaved with pushes stay ordered",
       model.push_back(e);
     } else {
       const std::vector<int> want = Sorted(model);
-      REQUIRE(heap.top().id == want.front());
+      REQUIRE(Id(heap.top()) == want.front());
       heap.pop();
       model.erase(std::find_if(model.begin(), model.end(), [&](const E& e) {
-        return e.id == want.front();
+        return Id(e) == want.front();
       }));
     }
     REQUIRE(heap.size() == model.size());
@@ -123,12 +116,12 @@ TEMPLATE_TEST_CASE("heap: Filter keeps exactly the kept entries, in order",
     const int pops = n == 0 ? 0 : static_cast<int>(rng() % (n / 4 + 1));
     std::vector<E> left = entries;
     for (int i = 0; i < pops; ++i) {
-      const int id = heap.top().id;
+      const int id = Id(heap.top());
       heap.pop();
       left.erase(std::find_if(left.begin(), left.end(),
-                              [&](const E& e) { return e.id == id; }));
+                              [&](const E& e) { return Id(e) == id; }));
     }
-    auto keep = [&](const E& e) { return e.id % modulus != 0; };
+    auto keep = [&](const E& e) { return Id(e) % modulus != 0; };
     heap.Filter(keep);
     std::vector<E> kept;
     for (const E& e : left) {
@@ -147,7 +140,7 @@ TEMPLATE_TEST_CASE("heap: Filter of nothing and of everything", "[drain][heap]",
   for (int i = 0; i < 40; ++i) heap.push({40 - i, i, i});
   heap.Filter([](const E&) { return true; });
   CHECK(heap.size() == 40);
-  CHECK(heap.top().id == 39);
+  CHECK(Id(heap.top()) == 39);
   heap.Filter([](const E&) { return false; });
   CHECK(heap.empty());
 }
