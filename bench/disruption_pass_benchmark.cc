@@ -23,7 +23,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/consolidation.h"
 #include "karpenter/disruption/controller.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/snapshot/snapshot.h"
 

@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "bench_cluster.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/snapshot/snapshot.h"
 

@@ -26,7 +26,7 @@
 #include "karpenter/disruption/methods.h"
 #include "karpenter/disruption/orchestrator.h"
 #include "karpenter/disruption/runner.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/drain/deadline.h"

@@ -142,11 +142,16 @@ void FillAllowances(const absl::StatusOr<DisruptionSpec>& spec, absl::Time now,
 
 }  // namespace
 
+const NodePoolBudget* BudgetMapping::Find(absl::string_view node_pool) const {
+  auto it = index_.find(node_pool);
+  return it == index_.end() ? nullptr : &node_pools[it->second];
+}
+
 int64_t BudgetMapping::Remaining(absl::string_view node_pool,
                                  DisruptionReason reason) const {
-  auto it = index.find(node_pool);
-  if (it == index.end()) return 0;
-  return node_pools[it->second].remaining[static_cast<size_t>(reason)];
+  const NodePoolBudget* pool = Find(node_pool);
+  if (pool == nullptr) return 0;
+  return pool->remaining[static_cast<size_t>(reason)];
 }
 
 BudgetBook BudgetBook::Build(const snapshot::Snapshot& snapshot,
@@ -173,7 +178,7 @@ BudgetBook BudgetBook::Build(const snapshot::Snapshot& snapshot,
 BudgetMapping BudgetBook::Evaluate(absl::Time now) const {
   BudgetMapping mapping;
   mapping.node_pools = pools_;
-  mapping.index = index_;
+  mapping.index_ = index_;
   for (size_t i = 0; i < mapping.node_pools.size(); ++i) {
     FillAllowances(specs_[i], now, &mapping.node_pools[i]);
   }

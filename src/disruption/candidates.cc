@@ -180,8 +180,7 @@ class CandidatePoolBuilder {
   }
 
   bool InFlight(absl::string_view provider_id) const {
-    return !ctx_.in_flight.empty() &&
-           ctx_.in_flight.contains(std::string(provider_id));
+    return !ctx_.in_flight.empty() && ctx_.in_flight.contains(provider_id);
   }
 
   void SetDrift(snapshot::NodeClaimIndex i, const ClaimFacts& f, Candidate& c) {

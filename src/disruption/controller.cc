@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "disruption/facts_internal.h"
@@ -478,7 +479,7 @@ class LazySimulator final : public SchedulingSimulator {
 // NodesToCleanUp (orchestrator.h) from the facts.
 std::vector<std::string> MarkedNodes(
     const SnapshotFacts& facts,
-    const absl::flat_hash_set<std::string>& in_flight) {
+    const std::set<std::string, std::less<>>& in_flight) {
   const internal::CandidateFacts& cf = facts.candidate_facts();
   std::vector<std::string> out;
   for (uint32_t n : cf.marked_nodes) {
@@ -537,7 +538,7 @@ absl::Status Controller::Prepare(const SnapshotFacts& facts,
     KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(
         prepared.pool, inputs, options_.budgets, now, plan.budgets));
   }
-  if (!options_.testonly_skip_in_flight_budget_count) {
+  if (!options_.for_test.skip_in_flight_budget_count) {
     CountInFlightAsDisrupting(prepared.pool, plan.budgets);
   }
   return absl::OkStatus();

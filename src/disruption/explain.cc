@@ -85,9 +85,9 @@ void FillFacts(const ManagedClaim& claim, const Plan& plan,
 
 void FillBudgets(const snapshot::Snapshot& snapshot, const Plan& plan,
                  const budget::BudgetOptions& options, NodeExplanation& out) {
-  auto it = plan.budgets.index.find(out.node_pool);
-  if (it == plan.budgets.index.end()) return;
-  const budget::NodePoolBudget& pool = plan.budgets.node_pools[it->second];
+  const budget::NodePoolBudget* found = plan.budgets.Find(out.node_pool);
+  if (found == nullptr) return;
+  const budget::NodePoolBudget& pool = *found;
   std::optional<budget::DisruptionSpec> spec;
   if (auto p = snapshot.FindNodePool(out.node_pool); p.has_value()) {
     auto parsed =
@@ -201,9 +201,9 @@ absl::Status SearchDisruption(const Controller& controller,
   const std::optional<budget::DisruptionSpec> spec =
       SpecOf(facts.snapshot(), out.node_pool, controller.options().budgets);
   int64_t pool_nodes = 0;
-  if (auto it = first.budgets.index.find(out.node_pool);
-      it != first.budgets.index.end()) {
-    pool_nodes = first.budgets.node_pools[it->second].total_nodes;
+  if (const budget::NodePoolBudget* pool = first.budgets.Find(out.node_pool);
+      pool != nullptr) {
+    pool_nodes = pool->total_nodes;
   }
   const absl::Time limit = out.now + options.horizon;
   absl::Time t = out.now;

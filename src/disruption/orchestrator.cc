@@ -331,16 +331,16 @@ absl::Duration Orchestrator::Timeout() const {
 
 size_t Orchestrator::size() const { return queue_.size(); }
 
-absl::flat_hash_set<std::string> Orchestrator::InFlightProviderIds() const {
-  absl::flat_hash_set<std::string> ids;
+std::set<std::string, std::less<>> Orchestrator::InFlightProviderIds() const {
+  std::set<std::string, std::less<>> ids;
   for (const auto& e : queue_) {
     for (const Candidate& c : e->command.candidates) ids.insert(c.provider_id);
   }
   return ids;
 }
 
-absl::flat_hash_set<std::string> Orchestrator::InFlightReplacements() const {
-  absl::flat_hash_set<std::string> names;
+std::set<std::string, std::less<>> Orchestrator::InFlightReplacements() const {
+  std::set<std::string, std::less<>> names;
   for (const auto& e : queue_) {
     for (const Entry::Launched& r : e->replacements) names.insert(r.node_claim);
   }
@@ -419,7 +419,7 @@ void Orchestrator::RecordDecision(const Command& command) {
 absl::Status Orchestrator::CheckStartable(const Command& command,
                                           absl::Time now) const {
   KARPENTER_RETURN_IF_ERROR(CheckCommand(command));
-  const absl::flat_hash_set<std::string> in_flight = InFlightProviderIds();
+  const std::set<std::string, std::less<>> in_flight = InFlightProviderIds();
   for (const Candidate& c : command.candidates) {
     if (in_flight.contains(c.provider_id)) {
       return absl::AlreadyExistsError(absl::StrCat(
@@ -754,7 +754,7 @@ absl::StatusOr<std::vector<std::string>> Orchestrator::CleanUp(
 
 std::vector<std::string> NodesToCleanUp(
     const snapshot::Snapshot& snapshot,
-    const absl::flat_hash_set<std::string>& in_flight_provider_ids) {
+    const std::set<std::string, std::less<>>& in_flight_provider_ids) {
   std::vector<std::string> out;
   for (const v1::Node& node : snapshot.nodes()) {
     const std::string& id = node.spec().provider_id();

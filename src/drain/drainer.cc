@@ -247,7 +247,7 @@ absl::Status Drainer::Enqueue(StepContext& ctx, const DrainPass& pass) {
       force_at = ctx.now;
     } else if (d.action == PodAction::kEnqueue &&
                (d.reason == HoldReason::kNone ||
-                (options_.testonly_evict_do_not_disrupt &&
+                (options_.for_test.evict_do_not_disrupt &&
                  d.reason == HoldReason::kDoNotDisrupt))) {
       force_at = d.force_delete_at ? *d.force_delete_at + kTick
                                    : absl::InfiniteFuture();
@@ -307,7 +307,7 @@ std::optional<EvictionResult> Drainer::Skip(StepContext& ctx,
     return EvictionResult::kNotFound;
   }
   const bool planted =
-      options_.testonly_evict_do_not_disrupt && cls.do_not_disrupt.active();
+      options_.for_test.evict_do_not_disrupt && cls.do_not_disrupt.active();
   if (!cls.evictable && !planted) {
     ++c.skipped_not_evictable;
     return EvictionResult::kNotFound;

@@ -4,14 +4,12 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,13 +23,15 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "drain/id_table.h"
+#include "drain/min_heap.h"
 
 namespace karpenter::drain {
 namespace {
+
+using internal::IdTable;
+using internal::MinHeap;
+using internal::QuadHeap;
 
 // Key id 0 is the pseudo-key of pods without a PDB (and of every pod in
 // kPerPod mode): it has no in-flight limit.
@@ -76,95 +76,6 @@ struct FreshLater {
   bool operator()(const FreshEntry& a, const FreshEntry& b) const {
     return a.seq > b.seq;
   }
-};
-
-// A binary min-heap with filtering (for compaction).
-template <typename E, typename Cmp>
-class MinHeap {
- public:
-  bool empty() const { return v_.empty(); }
-  size_t size() const { return v_.size(); }
-  const E& top() const { return v_.front(); }
-  void push(const E& e) {
-    v_.push_back(e);
-    std::push_heap(v_.begin(), v_.end(), Cmp());
-  }
-  void pop() {
-    std::pop_heap(v_.begin(), v_.end(), Cmp());
-    v_.pop_back();
-  }
-  void clear() { v_.clear(); }
-  // Keeps the entries for which `keep` is true.
-  template <typename Pred>
-  void Filter(Pred keep) {
-    v_.erase(std::remove_if(v_.begin(), v_.end(),
-                            [&](const E& e) { return !keep(e); }),
-             v_.end());
-    std::make_heap(v_.begin(), v_.end(), Cmp());
-  }
-
- private:
-  std::vector<E> v_;
-};
-
-// A 4-ary min-heap: half the levels of a binary heap, and a node's four
-// children are adjacent (for 16-byte entries, one or two cache lines), so a
-// pop walks about half as many cache lines. Used for the key heap, which is
-// popped on every eviction hand-out.
-template <typename E, typename Cmp>
-class QuadHeap {
- public:
-  bool empty() const { return v_.empty(); }
-  size_t size() const { return v_.size(); }
-  const E& top() const { return v_.front(); }
-  void push(const E& e) {
-    size_t i = v_.size();
-    v_.push_back(e);
-    while (i > 0) {
-      const size_t parent = (i - 1) / 4;
-      if (!Cmp()(v_[parent], e)) break;
-      v_[i] = v_[parent];
-      i = parent;
-    }
-    v_[i] = e;
-  }
-  void pop() {
-    const E last = v_.back();
-    v_.pop_back();
-    if (!v_.empty()) SiftDown(0, last);
-  }
-  void clear() { v_.clear(); }
-  // Keeps the entries for which `keep` is true.
-  template <typename Pred>
-  void Filter(Pred keep) {
-    v_.erase(std::remove_if(v_.begin(), v_.end(),
-                            [&](const E& e) { return !keep(e); }),
-             v_.end());
-    for (size_t i = v_.size() / 4 + 1; i-- > 0;) {
-      if (i < v_.size()) SiftDown(i, v_[i]);
-    }
-  }
-
- private:
-  // Places `e` at hole `i` or below.
-  void SiftDown(size_t i, const E& e) {
-    const size_t n = v_.size();
-    for (;;) {
-      const size_t first = 4 * i + 1;
-      if (first >= n) break;
-      size_t best = first;
-      const size_t end = std::min(first + 4, n);
-      for (size_t c = first + 1; c < end; ++c) {
-        if (Cmp()(v_[best], v_[c])) best = c;
-      }
-      if (!Cmp()(e, v_[best])) break;
-      v_[i] = v_[best];
-      i = best;
-    }
-    v_[i] = e;
-  }
-
-  std::vector<E> v_;
 };
 
 using TimedHeap = MinHeap<Entry, Later>;
@@ -245,135 +156,6 @@ struct PodText {
 uint64_t HashUid(absl::string_view uid) {
   return absl::Hash<absl::string_view>()(uid);
 }
-
-// Memory for a large randomly probed array, 2 MiB aligned and marked for
-// transparent huge pages: with 4 KiB pages nearly every probe of a table of
-// many megabytes also misses the TLB (measured: about a third of the cost of
-// a probe). Smaller arrays use the ordinary allocator.
-class ProbeMemory {
- public:
-  static constexpr size_t kHugePage = size_t{2} << 20;
-  ProbeMemory() = default;
-  explicit ProbeMemory(size_t bytes) : bytes_(bytes) {
-    if (bytes_ < kHugePage) {
-      p_ = ::operator new(bytes_);
-      return;
-    }
-    bytes_ = (bytes_ + kHugePage - 1) / kHugePage * kHugePage;
-    p_ = ::operator new (bytes_, std::align_val_t{kHugePage});
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    // Advisory only: on failure the table works with small pages.
-    madvise(p_, bytes_, MADV_HUGEPAGE);
-#endif
-  }
-  ProbeMemory(ProbeMemory&& o) noexcept
-      : p_(std::exchange(o.p_, nullptr)), bytes_(o.bytes_) {}
-  ProbeMemory& operator=(ProbeMemory&& o) noexcept {
-    std::swap(p_, o.p_);
-    std::swap(bytes_, o.bytes_);
-    return *this;
-  }
-  ~ProbeMemory() {
-    if (p_ == nullptr) return;
-    if (bytes_ < kHugePage) {
-      ::operator delete(p_);
-    } else {
-      ::operator delete (p_, std::align_val_t{kHugePage});
-    }
-  }
-  void* get() const { return p_; }
-
- private:
-  void* p_ = nullptr;
-  size_t bytes_ = 0;
-};
-
-// String -> id (UID -> slot, PDB key name -> key id): linear probing over
-// 8-byte cells holding the top 32 bits of the string's hash and the id. The
-// home cell is taken from the top bits of the tag, so growing needs no rehash
-// of the UIDs; a tag match is confirmed against the id's stored string. At most
-// half full; deletion shifts cells back (no tombstones). 1M pods: a 16 MiB
-// table, one cache miss per probe.
-class IdTable {
- public:
-  IdTable() { Resize(16); }
-
-  size_t size() const { return size_; }
-  void Prefetch(uint64_t hash) const {
-    __builtin_prefetch(&cells_[Home(Tag(hash))], 1);
-  }
-  // Makes room for one more cell (call before Probe when inserting).
-  void Reserve() {
-    if (2 * (size_ + 1) > mask_ + 1) Resize(2 * (mask_ + 1));
-  }
-  // The index of the cell whose slot satisfies `eq`, or of the empty cell
-  // where such a slot would go.
-  template <typename Eq>
-  size_t Probe(uint64_t hash, Eq eq) const {
-    const uint32_t tag = Tag(hash);
-    for (size_t i = Home(tag);; i = (i + 1) & mask_) {
-      const Cell& c = cells_[i];
-      if (c.slot == kNone || (c.tag == tag && eq(c.slot))) return i;
-    }
-  }
-  // The slot in cell `i` (kNone if empty).
-  uint32_t At(size_t i) const { return cells_[i].slot; }
-  // Fills the empty cell `i` returned by Probe.
-  void InsertAt(size_t i, uint64_t hash, uint32_t slot) {
-    cells_[i] = {Tag(hash), slot};
-    ++size_;
-  }
-  void Erase(uint64_t hash, uint32_t slot) {
-    size_t i = Probe(hash, [slot](uint32_t s) { return s == slot; });
-    // Backward shift: move each later cell of the run into the hole unless
-    // its home lies after the hole.
-    for (size_t j = (i + 1) & mask_; cells_[j].slot != kNone;
-         j = (j + 1) & mask_) {
-      const size_t home = Home(cells_[j].tag);
-      if (((j - home) & mask_) >= ((j - i) & mask_)) {
-        cells_[i] = cells_[j];
-        i = j;
-      }
-    }
-    cells_[i].slot = kNone;
-    --size_;
-  }
-
- private:
-  struct Cell {
-    uint32_t tag;
-    uint32_t slot;
-  };
-  static uint32_t Tag(uint64_t hash) {
-    return static_cast<uint32_t>(hash >> 32);
-  }
-  size_t Home(uint32_t tag) const { return tag >> shift_; }
-
-  void Resize(size_t capacity) {
-    ProbeMemory memory(capacity * sizeof(Cell));
-    Cell* cells = static_cast<Cell*>(memory.get());
-    std::fill(cells, cells + capacity, Cell{0, kNone});
-    const Cell* old = cells_;
-    const size_t old_capacity = cells_ == nullptr ? 0 : mask_ + 1;
-    cells_ = cells;
-    mask_ = capacity - 1;
-    shift_ = 32 - std::countr_zero(capacity);
-    for (size_t k = 0; k < old_capacity; ++k) {
-      const Cell& c = old[k];
-      if (c.slot == kNone) continue;
-      size_t i = Home(c.tag);
-      while (cells_[i].slot != kNone) i = (i + 1) & mask_;
-      cells_[i] = c;
-    }
-    memory_ = std::move(memory);  // frees the old cells
-  }
-
-  ProbeMemory memory_;
-  Cell* cells_ = nullptr;
-  size_t mask_ = 0;
-  int shift_ = 0;
-  size_t size_ = 0;
-};
 
 // The waiting pods of one key: never-failed pods in a FIFO threaded through
 // their Items (ascending seq, O(1) everything); retried pods, and pods
@@ -542,7 +324,8 @@ struct EvictionQueue::State {
     return slot;
   }
 
-  // The cell of `uid` (hash `h`) in the UID table: its slot, or kNone.
+  // The cell of `uid` (hash `h`) in the UID table: its slot, or
+  // IdTable::kEmpty.
   size_t ProbeUid(uint64_t h, absl::string_view uid) const {
     return uids.Probe(h, [&](uint32_t s) {
       return items[s].status != Status::kFree && Text(s).uid() == uid;
@@ -551,7 +334,7 @@ struct EvictionQueue::State {
   // The slot of `uid`, or nullopt.
   std::optional<uint32_t> Find(absl::string_view uid) const {
     const uint32_t slot = uids.At(ProbeUid(HashUid(uid), uid));
-    if (slot == kNone) return std::nullopt;
+    if (slot == IdTable::kEmpty) return std::nullopt;
     return slot;
   }
 
@@ -762,7 +545,7 @@ struct EvictionQueue::State {
     key_ids.Reserve();
     const size_t cell =
         key_ids.Probe(hash, [&](uint32_t id) { return KeyNameIs(id, name); });
-    if (key_ids.At(cell) != kNone) return key_ids.At(cell);
+    if (key_ids.At(cell) != IdTable::kEmpty) return key_ids.At(cell);
     const uint32_t id = static_cast<uint32_t>(keys.size());
     Key& key = keys.emplace_back();
     key.name_len = static_cast<uint32_t>(name.size());
@@ -906,7 +689,7 @@ absl::Status EvictionQueue::State::Add(const PodRef& pod,
   if (free_slots.empty() && pending_count > 0) FinishFree();
   uids.Reserve();
   const size_t cell = ProbeUid(hash, pod.uid);
-  if (uids.At(cell) != kNone) {
+  if (uids.At(cell) != IdTable::kEmpty) {
     return Update(uids.At(cell), pod, single, std::move(multi), deadline);
   }
   const uint32_t slot = AllocSlot();

@@ -191,11 +191,11 @@ bool IsManaged(const Snapshot& s, const v1::Node& node) {
 
 // Step 6 of the file comment, shared by Node and NodeClaim decisions.
 // Returns nullopt when the instance is gone (continue to the finalizer).
-// DecideOptions::testonly_finalizer_before_instance_gone.
+// DecideOptions::ForTest::finalizer_before_instance_gone.
 InstanceObservation PlantedObservation(const DecideOptions& options,
                                        const v1::NodeClaim& claim,
                                        InstanceObservation instance) {
-  if (options.testonly_finalizer_before_instance_gone &&
+  if (options.for_test.finalizer_before_instance_gone &&
       ConditionIs(claim, kConditionTypeInstanceTerminating, kConditionTrue)) {
     return InstanceObservation::kGone;
   }

@@ -34,8 +34,8 @@ bool IsTerminatingStep(Step step) {
   }
 }
 
-// What side_effect_limit counts: ClusterView mutations. Cloud calls are
-// idempotent polls and drainer registration is soft state.
+// What for_test.side_effect_limit counts: ClusterView mutations. Cloud calls
+// are idempotent polls and drainer registration is soft state.
 bool IsSideEffect(ActionKind kind) {
   switch (kind) {
     case ActionKind::kRecordEvent:
@@ -76,10 +76,10 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(
         "\" must be > 0 and <= backoff_max \"",
         absl::FormatDuration(options.backoff_max), "\""));
   }
-  if (options.side_effect_limit < -1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("side_effect_limit: ", options.side_effect_limit,
-                     " must be -1 (no limit) or >= 0"));
+  if (options.for_test.side_effect_limit < -1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "for_test.side_effect_limit: ", options.for_test.side_effect_limit,
+        " must be -1 (no limit) or >= 0"));
   }
   if (options.decide.min_drain_time < absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -110,8 +110,8 @@ Executor::Executor(ClusterView& view, EvictionClient& /*evictions*/,
 Executor::~Executor() = default;
 
 bool Executor::LimitReached() const {
-  return options_.side_effect_limit >= 0 &&
-         side_effects_ >= options_.side_effect_limit;
+  return options_.for_test.side_effect_limit >= 0 &&
+         side_effects_ >= options_.for_test.side_effect_limit;
 }
 
 absl::StatusOr<Decision> Executor::Decide(const snapshot::Snapshot& snapshot,

@@ -258,13 +258,11 @@ std::optional<budget::DisruptionReason> BudgetReasonNamed(
 // (Drifted for a name that is none).
 int64_t AllowedForReason(const budget::BudgetMapping& m,
                          const std::string& pool, const std::string& why) {
-  auto it = m.index.find(pool);
-  if (it == m.index.end()) return 0;
+  const budget::NodePoolBudget* found = m.Find(pool);
+  if (found == nullptr) return 0;
   const budget::DisruptionReason reason =
       BudgetReasonNamed(why).value_or(budget::DisruptionReason::kDrifted);
-  return m.node_pools[it->second]
-      .by_reason[static_cast<size_t>(reason)]
-      .allowed;
+  return found->by_reason[static_cast<size_t>(reason)].allowed;
 }
 
 absl::Status CheckOptions(const SimulationOptions& o) {
@@ -688,7 +686,7 @@ void Simulation::World::ApplyReclaims(absl::Time now) {
 }
 
 absl::Status Simulation::World::RunDisruption(absl::Time now) {
-  const absl::flat_hash_set<std::string> before =
+  const std::set<std::string, std::less<>> before =
       runner_->orchestrator().InFlightProviderIds();
   view_->tainted.clear();
   absl::StatusOr<disruption::RunReport> r = runner_->RunOnce();

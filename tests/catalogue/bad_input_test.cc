@@ -580,7 +580,7 @@ std::vector<Row> Catalogue() {
        "kind: Node\nmetadata: {name: " + std::string(1 << 20, 'n') + "}\n",
        kOk,
        {"nodes=1 pods=0"}},
-      // simulation.h: only NoSchedule and NoExecute taints keep pods off a
+      // scheduler.h: only NoSchedule and NoExecute taints keep pods off a
       // node; another effect is kept verbatim and ignored there.
       {"unknown taint effect is kept",
        Entry::kLoad,

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -341,7 +342,7 @@ TEST_CASE("orchestrator: a failed mark aborts replacements, narrows deletes",
   CHECK_FALSE(env.Tainted("n1"));
   CHECK(env.Tainted("n2"));
   CHECK(env.orchestrator->InFlightProviderIds() ==
-        absl::flat_hash_set<std::string>{IdOf("n2")});
+        std::set<std::string, std::less<>>{IdOf("n2")});
   env.Reconcile();
   CHECK_FALSE(env.Deleting("n1-claim"));
   CHECK(env.Deleting("n2-claim"));

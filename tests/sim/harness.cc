@@ -448,11 +448,11 @@ testing::SimulationOptions HarnessSimulationOptions(uint64_t seed,
   o.cluster.ready_delay = absl::Seconds(timing.Uniform(2, 30));
   o.min_step = absl::Seconds(10);
   o.skip_inapplicable_changes = true;
-  o.executor.decide.testonly_finalizer_before_instance_gone =
+  o.executor.decide.for_test.finalizer_before_instance_gone =
       planted == PlantedBug::kFinalizerBeforeInstanceGone;
-  o.runner.controller.testonly_skip_in_flight_budget_count =
+  o.runner.controller.for_test.skip_in_flight_budget_count =
       planted == PlantedBug::kSkipInFlightBudgetCount;
-  o.executor.drainer.testonly_evict_do_not_disrupt =
+  o.executor.drainer.for_test.evict_do_not_disrupt =
       planted == PlantedBug::kEvictDoNotDisrupt;
   return o;
 }

@@ -55,11 +55,11 @@ inline constexpr absl::Duration kTerminationBound = absl::Minutes(8);
 // must catch every one of them.
 enum class PlantedBug {
   kNone,
-  // termination::DecideOptions::testonly_finalizer_before_instance_gone.
+  // termination::DecideOptions::ForTest::finalizer_before_instance_gone.
   kFinalizerBeforeInstanceGone,
-  // disruption::ControllerOptions::testonly_skip_in_flight_budget_count.
+  // disruption::ControllerOptions::ForTest::skip_in_flight_budget_count.
   kSkipInFlightBudgetCount,
-  // drain::DrainerOptions::testonly_evict_do_not_disrupt.
+  // drain::DrainerOptions::ForTest::evict_do_not_disrupt.
   kEvictDoNotDisrupt,
 };
 

@@ -179,13 +179,13 @@ struct Harness {
   // Runs passes, stepping the clock to the next instant anything is due,
   // until no termination is in progress or the clock would pass `limit`.
   // With `restart_after_each_side_effect`, every pass runs on a fresh
-  // executor (side_effect_limit 1, so queue and backoff are lost) that
+  // executor (for_test.side_effect_limit 1, so queue and backoff are lost) that
   // "crashes" at its second side effect; an interrupted pass is re-run at
   // the same instant.
   void Run(absl::Time limit, bool restart_after_each_side_effect = false) {
     for (int pass = 0; pass < 200000; ++pass) {
       if (restart_after_each_side_effect) {
-        options.side_effect_limit = 1;
+        options.for_test.side_effect_limit = 1;
         Restart();
       }
       std::optional<absl::Time> janitor_wake;

@@ -543,7 +543,7 @@ TEST_CASE("termination e2e: executor rejects bad options", "[termination]") {
   REQUIRE_FALSE(e.ok());
   CHECK(absl::StrContains(e.status().message(), "backoff_base"));
   ExecutorOptions limit;
-  limit.side_effect_limit = -2;
+  limit.for_test.side_effect_limit = -2;
   e = Executor::Create(*h.cluster, *h.cluster, *h.cloud, h.events, h.metrics,
                        h.clock, limit);
   REQUIRE_FALSE(e.ok());

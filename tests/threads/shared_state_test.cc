@@ -4,7 +4,7 @@
 // once: a Snapshot and its SnapshotFacts shared by concurrent passes
 // (snapshot.h, snapshot_facts.h, controller.h), one Scheduler whose lazily
 // built per-NodePool tables are filled by concurrent Simulate calls
-// (simulation.h), concurrent loads that share the JSON decoder's table cache
+// (scheduler.h), concurrent loads that share the JSON decoder's table cache
 // (load.h), and one CronSchedule read by many threads (cron.h). Each case
 // compares what every thread got with a serial reference, and the TSan
 // build (KARPENTER_SANITIZE_THREAD, target karpenter_thread_tests) reports
@@ -27,7 +27,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/controller.h"
 #include "karpenter/disruption/plan_proto.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/synthetic_cluster.h"

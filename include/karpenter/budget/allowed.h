@@ -85,15 +85,27 @@ struct NodePoolBudget {
   std::array<int64_t, 3> remaining = {0, 0, 0};
 };
 
-struct BudgetMapping {
+class BudgetBook;
+
+// The budgets of every NodePool at one instant (BudgetBook::Evaluate).
+class BudgetMapping {
+ public:
   // One entry per NodePool, in `snapshot.node_pools()` order.
   std::vector<NodePoolBudget> node_pools;
+
+  // The entry of `node_pool`, or null for a NodePool not in the mapping.
+  // O(1); the pointer is valid until `node_pools` changes.
+  const NodePoolBudget* Find(absl::string_view node_pool) const;
+
   // Remaining disruptions for `node_pool` and `reason`; 0 for a NodePool
   // not in the mapping (Karpenter blocks nodes of missing NodePools).
   int64_t Remaining(absl::string_view node_pool, DisruptionReason reason) const;
 
+ private:
+  friend class BudgetBook;
+
   // Lookup only (never iterated): NodePool name -> position.
-  absl::flat_hash_map<std::string, size_t> index;
+  absl::flat_hash_map<std::string, size_t> index_;
 };
 
 // The time-independent half of a BudgetMapping: every NodePool's spec

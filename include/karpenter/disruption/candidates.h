@@ -46,12 +46,13 @@
 #define KARPENTER_DISRUPTION_CANDIDATES_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -86,9 +87,9 @@ struct CandidateContext {
   const InstanceTypeCatalog* catalog = nullptr;
   absl::Time now = absl::UnixEpoch();
   // Provider IDs of the nodes in queued commands (rule 1).
-  absl::flat_hash_set<std::string> in_flight;
+  std::set<std::string, std::less<>> in_flight;
   // Node names the provisioner nominated for pending pods (rule 6).
-  absl::flat_hash_set<std::string> nominated;
+  std::set<std::string, std::less<>> nominated;
   // Per NodeClaimIndex. Empty: each NodeClaim's Drifted condition decides
   // (status "True": drifted since its lastTransitionTime, reason = the
   // condition's reason).

@@ -36,18 +36,19 @@
 #define KARPENTER_DISRUPTION_CONTROLLER_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "karpenter/budget/allowed.h"
 #include "karpenter/disruption/consolidation.h"
 #include "karpenter/disruption/methods.h"
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/drift/verdict.h"
@@ -64,13 +65,13 @@ struct PassInputs {
   drift::DriftObservations drift;
   // Provider IDs of the candidates of queued commands
   // (Orchestrator::InFlightProviderIds).
-  absl::flat_hash_set<std::string> in_flight;
+  std::set<std::string, std::less<>> in_flight;
   // Names of the replacement NodeClaims of queued commands
   // (Orchestrator::InFlightReplacements); read only with
   // ControllerOptions::count_replacement_pairs_once.
-  absl::flat_hash_set<std::string> in_flight_replacements;
+  std::set<std::string, std::less<>> in_flight_replacements;
   // Node names the provisioner nominated for pending pods.
-  absl::flat_hash_set<std::string> nominated;
+  std::set<std::string, std::less<>> nominated;
   // NodePool -> end of its backoff (Orchestrator::Backoffs); pools whose
   // backoff ends after `now` get no budgeted command.
   std::map<std::string, absl::Time> node_pool_backoff;
@@ -97,11 +98,17 @@ struct ControllerOptions {
   bool count_replacement_pairs_once = false;
   // Karpenter's polling period when no method acted.
   absl::Duration poll_interval = absl::Seconds(10);
-  // Test-only, never set in production: a planted bug for the simulation
-  // harness (tests/sim), which must catch it. The candidates of in-flight
-  // commands are not counted against the budgets, so a pass while
-  // replacements launch may disrupt more than the budgets allow.
-  bool testonly_skip_in_flight_budget_count = false;
+
+  // Not for production: each switch weakens a guard so the fault-injection
+  // harness (tests/sim) can prove it catches the bug. Never set outside
+  // tests.
+  struct ForTest {
+    // The candidates of in-flight commands are not counted against the
+    // budgets, so a pass while replacements launch may disrupt more than
+    // the budgets allow.
+    bool skip_in_flight_budget_count = false;
+  };
+  ForTest for_test;
 };
 
 // A Drifted condition to write on a NodeClaim.

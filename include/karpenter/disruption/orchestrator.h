@@ -60,13 +60,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -228,11 +229,11 @@ class Orchestrator {
 
   // The provider IDs of the candidates of queued commands (candidate rule
   // 1, reasons::kInFlight).
-  absl::flat_hash_set<std::string> InFlightProviderIds() const;
+  std::set<std::string, std::less<>> InFlightProviderIds() const;
 
   // The NodeClaim names of the replacements launched by queued commands
   // (for ControllerOptions::count_replacement_pairs_once).
-  absl::flat_hash_set<std::string> InFlightReplacements() const;
+  std::set<std::string, std::less<>> InFlightReplacements() const;
 
   // NodePool -> the end of its backoff, for backoffs still running at
   // clock.Now().
@@ -295,7 +296,7 @@ class Orchestrator {
 // mark stays). Returns their names, sorted.
 std::vector<std::string> NodesToCleanUp(
     const snapshot::Snapshot& snapshot,
-    const absl::flat_hash_set<std::string>& in_flight_provider_ids);
+    const std::set<std::string, std::less<>>& in_flight_provider_ids);
 
 }  // namespace karpenter::disruption
 

@@ -80,11 +80,16 @@ struct DrainerOptions {
   // the API server would answer 429 (or 500 for several PDBs). See the file
   // comment: an optimisation, not a guarantee.
   bool precheck_pdbs = false;
-  // Test-only, never set in production: a planted bug for the simulation
-  // harness (tests/sim), which must catch it. Do-not-disrupt pods are
-  // enqueued and evicted like any other pod (both guards, at enqueueing and
-  // before the call, are off).
-  bool testonly_evict_do_not_disrupt = false;
+
+  // Not for production: each switch weakens a guard so the fault-injection
+  // harness (tests/sim) can prove it catches the bug. Never set outside
+  // tests.
+  struct ForTest {
+    // Do-not-disrupt pods are enqueued and evicted like any other pod (both
+    // guards, at enqueueing and before the call, are off).
+    bool evict_do_not_disrupt = false;
+  };
+  ForTest for_test;
 };
 
 // A pod of a drained node that was not acted on, or is still queued, and

@@ -83,11 +83,16 @@ struct DecideOptions {
   std::optional<absl::Time> external_deadline;
   // Karpenter's MinDrainTime. Must be >= 0.
   absl::Duration min_drain_time = kMinDrainTime;
-  // Test-only, never set in production: a planted bug for the simulation
-  // harness (tests/sim), which must catch it. Once InstanceTerminating is
-  // True the instance is taken as gone, so a Node's finalizer comes off
-  // while its instance may still run.
-  bool testonly_finalizer_before_instance_gone = false;
+
+  // Not for production: each switch weakens a guard so the fault-injection
+  // harness (tests/sim) can prove it catches the bug. Never set outside
+  // tests.
+  struct ForTest {
+    // Once InstanceTerminating is True the instance is taken as gone, so a
+    // Node's finalizer comes off while its instance may still run.
+    bool finalizer_before_instance_gone = false;
+  };
+  ForTest for_test;
 };
 
 // Where a termination stands. Node steps first, then NodeClaim-only steps.

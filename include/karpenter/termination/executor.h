@@ -72,13 +72,19 @@ struct ExecutorOptions {
   // max. 0 < backoff_base <= backoff_max.
   absl::Duration backoff_base = absl::Milliseconds(100);
   absl::Duration backoff_max = absl::Seconds(10);
-  // For restart tests: the executor performs at most this many side effects
-  // (ClusterView mutations, and drainer steps that made a call) over its
-  // life, then stops mid-pass as a crashed host would. Cloud calls are not
-  // counted: Delete is idempotent, and a host that dies between a Delete and
-  // the InstanceTerminating condition write sends the Delete again after
-  // the restart, as Karpenter does. -1: no limit.
-  int64_t side_effect_limit = -1;
+
+  // Not for production: switches for tests that simulate a host's crash.
+  // Never set outside tests.
+  struct ForTest {
+    // For restart tests: the executor performs at most this many side
+    // effects (ClusterView mutations, and drainer steps that made a call)
+    // over its life, then stops mid-pass as a crashed host would. Cloud
+    // calls are not counted: Delete is idempotent, and a host that dies
+    // between a Delete and the InstanceTerminating condition write sends the
+    // Delete again after the restart, as Karpenter does. -1: no limit.
+    int64_t side_effect_limit = -1;
+  };
+  ForTest for_test;
 };
 
 // One object's reconcile in a pass.
@@ -113,14 +119,14 @@ struct PassReport {
   // mutations runs the next pass at once, as its watches would trigger it:
   // the pass decided each object from a snapshot taken before them.
   int64_t mutations = 0;
-  // side_effect_limit was reached; the pass stopped early.
+  // for_test.side_effect_limit was reached; the pass stopped early.
   bool interrupted = false;
 };
 
 class Executor {
  public:
   // Errors: InvalidArgument naming the option and value for a bad backoff,
-  // side_effect_limit < -1, or the drainer's options.
+  // for_test.side_effect_limit < -1, or the drainer's options.
   static absl::StatusOr<std::unique_ptr<Executor>> Create(
       ClusterView& view, EvictionClient& evictions, CloudProvider& cloud,
       EventRecorder& recorder, Metrics& metrics, const Clock& clock,
@@ -136,7 +142,8 @@ class Executor {
   // Step errors, prefixed "drain: ".
   absl::StatusOr<PassReport> RunOnce();
 
-  // Side effects performed so far (see ExecutorOptions::side_effect_limit).
+  // Side effects performed so far (see
+  // ExecutorOptions::ForTest::side_effect_limit).
   int64_t side_effects() const { return side_effects_; }
 
  private:

@@ -75,8 +75,8 @@
 // Thread-safety: immutable after Build; Simulate may be called concurrently.
 // A Scheduler keeps a pointer to the Snapshot it was built over, which must
 // outlive it; the catalogue is copied.
-#ifndef KARPENTER_DISRUPTION_SIMULATION_H_
-#define KARPENTER_DISRUPTION_SIMULATION_H_
+#ifndef KARPENTER_DISRUPTION_SCHEDULER_H_
+#define KARPENTER_DISRUPTION_SCHEDULER_H_
 
 #include <cstdint>
 #include <memory>
@@ -181,4 +181,4 @@ class Scheduler final : public SchedulingSimulator {
 
 }  // namespace karpenter::disruption
 
-#endif  // KARPENTER_DISRUPTION_SIMULATION_H_
+#endif  // KARPENTER_DISRUPTION_SCHEDULER_H_

@@ -1,5 +1,5 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
-#include "karpenter/disruption/simulation.h"
+#include "karpenter/disruption/scheduler.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,0 +1,311 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Internal: the state behind FakeCluster (karpenter/testing/fake_cluster.h),
+// shared by the files that each play one part of the cluster:
+//   fake_cluster.cc              the facade: the mutex, scripted faults, the
+//                                call log and the verbs' argument checks;
+//   fake_cluster_store.cc        the API server's object store and verbs
+//                                (graceful deletion, finalizers, the pod
+//                                GC's orphan cleanup), Export and the log;
+//   fake_cluster_events.cc       the pending transitions, applied in time
+//                                order;
+//   fake_cluster_replicasets.cc  the ReplicaSet-like controllers that
+//                                replace controller-owned pods;
+//   fake_cluster_placement.cc    the stand-in for the scheduler: the Node a
+//                                replacement goes to;
+//   fake_cluster_volumes.cc      the attach/detach controller;
+//   fake_cluster_pdb.cc          the disruption controller's PDB status and
+//                                the eviction subresource that enforces it.
+//
+// Thread-safety: none; FakeCluster calls FakeClusterState under its mutex.
+#ifndef KARPENTER_SRC_TESTING_FAKE_CLUSTER_INTERNAL_H_
+#define KARPENTER_SRC_TESTING_FAKE_CLUSTER_INTERNAL_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "karpenter/cluster_view.h"
+#include "karpenter/eviction_client.h"
+#include "karpenter/intstr.h"
+#include "karpenter/selector.h"
+#include "karpenter/snapshot/load.h"
+#include "karpenter/testing/fake_cluster.h"
+#include "karpenter/v1/core.pb.h"
+#include "karpenter/v1/karpenter.pb.h"
+
+namespace karpenter::testing::internal {
+
+using PodId = uint64_t;
+
+constexpr size_t kMethodCount = 13;
+constexpr size_t kResultCount = 6;
+
+struct PdbRecord {
+  v1::PodDisruptionBudget object;
+  std::string key;  // "namespace/name"
+  LabelSelector selector;
+  std::optional<IntOrPercent> min_available;
+  std::optional<IntOrPercent> max_unavailable;
+  bool always_allow = false;
+  std::set<PodId> pods;  // The live pods it selects.
+};
+
+struct PodRecord {
+  v1::Pod pod;
+  std::string key;             // "namespace/name"
+  std::vector<uint32_t> pdbs;  // Selecting PDBs, ascending.
+  std::string controller;      // Controller key; empty without controller.
+  bool replaceable = false;    // Controller-owned, not DaemonSet or Node.
+  std::string name_base;       // Prefix of its replacements' names.
+  // A replacement left unscheduled: the node of the pod it replaces, which
+  // the scheduler must not send it back to.
+  std::string avoid_node;
+};
+
+struct ControllerRecord {
+  int64_t pending = 0;  // Replacements scheduled, not created yet.
+  std::set<PodId> pods;
+};
+
+struct VolumeRecord {
+  v1::VolumeAttachment object;
+  // Since when no non-terminal pod on its node uses its PV; nullopt while
+  // one does.
+  std::optional<absl::Time> unused_since;
+};
+
+enum class EventKind { kCreateReplacement, kBecomeReady, kRemove, kDetach };
+
+struct Event {
+  EventKind kind = EventKind::kRemove;
+  PodId pod = 0;     // kBecomeReady, kRemove.
+  v1::Pod replaced;  // kCreateReplacement: the pod being replaced.
+  std::string controller;
+  std::string name_base;
+  std::string volume;  // kDetach: the VolumeAttachment.
+};
+
+struct Fault {
+  absl::Status status;
+  FaultTiming timing = FaultTiming::kInsteadOfCall;
+};
+
+struct EvictionFault {
+  EvictionResponse response;
+  FaultTiming timing = FaultTiming::kInsteadOfCall;
+};
+
+inline Event PodEvent(EventKind kind, PodId id) {
+  Event e;
+  e.kind = kind;
+  e.pod = id;
+  return e;
+}
+
+inline google::protobuf::Timestamp ToProto(absl::Time t) {
+  google::protobuf::Timestamp ts;
+  const absl::Duration since = t - absl::UnixEpoch();
+  const int64_t seconds =
+      absl::ToInt64Seconds(absl::Floor(since, absl::Seconds(1)));
+  ts.set_seconds(seconds);
+  ts.set_nanos(static_cast<int32_t>(
+      absl::ToInt64Nanoseconds(since - absl::Seconds(seconds))));
+  return ts;
+}
+
+inline absl::Time FromProto(const google::protobuf::Timestamp& ts) {
+  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+}
+
+inline std::string LogTime(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
+}
+
+inline std::string Key(absl::string_view ns, absl::string_view name) {
+  return absl::StrCat(ns, "/", name);
+}
+
+inline bool IsTerminal(const v1::Pod& pod) {
+  return pod.status().phase() == "Succeeded" ||
+         pod.status().phase() == "Failed";
+}
+
+inline bool IsTerminating(const v1::Pod& pod) {
+  return pod.metadata().has_deletion_timestamp();
+}
+
+// Active as a ReplicaSet counts pods: neither terminal nor terminating.
+inline bool IsActive(const v1::Pod& pod) {
+  return !IsTerminal(pod) && !IsTerminating(pod);
+}
+
+// Sets (or replaces) the condition of `type` on `pod`.
+inline void SetPodCondition(v1::Pod& pod, absl::string_view type,
+                            absl::string_view status, absl::string_view reason,
+                            absl::Time at) {
+  v1::Condition* target = nullptr;
+  for (v1::Condition& c : *pod.mutable_status()->mutable_conditions()) {
+    if (c.type() == type) target = &c;
+  }
+  if (target == nullptr) target = pod.mutable_status()->add_conditions();
+  if (target->status() != status) {
+    *target->mutable_last_transition_time() = ToProto(at);
+  }
+  target->set_type(std::string(type));
+  target->set_status(std::string(status));
+  target->set_reason(std::string(reason));
+}
+
+inline std::string StatusText(const absl::Status& s) {
+  if (s.ok()) return "OK";
+  return absl::StrCat(absl::StatusCodeToString(s.code()), ": ", s.message());
+}
+
+// Validates a PDB as the API server would (via budget::PdbIndex) and parses
+// what the live computation needs. Defined in fake_cluster_pdb.cc.
+absl::StatusOr<PdbRecord> ParsePdb(const v1::PodDisruptionBudget& pdb);
+
+// All of the fake's data; FakeCluster holds it under its mutex. Each method
+// is defined in the file of the part it plays (see the file comment).
+class FakeClusterState {
+ public:
+  explicit FakeClusterState(FakeClusterOptions options) : options_(options) {}
+
+  // fake_cluster_store.cc: the object store and its verbs.
+  absl::Status Load(snapshot::ObjectSet objects, absl::Time now);
+  snapshot::ObjectSet Export(bool with_pods = true) const;
+  absl::Status DeletePod(const PodRef& ref, int64_t grace_seconds,
+                         absl::Time now);
+  absl::Status AddPod(v1::Pod pod, absl::Time now);
+  absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
+                            absl::string_view finalizer);
+  absl::Status RemoveFinalizer(ObjectKind kind, absl::string_view name,
+                               absl::string_view finalizer, absl::Time now);
+  absl::Status TaintNode(absl::string_view node, const v1::Taint& taint);
+  absl::Status SetMetadataEntry(ObjectKind kind, absl::string_view name,
+                                bool label, absl::string_view key,
+                                absl::string_view value);
+  absl::Status SetNodeClaimCondition(absl::string_view node_claim,
+                                     const v1::Condition& condition,
+                                     absl::Time now);
+  absl::Status Delete(ObjectKind kind, absl::string_view name, absl::Time now);
+  absl::Status CreateNodeClaim(v1::NodeClaim node_claim, absl::Time now);
+  absl::Status SetNodeReady(absl::string_view node, bool ready, absl::Time now);
+  absl::Status RemoveTaint(absl::string_view node, absl::string_view key,
+                           absl::string_view effect);
+  absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
+                                        absl::string_view type);
+  absl::Status AddNode(v1::Node node, absl::Time now);
+  absl::Status SetNodeClaimStatus(absl::string_view node_claim,
+                                  v1::NodeClaimStatus status);
+  absl::Status ApplyNodePool(v1::NodePool node_pool);
+  void Log(absl::Time at, absl::string_view line);
+
+  // fake_cluster_events.cc: the pending transitions.
+  void Advance(absl::Time now);
+  std::optional<absl::Time> NextEventTime() const;
+
+  // fake_cluster_pdb.cc: PDB status and the eviction subresource.
+  PdbCounts Counts(const PdbRecord& pdb) const;
+  std::optional<PdbCounts> CountsOf(absl::string_view key) const;
+  EvictionResponse Evict(const PodRef& ref, absl::Time now,
+                         std::string& detail);
+
+  // fake_cluster_volumes.cc: the attach/detach controller.
+  absl::Status AddVolumeAttachment(v1::VolumeAttachment va, absl::Time now);
+
+  std::array<std::deque<Fault>, kMethodCount> faults;
+  std::deque<EvictionFault> eviction_faults;
+  int64_t evict_calls = 0;
+  std::array<int64_t, kResultCount> evict_results{};
+  std::vector<std::string> log;
+  std::vector<PdbViolation> violations;
+
+ private:
+  // Requests (milli-units) of the non-terminal pods bound to each Node.
+  using Usage =
+      std::map<std::string, std::map<std::string, int64_t>, std::less<>>;
+
+  // fake_cluster_store.cc.
+  PodId InsertPod(v1::Pod pod, std::string name_base);
+  void RemovePod(PodId id, absl::Time at);
+  void DeletePodRecord(PodId id, int64_t grace_seconds, absl::Time now);
+  v1::ObjectMeta* Meta(ObjectKind kind, absl::string_view name);
+  void RemoveObject(ObjectKind kind, absl::string_view name, absl::Time now);
+  void RemoveNode(absl::string_view name, absl::Time now);
+
+  // fake_cluster_events.cc.
+  void ApplyEvent(absl::Time at, const Event& e);
+  void PushEvent(absl::Time at, Event e);
+
+  // fake_cluster_replicasets.cc.
+  void ScheduleReplacement(const PodRecord& r, absl::Time now);
+  void CreateReplacement(absl::Time at, const Event& e);
+  void BecomeReady(absl::Time at, PodId id);
+  std::string FreshPodName(absl::string_view ns, absl::string_view base);
+
+  // fake_cluster_placement.cc.
+  std::optional<std::string> ChooseNode(absl::string_view source,
+                                        const v1::Pod& pod,
+                                        const Usage* usage = nullptr) const;
+  Usage NodeUsage() const;
+  // respect_capacity: whether `node` has room for `pod` next to the
+  // non-terminal pods bound to it.
+  bool HasRoom(const v1::Node& node, const v1::Pod& pod,
+               const Usage* usage = nullptr) const;
+  // respect_capacity: binds the unscheduled replacement pods that now fit,
+  // oldest first.
+  void ScheduleUnscheduled(absl::Time now);
+
+  // fake_cluster_pdb.cc.
+  void EvictPod(PodId id, absl::Time now);
+  bool PdbAllows(const PdbRecord& pdb, const v1::Pod& pod,
+                 std::string& detail) const;
+  int64_t ControllerScale(const std::string& key) const;
+  int64_t ExpectedFromControllers(const PdbRecord& pdb) const;
+
+  // fake_cluster_volumes.cc.
+  bool VolumeInUse(const v1::VolumeAttachment& va) const;
+  void RefreshVolume(VolumeRecord& v, absl::Time at);
+  void RefreshVolumesOn(absl::string_view node, absl::Time at);
+  void Detach(absl::Time at, const std::string& name);
+
+  const FakeClusterOptions options_;
+  std::map<std::string, v1::Node, std::less<>> nodes_;
+  std::map<std::string, v1::NodeClaim, std::less<>> node_claims_;
+  std::vector<v1::NodePool> node_pools_;
+  std::vector<PdbRecord> pdbs_;
+  absl::flat_hash_map<std::string, std::vector<uint32_t>> pdbs_by_namespace_;
+  std::map<PodId, PodRecord> pods_;
+  absl::flat_hash_map<std::string, PodId> pod_by_key_;
+  std::map<std::string, ControllerRecord> controllers_;
+  std::map<std::string, VolumeRecord, std::less<>> volumes_;
+  std::vector<v1::PersistentVolumeClaim> claims_;
+  // "namespace/name" of a claim -> its spec.volumeName.
+  absl::flat_hash_map<std::string, std::string> pv_of_claim_;
+  // By (instant, sequence): time order, then scheduling order.
+  std::map<std::pair<absl::Time, uint64_t>, Event> events_;
+  uint64_t next_event_ = 0;
+  PodId next_pod_ = 0;
+  uint64_t next_uid_ = 0;
+  uint64_t next_replacement_ = 0;
+};
+
+}  // namespace karpenter::testing::internal
+
+#endif  // KARPENTER_SRC_TESTING_FAKE_CLUSTER_INTERNAL_H_

@@ -1,0 +1,80 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// FakeCluster's ReplicaSet-like controllers (fake_cluster_internal.h): a
+// controller-owned pod that starts terminating is replaced after
+// recreate_delay by a new pod (new name and UID) on the Node placement
+// chooses, which turns Ready after ready_delay.
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "testing/fake_cluster_internal.h"
+
+namespace karpenter::testing::internal {
+
+void FakeClusterState::ScheduleReplacement(const PodRecord& r, absl::Time now) {
+  ++controllers_[r.controller].pending;
+  Event e;
+  e.kind = EventKind::kCreateReplacement;
+  e.replaced = r.pod;
+  e.controller = r.controller;
+  e.name_base = r.name_base;
+  PushEvent(now + options_.recreate_delay, std::move(e));
+}
+
+void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
+  --controllers_[e.controller].pending;
+  const std::string& ns = e.replaced.metadata().namespace_();
+  v1::Pod pod = e.replaced;
+  v1::ObjectMeta& meta = *pod.mutable_metadata();
+  meta.set_name(FreshPodName(ns, e.name_base));
+  meta.set_uid(absl::StrCat("fake-uid-", ++next_uid_));
+  meta.clear_deletion_timestamp();
+  meta.clear_deletion_grace_period_seconds();
+  *meta.mutable_creation_timestamp() = ToProto(at);
+  pod.clear_status();
+  pod.mutable_status()->set_phase("Pending");
+  const std::optional<std::string> node =
+      ChooseNode(e.replaced.spec().node_name(), pod);
+  pod.mutable_spec()->set_node_name(node.value_or(""));
+  SetPodCondition(pod, "PodScheduled", node ? "True" : "False",
+                  node ? "" : "Unschedulable", at);
+  if (node) {
+    SetPodCondition(pod, "Ready", "False", "ContainersNotReady", at);
+    *pod.mutable_status()->mutable_start_time() = ToProto(at);
+  }
+  const std::string new_key = Key(ns, meta.name());
+  const PodId id = InsertPod(std::move(pod), e.name_base);
+  if (!node) pods_.at(id).avoid_node = e.replaced.spec().node_name();
+  if (node) RefreshVolumesOn(*node, at);
+  Log(at,
+      absl::StrCat("recreate ", Key(ns, e.replaced.metadata().name()), " -> ",
+                   new_key, " on ", node ? *node : "<unscheduled>"));
+  if (node) {
+    PushEvent(at + options_.ready_delay, PodEvent(EventKind::kBecomeReady, id));
+  }
+}
+
+void FakeClusterState::BecomeReady(absl::Time at, PodId id) {
+  auto it = pods_.find(id);
+  if (it == pods_.end() || !IsActive(it->second.pod)) return;
+  v1::Pod& pod = it->second.pod;
+  pod.mutable_status()->set_phase("Running");
+  SetPodCondition(pod, "Ready", "True", "", at);
+  Log(at, absl::StrCat("ready ", it->second.key));
+}
+
+std::string FakeClusterState::FreshPodName(absl::string_view ns,
+                                           absl::string_view base) {
+  std::string name;
+  do {
+    name = absl::StrCat(base, "r", ++next_replacement_);
+  } while (pod_by_key_.contains(Key(ns, name)));
+  return name;
+}
+
+}  // namespace karpenter::testing::internal
