@@ -26,6 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/drain_simulation.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
@@ -38,53 +39,39 @@ constexpr int kPodsPerNode = 100;
 constexpr int kPdbs = 50;
 constexpr int kSpareNodes = 10;
 constexpr int64_t kGraceSeconds = 30;
-const absl::Time kStart = absl::FromUnixSeconds(1704067200);
+constexpr absl::Time kStart = testing::kTestEpoch;
 
+// Pod i: a ReplicaSet pod of app-<i % kPdbs> on drain-<i / kPodsPerNode>
+// (karpenter/testing/builders.h).
 v1::Pod MakePod(int i) {
   const std::string app = absl::StrCat("app-", i % kPdbs);
-  v1::Pod p;
-  v1::ObjectMeta& m = *p.mutable_metadata();
-  m.set_namespace_("default");
-  m.set_name(absl::StrCat("pod-", i));
-  m.set_uid(absl::StrCat("uid-", i));
-  (*m.mutable_labels())["app"] = app;
-  v1::OwnerReference* ref = m.add_owner_references();
-  ref->set_api_version("apps/v1");
-  ref->set_kind("ReplicaSet");
-  ref->set_name(app);
-  ref->set_uid("rs-" + app);
-  ref->set_controller(true);
-  p.mutable_spec()->set_node_name(absl::StrCat("drain-", i / kPodsPerNode));
-  p.mutable_spec()->set_termination_grace_period_seconds(kGraceSeconds);
-  p.mutable_status()->set_phase("Running");
-  v1::Condition* c = p.mutable_status()->add_conditions();
-  c->set_type("Ready");
-  c->set_status("True");
-  return p;
+  return testing::MakePod({.name = absl::StrCat("pod-", i),
+                           .uid = absl::StrCat("uid-", i),
+                           .app = app,
+                           .node = absl::StrCat("drain-", i / kPodsPerNode),
+                           .owner = "ReplicaSet",
+                           .owner_uid = "rs-" + app,
+                           .grace = kGraceSeconds});
 }
 
 snapshot::ObjectSet MakeObjects() {
-  snapshot::ObjectSet o;
+  testing::ClusterBuilder cluster;
   for (int n = 0; n < kDrainedNodes; ++n) {
-    o.nodes.emplace_back().mutable_metadata()->set_name(
-        absl::StrCat("drain-", n));
+    cluster.AddNode({.name = absl::StrCat("drain-", n)});
   }
   for (int n = 0; n < kSpareNodes; ++n) {
-    o.nodes.emplace_back().mutable_metadata()->set_name(
-        absl::StrCat("spare-", n));
+    cluster.AddNode({.name = absl::StrCat("spare-", n)});
   }
   for (int i = 0; i < kDrainedNodes * kPodsPerNode; ++i) {
-    o.pods.push_back(MakePod(i));
+    cluster.Add(MakePod(i));
   }
   for (int k = 0; k < kPdbs; ++k) {
-    v1::PodDisruptionBudget& pdb = o.pdbs.emplace_back();
-    pdb.mutable_metadata()->set_namespace_("default");
-    pdb.mutable_metadata()->set_name(absl::StrCat("app-", k));
-    (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
-        absl::StrCat("app-", k);
-    pdb.mutable_spec()->mutable_max_unavailable()->set_number_value(1);
+    const std::string app = absl::StrCat("app-", k);
+    cluster.AddPdb({.name = app,
+                    .selector = testing::Labels{{"app", app}},
+                    .max_unavailable = "1"});
   }
-  return o;
+  return cluster.TakeObjects();
 }
 
 std::vector<std::string> DrainedNodes() {

@@ -16,6 +16,7 @@
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::budget {
 namespace {
@@ -171,35 +172,27 @@ struct NodeFixture {
   bool node_deleting = false;
 };
 
+// Node n<i> of `s.pool` (providerID aws:///n<i>) and, when managed, its
+// NodeClaim c-n<i>, from the kit (karpenter/testing/builders.h).
 void AddNode(snapshot::ObjectSet* set, const NodeFixture& s) {
   const std::string name = absl::StrCat("n", set->nodes.size());
-  v1::Node& node = set->nodes.emplace_back();
-  node.mutable_metadata()->set_name(name);
-  node.mutable_spec()->set_provider_id(absl::StrCat("aws:///", name));
-  auto& labels = *node.mutable_metadata()->mutable_labels();
-  labels["karpenter.sh/nodepool"] = s.pool;
-  if (s.initialized) labels["karpenter.sh/initialized"] = "true";
-  if (!s.ready.empty()) {
-    v1::Condition* c = node.mutable_status()->add_conditions();
-    c->set_type("Ready");
-    c->set_status(s.ready);
-  }
-  if (s.node_deleting) {
-    node.mutable_metadata()->mutable_deletion_timestamp()->set_seconds(1);
-  }
-  if (!s.managed) return;
-  v1::NodeClaim& claim = set->node_claims.emplace_back();
-  claim.mutable_metadata()->set_name(absl::StrCat("c-", name));
-  claim.mutable_status()->set_provider_id(absl::StrCat("aws:///", name));
-  claim.mutable_status()->set_node_name(name);
-  if (s.claim_deleting) {
-    claim.mutable_metadata()->mutable_deletion_timestamp()->set_seconds(1);
-  }
+  const absl::Time deleted = absl::FromUnixSeconds(1);
+  std::vector<testing::ConditionOptions> conditions;
   if (s.instance_terminating) {
-    v1::Condition* c = claim.mutable_status()->add_conditions();
-    c->set_type("InstanceTerminating");
-    c->set_status("True");
+    conditions.push_back({.type = "InstanceTerminating"});
   }
+  testing::ManagedNode m = testing::MakeManagedNode(
+      {.name = name,
+       .nodepool = s.pool,
+       .initialized = s.initialized,
+       .deleted = s.node_deleting ? std::optional(deleted) : std::nullopt,
+       .ready = s.ready},
+      {.name = "c-" + name,
+       .nodepool = "",
+       .deleted = s.claim_deleting ? std::optional(deleted) : std::nullopt,
+       .conditions = conditions});
+  set->nodes.push_back(std::move(m.node));
+  if (s.managed) set->node_claims.push_back(std::move(m.node_claim));
 }
 
 TEST_CASE("budget mapping: 10 nodes at 100% with 2 NotReady gives 8",

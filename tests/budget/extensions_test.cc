@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -17,6 +18,7 @@
 #include "karpenter/budget/allowed.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::budget {
 namespace {
@@ -397,62 +399,45 @@ struct NodeFixture {
   bool instance_terminating = false;
 };
 
+// Node n<i> of `s.pool` (providerID aws:///n<i>) and, when managed, its
+// NodeClaim c-n<i>, from the kit (karpenter/testing/builders.h). Returns
+// the Node's name.
 std::string AddNode(snapshot::ObjectSet* set, const NodeFixture& s) {
   const std::string name = absl::StrCat("n", set->nodes.size());
-  v1::Node& node = set->nodes.emplace_back();
-  node.mutable_metadata()->set_name(name);
-  node.mutable_spec()->set_provider_id(absl::StrCat("aws:///", name));
-  auto& labels = *node.mutable_metadata()->mutable_labels();
-  labels["karpenter.sh/nodepool"] = s.pool;
-  if (s.initialized) labels["karpenter.sh/initialized"] = "true";
-  auto& allocatable = *node.mutable_status()->mutable_allocatable();
+  testing::Labels allocatable;
   if (!s.cpu.empty()) allocatable["cpu"] = s.cpu;
   if (!s.memory.empty()) allocatable["memory"] = s.memory;
-  v1::Condition* ready = node.mutable_status()->add_conditions();
-  ready->set_type("Ready");
-  ready->set_status(s.ready);
-  if (!s.managed) return name;
-  v1::NodeClaim& claim = set->node_claims.emplace_back();
-  claim.mutable_metadata()->set_name(absl::StrCat("c-", name));
-  (*claim.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] =
-      s.pool;
-  claim.mutable_status()->set_provider_id(absl::StrCat("aws:///", name));
-  claim.mutable_status()->set_node_name(name);
-  if (s.claim_deleting) {
-    claim.mutable_metadata()->mutable_deletion_timestamp()->set_seconds(
-        absl::ToUnixSeconds(At(9, 30)));
-  }
+  std::vector<testing::ConditionOptions> conditions;
   if (s.instance_terminating) {
-    v1::Condition* c = claim.mutable_status()->add_conditions();
-    c->set_type("InstanceTerminating");
-    c->set_status("True");
+    conditions.push_back({.type = "InstanceTerminating"});
   }
+  testing::ManagedNode m = testing::MakeManagedNode(
+      {.name = name,
+       .nodepool = s.pool,
+       .initialized = s.initialized,
+       .ready = s.ready,
+       .allocatable = allocatable},
+      {.name = "c-" + name,
+       .nodepool = s.pool,
+       .deleted = s.claim_deleting ? std::optional(At(9, 30)) : std::nullopt,
+       .conditions = conditions});
+  set->nodes.push_back(std::move(m.node));
+  if (s.managed) set->node_claims.push_back(std::move(m.node_claim));
   return name;
 }
 
 snapshot::Snapshot Build(snapshot::ObjectSet set) {
-  absl::StatusOr<snapshot::Snapshot> snap =
-      snapshot::Snapshot::Build(std::move(set));
-  INFO(snap.status().ToString());
-  REQUIRE(snap.ok());
-  return *std::move(snap);
+  return kit_test::MustBuildSnapshot(std::move(set));
 }
 
 void AddDeletingClaim(snapshot::ObjectSet* set, const std::string& name,
                       const std::string& pool, const std::string& node,
                       absl::Time at) {
-  v1::NodeClaim& claim = set->node_claims.emplace_back();
-  claim.mutable_metadata()->set_name(name);
-  if (!pool.empty()) {
-    (*claim.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] =
-        pool;
-  }
-  claim.mutable_status()->set_node_name(node);
-  const int64_t ns = absl::ToUnixNanos(at);
-  claim.mutable_metadata()->mutable_deletion_timestamp()->set_seconds(
-      ns / 1000000000);
-  claim.mutable_metadata()->mutable_deletion_timestamp()->set_nanos(
-      static_cast<int32_t>(ns % 1000000000));
+  set->node_claims.push_back(testing::MakeNodeClaim({.name = name,
+                                                     .node_name = node,
+                                                     .provider_id = "",
+                                                     .nodepool = pool,
+                                                     .deleted = at}));
 }
 
 TEST_CASE("budget-ext: seeding the ledger from a snapshot", "[budget-ext]") {

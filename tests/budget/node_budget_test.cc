@@ -10,49 +10,39 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::budget {
 namespace {
 
-using Labels = std::map<std::string, std::string>;
+using testing::Labels;
 
-// `state`: "ready", "notready", "unknown", "noready" (no Ready condition)
-// or "deleting" (Ready=True with a deletionTimestamp).
+// A Node with exactly `labels` (no providerID). `state`: "ready",
+// "notready", "unknown", "noready" (no Ready condition) or "deleting"
+// (Ready=True with a deletionTimestamp).
 v1::Node Node(const std::string& name, const Labels& labels,
               const std::string& state = "ready") {
-  v1::Node node;
-  node.mutable_metadata()->set_name(name);
-  for (const auto& [k, v] : labels) {
-    (*node.mutable_metadata()->mutable_labels())[k] = v;
-  }
-  if (state == "deleting") {
-    node.mutable_metadata()->mutable_deletion_timestamp()->set_seconds(1);
-  }
-  if (state != "noready") {
-    v1::Condition* c = node.mutable_status()->add_conditions();
-    c->set_type("Ready");
-    c->set_status(state == "notready"  ? "False"
-                  : state == "unknown" ? "Unknown"
-                                       : "True");
-  }
-  return node;
+  return testing::MakeNode(
+      {.name = name,
+       .provider_id = "",
+       .nodepool = "",
+       .initialized = false,
+       .labels = labels,
+       .deleted = state == "deleting" ? std::optional(absl::FromUnixSeconds(1))
+                                      : std::nullopt,
+       .ready = state == "noready"    ? ""
+                : state == "notready" ? "False"
+                : state == "unknown"  ? "Unknown"
+                                      : "True"});
 }
 
 snapshot::Snapshot Build(std::vector<v1::Node> nodes) {
   snapshot::ObjectSet objects;
   objects.nodes = std::move(nodes);
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(std::move(objects));
-  REQUIRE(s.ok());
-  return *std::move(s);
-}
-
-v1::LabelSelector MatchLabels(const Labels& labels) {
-  v1::LabelSelector sel;
-  for (const auto& [k, v] : labels) (*sel.mutable_match_labels())[k] = v;
-  return sel;
+  return kit_test::MustBuildSnapshot(std::move(objects));
 }
 
 std::optional<IntOrPercent> Amount(const std::string& text) {
@@ -65,7 +55,7 @@ std::optional<IntOrPercent> Amount(const std::string& text) {
 NodeDisruptionBudgetSpec Spec(const std::string& name, const Labels& labels,
                               const std::string& min_available,
                               const std::string& max_unavailable) {
-  return {name, MatchLabels(labels), Amount(min_available),
+  return {name, testing::MakeLabelSelector(labels), Amount(min_available),
           Amount(max_unavailable)};
 }
 

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 
 // The tables below use designated initializers and omit the fields they do
 // not need; GCC 12 warns about every omitted member even though each has a
@@ -21,30 +23,20 @@
 namespace karpenter::budget {
 namespace {
 
-using Labels = std::map<std::string, std::string>;
+using testing::Labels;
 
-// An IntOrString value: "" leaves it unset, "50%" is a string, else a number.
-void SetAmount(const std::string& text, google::protobuf::Value* v) {
-  if (text.back() == '%') {
-    v->set_string_value(text);
-  } else {
-    v->set_number_value(std::stod(text));
-  }
-}
-
+// A pod with only `labels` and (unless `ready` is "") a Ready condition:
+// no phase, node or owner.
 v1::Pod Pod(const std::string& ns, const std::string& name,
             const Labels& labels, const std::string& ready = "True") {
-  v1::Pod pod;
-  pod.mutable_metadata()->set_namespace_(ns);
-  pod.mutable_metadata()->set_name(name);
-  for (const auto& [k, v] : labels)
-    (*pod.mutable_metadata()->mutable_labels())[k] = v;
-  if (!ready.empty()) {
-    v1::Condition* c = pod.mutable_status()->add_conditions();
-    c->set_type("Ready");
-    c->set_status(ready);
-  }
-  return pod;
+  return testing::MakePod({.name = name,
+                           .ns = ns,
+                           .uid = "",
+                           .app = "",
+                           .node = "",
+                           .phase = "",
+                           .labels = labels,
+                           .ready = ready});
 }
 
 struct PdbSpec {
@@ -57,27 +49,13 @@ struct PdbSpec {
 
 v1::PodDisruptionBudget Pdb(const std::string& ns, const std::string& name,
                             const PdbSpec& s) {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_namespace_(ns);
-  pdb.mutable_metadata()->set_name(name);
-  v1::PodDisruptionBudgetSpec& spec = *pdb.mutable_spec();
-  if (s.selector.has_value()) {
-    spec.mutable_selector();
-    for (const auto& [k, v] : *s.selector) {
-      (*spec.mutable_selector()->mutable_match_labels())[k] = v;
-    }
-  }
-  if (!s.min_available.empty())
-    SetAmount(s.min_available, spec.mutable_min_available());
-  if (!s.max_unavailable.empty()) {
-    SetAmount(s.max_unavailable, spec.mutable_max_unavailable());
-  }
-  spec.set_unhealthy_pod_eviction_policy(s.policy);
-  if (s.status_allowed.has_value()) {
-    pdb.mutable_status()->set_observed_generation(1);
-    pdb.mutable_status()->set_disruptions_allowed(*s.status_allowed);
-  }
-  return pdb;
+  return testing::MakePdb({.name = name,
+                           .ns = ns,
+                           .selector = s.selector,
+                           .min_available = s.min_available,
+                           .max_unavailable = s.max_unavailable,
+                           .unhealthy_pod_eviction_policy = s.policy,
+                           .disruptions_allowed = s.status_allowed});
 }
 
 snapshot::Snapshot Build(std::vector<v1::Pod> pods,
@@ -85,10 +63,7 @@ snapshot::Snapshot Build(std::vector<v1::Pod> pods,
   snapshot::ObjectSet objects;
   objects.pods = std::move(pods);
   objects.pdbs = std::move(pdbs);
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(std::move(objects));
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(objects));
 }
 
 std::vector<uint32_t> PdbsOf(const PdbIndex& index, uint32_t pod) {

@@ -14,8 +14,8 @@ namespace {
 
 using test::ClaimOpts;
 using test::kT0;
-using test::NodeOpts;
-using test::PodOpts;
+using NodeOpts = testing::NodeOptions;
+using PodOpts = testing::PodOptions;
 
 // code and message of each exclusion, by node.
 std::map<std::string, std::pair<std::string, std::string>> ByNode(
@@ -34,9 +34,9 @@ TEST_CASE("candidates: every node-level exclusion has its code and message",
   cl.Pool({.name = "default"}).Pool({.name = "no-types"});
   cl.Node({.name = "ok"});
   cl.Node({.name = "queued"});
-  cl.Node({.name = "marked", .disrupted_taint = true},
+  cl.Node({.name = "marked", .taints = {testing::DisruptedTaint()}},
           {.disruption_reason = true});
-  cl.Node({.name = "taint-only", .disrupted_taint = true});
+  cl.Node({.name = "taint-only", .taints = {testing::DisruptedTaint()}});
   cl.BareNode({.name = "unmanaged"});
   cl.Claim("launching", "default");
   cl.Node({.name = "uninit", .initialized = false});
@@ -50,9 +50,9 @@ TEST_CASE("candidates: every node-level exclusion has its code and message",
            .annotations = {{"karpenter.sh/do-not-disrupt", "false"}}});
   cl.Node({.name = "dnd-duration",
            .annotations = {{"karpenter.sh/do-not-disrupt", "1h"}}});
-  cl.Node({.name = "no-label", .pool = ""}, {.pool = "default"});
-  cl.Node({.name = "gone-pool", .pool = "gone"});
-  cl.Node({.name = "typeless", .pool = "no-types"});
+  cl.Node({.name = "no-label", .nodepool = ""}, {.pool = "default"});
+  cl.Node({.name = "gone-pool", .nodepool = "gone"});
+  cl.Node({.name = "typeless", .nodepool = "no-types"});
   const snapshot::Snapshot s = cl.Build();
   const InstanceTypeCatalog catalog =
       test::Catalog("default", {{"m5.large", 0.1}});
@@ -111,7 +111,7 @@ TEST_CASE("candidates: every node-level exclusion has its code and message",
 TEST_CASE("candidates: a null catalogue skips the instance-type rule",
           "[disruption]") {
   test::Cluster cl;
-  cl.Pool({.name = "no-types"}).Node({.name = "a", .pool = "no-types"});
+  cl.Pool({.name = "no-types"}).Node({.name = "a", .nodepool = "no-types"});
   const snapshot::Snapshot s = cl.Build();
   const CandidatePool pool = test::MustBuild(test::Ctx(s));
   CHECK(pool.exclusions().empty());
@@ -138,9 +138,13 @@ TEST_CASE("candidates: the first failing rule decides", "[disruption]") {
        true,
        "NotInitialized"},
       {{.annotations = dnd}, {.deleted = kT0}, false, true, "Deleting"},
-      {{.pool = "", .annotations = dnd}, {}, false, true, "Nominated"},
-      {{.pool = "", .annotations = dnd}, {}, false, false, "NodeDoNotDisrupt"},
-      {{.pool = ""}, {.pool = "gone"}, false, false, "NoNodePoolLabel"},
+      {{.nodepool = "", .annotations = dnd}, {}, false, true, "Nominated"},
+      {{.nodepool = "", .annotations = dnd},
+       {},
+       false,
+       false,
+       "NodeDoNotDisrupt"},
+      {{.nodepool = ""}, {.pool = "gone"}, false, false, "NoNodePoolLabel"},
   };
   for (const Row& row : rows) {
     CAPTURE(row.want);
@@ -353,8 +357,8 @@ TEST_CASE("candidates: PDB checks per pod", "[disruption]") {
        {test::MakePdb("web", "web", 0)},
        {{.name = "a"},
         {.name = "b",
-         .annotations = {{"karpenter.sh/do-not-disrupt", "true"}},
-         .labels = {}}},
+         .app = "",
+         .annotations = {{"karpenter.sh/do-not-disrupt", "true"}}}},
        "PodDoNotDisrupt",
        "pod \"default/b\" has \"karpenter.sh/do-not-disrupt\" annotation"},
   };
@@ -383,14 +387,14 @@ TEST_CASE("candidates: PDB checks per pod", "[disruption]") {
 
 TEST_CASE("candidates: facts of a candidate", "[disruption]") {
   test::Cluster cl;
-  cl.Pool({.name = "default", .policy = "WhenEmpty"});
+  cl.Pool({.name = "default", .consolidation_policy = "WhenEmpty"});
   cl.Pool({.name = "fixed", .replicas = 3});
   cl.Node({.name = "a"}, {.created = kT0 - absl::Hours(10),
                           .expire_after = "40h",
                           .tgp = "2h",
                           .drifted_since = kT0 - absl::Minutes(3),
                           .drift_reason = "RequirementsDrifted"});
-  cl.Node({.name = "s", .pool = "fixed", .capacity_type = "spot"});
+  cl.Node({.name = "s", .nodepool = "fixed", .capacity_type = "spot"});
   cl.Pod({.name = "web", .node = "a", .priority = 33554432});
   cl.Pod({.name = "ds", .node = "a", .owner = "apps/v1/DaemonSet"});
   cl.Pod({.name = "mirror", .node = "a", .owner = "v1/Node"});
@@ -400,7 +404,10 @@ TEST_CASE("candidates: facts of a candidate", "[disruption]") {
           .node = "a",
           .owner = "apps/v1/StatefulSet",
           .deleted = kT0});
-  cl.Pod({.name = "cheap", .node = "a", .deletion_cost = "-1342177280"});
+  cl.Pod({.name = "cheap",
+          .node = "a",
+          .annotations = {
+              {"controller.kubernetes.io/pod-deletion-cost", "-1342177280"}}});
   const snapshot::Snapshot s = cl.Build();
   InstanceTypeCatalog catalog = test::Catalog("default", {{"m5.large", 0.096}});
   catalog["fixed"] = catalog["default"];
@@ -460,7 +467,9 @@ TEST_CASE("candidates: unknown instance type or offering prices 0",
   cl.Pool();
   cl.Node({.name = "a", .instance_type = "x9.huge"});
   cl.Node({.name = "b", .zone = "eu-west-1a"});
-  cl.Node({.name = "c", .zone = ""});  // No zone label: any zone matches.
+  cl.Node({.name = "c"});  // No zone label: any zone matches.
+  cl.objects.nodes.back().mutable_metadata()->mutable_labels()->erase(
+      "topology.kubernetes.io/zone");
   const snapshot::Snapshot s = cl.Build();
   const InstanceTypeCatalog catalog =
       test::Catalog("default", {{"m5.large", 0.096}});
@@ -540,8 +549,15 @@ TEST_CASE("candidates: empty means no reschedulable pod with positive cost",
       {{{.name = "w"}}, false},
       {{{.name = "ds", .owner = "apps/v1/DaemonSet"}}, true},
       {{{.name = "low", .priority = -33554432}}, true},  // Cost exactly 0.
-      {{{.name = "neg", .deletion_cost = "-268435456"}}, true},  // Cost -1.
-      {{{.name = "neg", .deletion_cost = "-268435456"}, {.name = "w"}}, false},
+      {{{.name = "neg",
+         .annotations = {{"controller.kubernetes.io/pod-deletion-cost",
+                          "-268435456"}}}},
+       true},  // Cost -1.
+      {{{.name = "neg",
+         .annotations = {{"controller.kubernetes.io/pod-deletion-cost",
+                          "-268435456"}}},
+        {.name = "w"}},
+       false},
       {{{.name = "sts", .owner = "apps/v1/StatefulSet", .deleted = kT0}},
        false},
       {{{.name = "rs", .owner = "apps/v1/ReplicaSet", .deleted = kT0}}, true},

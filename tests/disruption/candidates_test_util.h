@@ -1,8 +1,9 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// Builders for the candidate, cost and method tests: NodePools, managed
-// Node + NodeClaim pairs, pods, PDBs, a catalogue and a fake scheduling
-// simulator.
+// Helpers for the candidate, cost and method tests, on the test kit
+// (karpenter/testing/builders.h): managed Node + NodeClaim pairs whose
+// NodeClaims speak the disruption states (ClaimOpts), PDBs with status, a
+// cluster under construction, a catalogue and a fake scheduling simulator.
 
 #ifndef KARPENTER_TESTS_DISRUPTION_CANDIDATES_TEST_UTIL_H_
 #define KARPENTER_TESTS_DISRUPTION_CANDIDATES_TEST_UTIL_H_
@@ -15,75 +16,22 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/time/time.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::disruption::test {
 
-// 2024-01-01T00:00:00Z.
-inline const absl::Time kT0 = absl::FromUnixSeconds(1704067200);
+inline constexpr absl::Time kT0 = testing::kTestEpoch;
 
-inline void SetTime(absl::Time t, google::protobuf::Timestamp* ts) {
-  absl::Duration rem;
-  const int64_t s =
-      absl::IDivDuration(t - absl::UnixEpoch(), absl::Seconds(1), &rem);
-  ts->set_seconds(s);
-  ts->set_nanos(static_cast<int32_t>(absl::ToInt64Nanoseconds(rem)));
-}
-
-inline void AddCondition(google::protobuf::RepeatedPtrField<v1::Condition>* cs,
-                         const std::string& type, const std::string& status,
-                         absl::Time at, const std::string& reason = "") {
-  v1::Condition* c = cs->Add();
-  c->set_type(type);
-  c->set_status(status);
-  c->set_reason(reason);
-  SetTime(at, c->mutable_last_transition_time());
-}
-
-struct PoolOpts {
-  std::string name = "default";
-  std::string policy = {};                            // "" = default.
-  std::optional<std::string> consolidate_after = {};  // Absent = 0s.
-  std::optional<int64_t> replicas = {};
-  std::optional<std::string> node_limit = {};  // spec.limits.nodes
-};
-
-inline v1::NodePool MakePool(const PoolOpts& o) {
-  v1::NodePool np;
-  np.mutable_metadata()->set_name(o.name);
-  np.mutable_spec()->mutable_disruption()->set_consolidation_policy(o.policy);
-  if (o.consolidate_after.has_value()) {
-    np.mutable_spec()->mutable_disruption()->set_consolidate_after(
-        *o.consolidate_after);
-  }
-  if (o.replicas.has_value()) np.mutable_spec()->set_replicas(*o.replicas);
-  if (o.node_limit.has_value()) {
-    (*np.mutable_spec()->mutable_limits())["nodes"] = *o.node_limit;
-  }
-  (*np.mutable_spec()
-        ->mutable_template_()
-        ->mutable_metadata()
-        ->mutable_labels())["team"] = "a";
-  return np;
-}
-
-struct NodeOpts {
-  std::string name = "node-a";
-  std::string pool = "default";  // "" = no karpenter.sh/nodepool label.
-  bool initialized = true;
-  std::string instance_type = "m5.large";
-  std::string zone = "us-west-2a";
-  std::string capacity_type = "on-demand";
-  std::map<std::string, std::string> annotations = {};
-  bool disrupted_taint = false;
-  std::optional<absl::Time> deleted = {};
-};
-
+// The NodeClaim side of a managed node, in the terms of the candidate
+// tests: its age, expiry, and the disruption states Karpenter marks with
+// conditions.
 struct ClaimOpts {
   std::optional<std::string> name = {};  // Default: "<node>-claim".
   absl::Time created = kT0 - absl::Hours(1);
@@ -100,117 +48,37 @@ struct ClaimOpts {
   std::string pool = {};  // Claim label; "" = the node's pool.
 };
 
-inline v1::Node MakeNode(const NodeOpts& o) {
-  v1::Node node;
-  v1::ObjectMeta& m = *node.mutable_metadata();
-  m.set_name(o.name);
-  auto& labels = *m.mutable_labels();
-  if (!o.pool.empty()) labels["karpenter.sh/nodepool"] = o.pool;
-  if (o.initialized) labels["karpenter.sh/initialized"] = "true";
-  if (!o.instance_type.empty()) {
-    labels["node.kubernetes.io/instance-type"] = o.instance_type;
-  }
-  if (!o.zone.empty()) labels["topology.kubernetes.io/zone"] = o.zone;
-  if (!o.capacity_type.empty()) {
-    labels["karpenter.sh/capacity-type"] = o.capacity_type;
-  }
-  for (const auto& [k, v] : o.annotations) (*m.mutable_annotations())[k] = v;
-  if (o.deleted.has_value())
-    SetTime(*o.deleted, m.mutable_deletion_timestamp());
-  node.mutable_spec()->set_provider_id("aws:///" + o.name);
-  if (o.disrupted_taint) {
-    v1::Taint* t = node.mutable_spec()->add_taints();
-    t->set_key("karpenter.sh/disrupted");
-    t->set_effect("NoSchedule");
-  }
-  AddCondition(node.mutable_status()->mutable_conditions(), "Ready", "True",
-               kT0 - absl::Hours(1));
-  return node;
-}
-
+// The NodeClaim of node `node_name` (of NodePool `pool`): labelled with its
+// pool only, Initialized at `initialized_at`, the other conditions as `o`
+// asks.
 inline v1::NodeClaim MakeClaim(const std::string& node_name,
                                const std::string& pool, const ClaimOpts& o) {
-  v1::NodeClaim claim;
-  v1::ObjectMeta& m = *claim.mutable_metadata();
-  m.set_name(o.name.value_or(node_name + "-claim"));
-  const std::string label = o.pool.empty() ? pool : o.pool;
-  if (!label.empty()) (*m.mutable_labels())["karpenter.sh/nodepool"] = label;
-  SetTime(o.created, m.mutable_creation_timestamp());
-  if (o.deleted.has_value())
-    SetTime(*o.deleted, m.mutable_deletion_timestamp());
-  if (o.expire_after.has_value()) {
-    claim.mutable_spec()->set_expire_after(*o.expire_after);
-  }
-  if (o.tgp.has_value()) {
-    claim.mutable_spec()->set_termination_grace_period(*o.tgp);
-  }
-  claim.mutable_status()->set_node_name(node_name);
-  claim.mutable_status()->set_provider_id("aws:///" + node_name);
-  auto* cs = claim.mutable_status()->mutable_conditions();
-  if (o.initialized_at.has_value()) {
-    AddCondition(cs, "Initialized", "True", *o.initialized_at);
-  }
+  std::vector<testing::ConditionOptions> conditions;
   if (o.drifted_since.has_value()) {
-    AddCondition(cs, "Drifted", "True", *o.drifted_since, o.drift_reason);
+    conditions.push_back({.type = "Drifted",
+                          .reason = o.drift_reason,
+                          .since = o.drifted_since});
   }
   if (o.instance_terminating) {
-    AddCondition(cs, "InstanceTerminating", "True", kT0);
+    conditions.push_back({.type = "InstanceTerminating", .since = kT0});
   }
   if (o.disruption_reason) {
-    AddCondition(cs, "DisruptionReason", "True", kT0, "Drifted");
+    conditions.push_back(
+        {.type = "DisruptionReason", .reason = "Drifted", .since = kT0});
   }
-  if (o.last_pod_event.has_value()) {
-    SetTime(*o.last_pod_event,
-            claim.mutable_status()->mutable_last_pod_event_time());
-  }
-  return claim;
-}
-
-struct PodOpts {
-  std::string name = "p";
-  std::string ns = "default";
-  std::string node = "node-a";
-  std::string phase = "Running";
-  std::string owner =
-      {};  // "apps/v1/DaemonSet", "v1/Node", "apps/v1/StatefulSet"
-  std::optional<int32_t> priority = {};
-  std::optional<std::string> deletion_cost = {};
-  std::map<std::string, std::string> annotations = {};
-  std::map<std::string, std::string> labels = {{"app", "web"}};
-  std::optional<absl::Time> deleted = {};
-  std::optional<absl::Time> started = {};
-  std::string ready = "True";
-};
-
-inline v1::Pod MakePod(const PodOpts& o) {
-  v1::Pod pod;
-  v1::ObjectMeta& m = *pod.mutable_metadata();
-  m.set_name(o.name);
-  m.set_namespace_(o.ns);
-  for (const auto& [k, v] : o.annotations) (*m.mutable_annotations())[k] = v;
-  for (const auto& [k, v] : o.labels) (*m.mutable_labels())[k] = v;
-  if (o.deletion_cost.has_value()) {
-    (*m.mutable_annotations())["controller.kubernetes.io/pod-deletion-cost"] =
-        *o.deletion_cost;
-  }
-  if (!o.owner.empty()) {
-    const size_t slash = o.owner.rfind('/');
-    v1::OwnerReference* ref = m.add_owner_references();
-    ref->set_api_version(o.owner.substr(0, slash));
-    ref->set_kind(o.owner.substr(slash + 1));
-    ref->set_name("owner");
-  }
-  if (o.deleted.has_value())
-    SetTime(*o.deleted, m.mutable_deletion_timestamp());
-  pod.mutable_spec()->set_node_name(o.node);
-  if (o.priority.has_value()) pod.mutable_spec()->set_priority(*o.priority);
-  pod.mutable_status()->set_phase(o.phase);
-  if (o.started.has_value()) {
-    SetTime(*o.started, pod.mutable_status()->mutable_start_time());
-  }
-  AddCondition(pod.mutable_status()->mutable_conditions(), "Ready", o.ready,
-               kT0 - absl::Hours(1));
-  return pod;
+  return testing::MakeNodeClaim({
+      .name = o.name.value_or(node_name + "-claim"),
+      .node_name = node_name,
+      .nodepool = o.pool.empty() ? pool : o.pool,
+      .created = o.created,
+      .deleted = o.deleted,
+      .expire_after = o.expire_after,
+      .termination_grace_period = o.tgp,
+      .initialized = o.initialized_at.has_value() ? "True" : "",
+      .initialized_since = o.initialized_at,
+      .conditions = std::move(conditions),
+      .last_pod_event = o.last_pod_event,
+  });
 }
 
 // A PDB with status (observedGeneration 1) selecting `app=<app>`.
@@ -218,35 +86,40 @@ inline v1::PodDisruptionBudget MakePdb(const std::string& name,
                                        const std::string& app, int32_t allowed,
                                        bool always_allow = false,
                                        const std::string& ns = "default") {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_name(name);
-  pdb.mutable_metadata()->set_namespace_(ns);
-  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
-      app;
-  pdb.mutable_spec()->mutable_min_available()->set_number_value(1);
-  if (always_allow) {
-    pdb.mutable_spec()->set_unhealthy_pod_eviction_policy("AlwaysAllow");
-  }
-  pdb.mutable_status()->set_disruptions_allowed(allowed);
-  pdb.mutable_status()->set_observed_generation(1);
-  pdb.mutable_status()->set_expected_pods(2);
-  return pdb;
+  return testing::MakePdb(
+      {.name = name,
+       .ns = ns,
+       .selector = testing::Labels{{"app", app}},
+       .min_available = "1",
+       .unhealthy_pod_eviction_policy = always_allow ? "AlwaysAllow" : "",
+       .disruptions_allowed = allowed,
+       .expected_pods = 2});
 }
 
-// A cluster under construction.
+// A cluster under construction. Its NodePools carry the template label
+// team=a unless they name template labels of their own; its Nodes are
+// m5.large, on-demand, in us-west-2a unless they name others.
 struct Cluster {
   snapshot::ObjectSet objects;
 
-  Cluster& Pool(const PoolOpts& o = {}) {
-    objects.node_pools.push_back(MakePool(o));
+  static v1::Node MakeNode(testing::NodeOptions n) {
+    if (n.instance_type.empty()) n.instance_type = "m5.large";
+    if (n.zone.empty()) n.zone = "us-west-2a";
+    if (n.capacity_type.empty()) n.capacity_type = "on-demand";
+    return testing::MakeNode(n);
+  }
+
+  Cluster& Pool(testing::NodePoolOptions o = {}) {
+    if (o.template_labels.empty()) o.template_labels = {{"team", "a"}};
+    objects.node_pools.push_back(testing::MakeNodePool(o));
     return *this;
   }
-  Cluster& Node(const NodeOpts& n = {}, const ClaimOpts& c = {}) {
+  Cluster& Node(const testing::NodeOptions& n = {}, const ClaimOpts& c = {}) {
     objects.nodes.push_back(MakeNode(n));
-    objects.node_claims.push_back(MakeClaim(n.name, n.pool, c));
+    objects.node_claims.push_back(MakeClaim(n.name, n.nodepool, c));
     return *this;
   }
-  Cluster& BareNode(const NodeOpts& n) {
+  Cluster& BareNode(const testing::NodeOptions& n) {
     objects.nodes.push_back(MakeNode(n));
     return *this;
   }
@@ -259,8 +132,8 @@ struct Cluster {
     objects.node_claims.push_back(std::move(claim));
     return *this;
   }
-  Cluster& Pod(const PodOpts& p) {
-    objects.pods.push_back(MakePod(p));
+  Cluster& Pod(const testing::PodOptions& p) {
+    objects.pods.push_back(testing::MakePod(p));
     return *this;
   }
   Cluster& Pdb(v1::PodDisruptionBudget pdb) {
@@ -268,27 +141,25 @@ struct Cluster {
     return *this;
   }
   snapshot::Snapshot Build() {
-    absl::StatusOr<snapshot::Snapshot> s =
-        snapshot::Snapshot::Build(std::move(objects));
-    REQUIRE(s.ok());
-    return std::move(*s);
+    return kit_test::MustBuildSnapshot(std::move(objects));
   }
 };
 
 // A catalogue with one instance type per (name, price) for `pool`, offered
-// on demand in us-west-2a.
+// on demand in us-west-2a, and as spot at a third of the price.
 inline InstanceTypeCatalog Catalog(
     const std::string& pool,
     const std::vector<std::pair<std::string, double>>& types) {
-  InstanceTypeCatalog catalog;
+  std::vector<InstanceType> out;
   for (const auto& [name, price] : types) {
-    InstanceType t;
-    t.name = name;
-    t.offerings.push_back({"us-west-2a", "on-demand", price, true});
-    t.offerings.push_back({"us-west-2a", "spot", price / 3, true});
-    catalog[pool].push_back(std::move(t));
+    out.push_back(testing::MakeInstanceType({.name = name,
+                                             .cpu = "",
+                                             .memory = "",
+                                             .pods = "",
+                                             .on_demand_price = price,
+                                             .spot_price = price / 3}));
   }
-  return catalog;
+  return testing::MakeCatalog({pool}, out);
 }
 
 inline CandidatePool MustBuild(const CandidateContext& ctx) {

@@ -1,11 +1,13 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// Test helpers for consolidation: candidate and catalogue builders and a
+// Test helpers for consolidation: candidate and catalogue builders (the
+// instance types and requirements from karpenter/testing/builders.h) and a
 // scripted SchedulingSimulator whose answer depends on the candidate set.
 #ifndef KARPENTER_TESTS_DISRUPTION_CONSOLIDATION_TEST_UTIL_H_
 #define KARPENTER_TESTS_DISRUPTION_CONSOLIDATION_TEST_UTIL_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "karpenter/disruption/types.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::disruption::consolidation_test {
 
@@ -41,11 +44,14 @@ inline Candidate MakeCandidate(const std::string& name, const std::string& pool,
 // `spot` > 0, as spot at `spot`.
 inline InstanceType MakeType(const std::string& name, double on_demand,
                              double spot = 0) {
-  InstanceType it;
-  it.name = name;
-  it.offerings.push_back(Offering{"zone-a", "on-demand", on_demand, true});
-  if (spot > 0) it.offerings.push_back(Offering{"zone-a", "spot", spot, true});
-  return it;
+  return testing::MakeInstanceType(
+      {.name = name,
+       .cpu = "",
+       .memory = "",
+       .pods = "",
+       .zones = {"zone-a"},
+       .on_demand_price = on_demand,
+       .spot_price = spot > 0 ? std::optional(spot) : std::nullopt});
 }
 
 // A replacement from `pool` that may launch as any of `types`, restricted to
@@ -57,15 +63,11 @@ inline Replacement MakeReplacement(
   r.node_pool = pool;
   r.instance_types = std::move(types);
   r.node_claim.mutable_metadata()->set_name(pool + "-replacement");
-  auto* it_req = r.node_claim.mutable_spec()->add_requirements();
-  it_req->set_key("node.kubernetes.io/instance-type");
-  it_req->set_operator_("In");
-  for (const std::string& t : r.instance_types) it_req->add_values(t);
+  *r.node_claim.mutable_spec()->add_requirements() = testing::MakeRequirement(
+      "node.kubernetes.io/instance-type", "In", r.instance_types);
   if (!capacity_types.empty()) {
-    auto* ct = r.node_claim.mutable_spec()->add_requirements();
-    ct->set_key("karpenter.sh/capacity-type");
-    ct->set_operator_("In");
-    for (const std::string& v : capacity_types) ct->add_values(v);
+    *r.node_claim.mutable_spec()->add_requirements() = testing::MakeRequirement(
+        "karpenter.sh/capacity-type", "In", capacity_types);
   }
   return r;
 }

@@ -26,9 +26,9 @@ namespace {
 
 using test::ClaimOpts;
 using test::kT0;
-using test::NodeOpts;
-using test::PodOpts;
-using test::PoolOpts;
+using NodeOpts = testing::NodeOptions;
+using PodOpts = testing::PodOptions;
+using PoolOpts = testing::NodePoolOptions;
 
 // A cluster of m5.large nodes (2 cpu, 8Gi, 29 pods), every NodeClaim
 // Launched, with a catalogue offering m5.large to every NodePool.
@@ -99,15 +99,12 @@ class World {
           (*c.mutable_metadata()->mutable_labels())[k] = v;
         }
       }
-      test::AddCondition(c.mutable_status()->mutable_conditions(), "Launched",
-                         "True", kT0 - absl::Hours(1));
+      *c.mutable_status()->add_conditions() = testing::MakeCondition(
+          {.type = "Launched", .since = kT0 - absl::Hours(1)});
     }
     for (const std::string& pool : pools_) {
-      InstanceType t;
-      t.name = "m5.large";
-      t.capacity = {{"cpu", "2"}, {"memory", "8Gi"}, {"pods", "29"}};
-      t.offerings.push_back({"us-west-2a", "on-demand", 0.096, true});
-      inputs.catalog[pool].push_back(std::move(t));
+      // 2 cpu, 8Gi, 29 pods; on demand in us-west-2a at 0.096.
+      inputs.catalog[pool].push_back(testing::MakeInstanceType());
     }
     snapshot.emplace(cluster_.Build());
     return *snapshot;
@@ -165,7 +162,7 @@ TEST_CASE("controller: every node gets exactly one verdict, sorted by name",
             // Looked at by expiration (NotExpired) and drift (provider).
             {.expire_after = "720h"})
       .BusyNode({.name = "b-busy"})
-      .BareNode({.name = "d-unmanaged", .pool = ""});
+      .BareNode({.name = "d-unmanaged", .nodepool = ""});
   w.ProviderDrift("a-dnd");
   const Plan plan = w.Decide();
 
@@ -198,7 +195,7 @@ TEST_CASE("controller: forceful methods always run and are budget-free",
       .Budget("0")
       .BusyNode({.name = "a-expired"},
                 {.created = kT0 - absl::Hours(2), .expire_after = "1h"})
-      .BusyNode({.name = "b-orphan", .pool = "gone"})
+      .BusyNode({.name = "b-orphan", .nodepool = "gone"})
       .Node({.name = "c-empty"})
       .BusyNode({.name = "d-drift"});
   w.ProviderDrift("d-drift");
@@ -339,10 +336,10 @@ TEST_CASE("controller: a NodePool in backoff yields to the others",
   World w;
   w.Pool({.name = "p1", .consolidate_after = "Never"})
       .Budget("100%")
-      .BusyNode({.name = "a1", .pool = "p1"})
+      .BusyNode({.name = "a1", .nodepool = "p1"})
       .Pool({.name = "p2", .consolidate_after = "Never"})
       .Budget("100%")
-      .BusyNode({.name = "b2", .pool = "p2"});
+      .BusyNode({.name = "b2", .nodepool = "p2"});
   w.ProviderDrift("a1").ProviderDrift("b2");
   SECTION("active backoff") {
     w.inputs.node_pool_backoff["p1"] = kT0 + absl::Minutes(1);
@@ -457,9 +454,9 @@ TEST_CASE("controller: the same inputs give the same plan", "[controller]") {
     const std::string name = absl::StrCat("n", i);
     const std::string pool = i % 2 == 0 ? "default" : "spot";
     if (i < 2) {
-      w.Node({.name = name, .pool = pool});
+      w.Node({.name = name, .nodepool = pool});
     } else {
-      w.BusyNode({.name = name, .pool = pool});
+      w.BusyNode({.name = name, .nodepool = pool});
     }
     if (i % 3 == 0) w.ProviderDrift(name);
   }
@@ -633,7 +630,7 @@ TEST_CASE(
             .owner = "apps/v1/ReplicaSet",
             .annotations = {{"karpenter.sh/do-not-disrupt", "1h"}},
             .started = kT0 - absl::Minutes(30)})
-      .BareNode({.name = "f-unmanaged", .pool = ""});
+      .BareNode({.name = "f-unmanaged", .nodepool = ""});
   w.ProviderDrift("d-drifted");
   w.ProviderDrift("e-held");
   w.Build();

@@ -50,10 +50,13 @@ TEST_CASE("cost: eviction cost formula, clamps and bad annotations",
   };
   for (const Row& row : rows) {
     CAPTURE(row.deletion_cost.value_or("<none>"), row.priority.value_or(0));
-    test::PodOpts o;
-    o.deletion_cost = row.deletion_cost;
+    testing::PodOptions o;
+    if (row.deletion_cost.has_value()) {
+      o.annotations = {
+          {"controller.kubernetes.io/pod-deletion-cost", *row.deletion_cost}};
+    }
     o.priority = row.priority;
-    CHECK(EvictionCost(test::MakePod(o)) == Approx(row.want).margin(1e-12));
+    CHECK(EvictionCost(testing::MakePod(o)) == Approx(row.want).margin(1e-12));
   }
 }
 

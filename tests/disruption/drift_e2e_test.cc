@@ -23,143 +23,38 @@
 #include "karpenter/testing/fake_cluster.h"
 #include "karpenter/testing/fake_node_lifecycle.h"
 #include "karpenter/testing/recorders.h"
+#include "runner_test_util.h"
 
 namespace karpenter::disruption {
 namespace {
 
-const absl::Time kStart = absl::FromUnixSeconds(1704067200);
+using runner_test::kStart;
 constexpr int kNodes = 20;
 constexpr int kApps = 5;
 constexpr int kReplicas = 8;
 
-void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
-}
-
-void Label(v1::ObjectMeta& m, const std::string& k, const std::string& v) {
-  (*m.mutable_labels())[k] = v;
-}
-
 std::string NodeName(int i) { return absl::StrFormat("old-%02d", i); }
-std::string ProviderId(int i) {
-  return absl::StrCat("fake:///test-zone-a/i-", NodeName(i));
-}
-
-v1::NodePool MakeNodePool() {
-  v1::NodePool pool;
-  pool.mutable_metadata()->set_name("default");
-  v1::NodeClaimSpec& spec =
-      *pool.mutable_spec()->mutable_template_()->mutable_spec();
-  spec.mutable_node_class_ref()->set_group("karpenter.k8s.aws");
-  spec.mutable_node_class_ref()->set_kind("EC2NodeClass");
-  spec.mutable_node_class_ref()->set_name("default");
-  spec.set_expire_after("Never");
-  v1::NodeSelectorRequirement* ct = spec.add_requirements();
-  ct->set_key("karpenter.sh/capacity-type");
-  ct->set_operator_("In");
-  ct->add_values("on-demand");
-  v1::Disruption& d = *pool.mutable_spec()->mutable_disruption();
-  d.set_consolidation_policy("WhenEmptyOrUnderutilized");
-  d.set_consolidate_after("Never");
-  d.add_budgets()->set_nodes("20%");
-  return pool;
-}
-
-void AddNode(snapshot::ObjectSet& o, int i) {
-  const std::string name = NodeName(i);
-  v1::Node n;
-  v1::ObjectMeta& m = *n.mutable_metadata();
-  m.set_name(name);
-  Stamp(kStart - absl::Hours(24), m.mutable_creation_timestamp());
-  for (auto [k, v] : std::map<std::string, std::string>{
-           {"karpenter.sh/nodepool", "default"},
-           {"karpenter.sh/initialized", "true"},
-           {"karpenter.sh/registered", "true"},
-           {"karpenter.sh/capacity-type", "on-demand"},
-           {"node.kubernetes.io/instance-type", "m5.large"},
-           {"topology.kubernetes.io/zone", "test-zone-a"},
-           {"kubernetes.io/hostname", name}}) {
-    Label(m, k, v);
-  }
-  m.add_finalizers("karpenter.sh/termination");
-  n.mutable_spec()->set_provider_id(ProviderId(i));
-  for (auto [k, v] : std::map<std::string, std::string>{
-           {"cpu", "2"}, {"memory", "8Gi"}, {"pods", "29"}}) {
-    (*n.mutable_status()->mutable_capacity())[k] = v;
-    (*n.mutable_status()->mutable_allocatable())[k] = v;
-  }
-  v1::Condition* ready = n.mutable_status()->add_conditions();
-  ready->set_type("Ready");
-  ready->set_status("True");
-  Stamp(kStart - absl::Hours(24), ready->mutable_last_transition_time());
-  o.nodes.push_back(n);
-
-  v1::NodeClaim c;
-  v1::ObjectMeta& cm = *c.mutable_metadata();
-  cm.set_name(name);
-  Stamp(kStart - absl::Hours(24), cm.mutable_creation_timestamp());
-  for (const auto& [k, v] : n.metadata().labels()) Label(cm, k, v);
-  cm.add_finalizers("karpenter.sh/termination");
-  *c.mutable_spec() = MakeNodePool().spec().template_().spec();
-  c.mutable_status()->set_provider_id(ProviderId(i));
-  c.mutable_status()->set_node_name(name);
-  c.mutable_status()->set_image_id("image-1");
-  for (const char* type : {"Launched", "Registered", "Initialized"}) {
-    v1::Condition* cond = c.mutable_status()->add_conditions();
-    cond->set_type(type);
-    cond->set_status("True");
-    Stamp(kStart - absl::Hours(24), cond->mutable_last_transition_time());
-  }
-  o.node_claims.push_back(c);
-}
-
-v1::Pod MakePod(int app, int replica, int node) {
-  v1::Pod p;
-  v1::ObjectMeta& m = *p.mutable_metadata();
-  m.set_namespace_("default");
-  m.set_name(absl::StrCat("app", app, "-", replica));
-  m.set_uid(absl::StrCat("uid-app", app, "-", replica));
-  Label(m, "app", absl::StrCat("app", app));
-  v1::OwnerReference* ref = m.add_owner_references();
-  ref->set_api_version("apps/v1");
-  ref->set_kind("ReplicaSet");
-  ref->set_name(absl::StrCat("app", app));
-  ref->set_uid(absl::StrCat("rs-app", app));
-  ref->set_controller(true);
-  p.mutable_spec()->set_node_name(NodeName(node));
-  p.mutable_spec()->set_termination_grace_period_seconds(30);
-  v1::Container* c = p.mutable_spec()->add_containers();
-  c->set_name("main");
-  (*c->mutable_resources()->mutable_requests())["cpu"] = "800m";
-  (*c->mutable_resources()->mutable_requests())["memory"] = "3Gi";
-  p.mutable_status()->set_phase("Running");
-  Stamp(kStart - absl::Hours(2), p.mutable_status()->mutable_start_time());
-  v1::Condition* ready = p.mutable_status()->add_conditions();
-  ready->set_type("Ready");
-  ready->set_status("True");
-  return p;
-}
-
-v1::PodDisruptionBudget MakePdb(int app) {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_namespace_("default");
-  pdb.mutable_metadata()->set_name(absl::StrCat("app", app));
-  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
-      absl::StrCat("app", app);
-  pdb.mutable_spec()->mutable_min_available()->set_number_value(kReplicas - 1);
-  return pdb;
-}
 
 snapshot::ObjectSet MakeCluster() {
   snapshot::ObjectSet o;
-  o.node_pools.push_back(MakeNodePool());
-  for (int i = 0; i < kNodes; ++i) AddNode(o, i);
+  o.node_pools.push_back(runner_test::RunnerPool("Never", {{.nodes = "20%"}}));
+  for (int i = 0; i < kNodes; ++i) {
+    testing::ManagedNode m =
+        runner_test::RunnerNode(NodeName(i), o.node_pools[0]);
+    o.nodes.push_back(std::move(m.node));
+    o.node_claims.push_back(std::move(m.node_claim));
+  }
   int slot = 0;
   for (int app = 0; app < kApps; ++app) {
+    const std::string name = absl::StrCat("app", app);
     for (int r = 0; r < kReplicas; ++r) {
-      o.pods.push_back(MakePod(app, r, slot++ % kNodes));
+      o.pods.push_back(runner_test::RunnerPod(absl::StrCat(name, "-", r), name,
+                                              NodeName(slot++ % kNodes)));
     }
-    o.pdbs.push_back(MakePdb(app));
+    o.pdbs.push_back(
+        testing::MakePdb({.name = name,
+                          .selector = testing::Labels{{"app", name}},
+                          .min_available = std::to_string(kReplicas - 1)}));
   }
   return o;
 }
@@ -188,15 +83,8 @@ struct World {
     REQUIRE(p.ok());
     cloud = *std::move(p);
     for (int i = 0; i < kNodes; ++i) {
-      Instance inst;
-      inst.provider_id = ProviderId(i);
-      inst.created = kStart - absl::Hours(24);
-      inst.instance_type = "m5.large";
-      inst.zone = "test-zone-a";
-      inst.capacity_type = "on-demand";
-      inst.image_id = "image-1";
-      inst.tags["karpenter.sh/nodeclaim"] = NodeName(i);
-      REQUIRE(cloud->AddInstance(inst).ok());
+      REQUIRE(
+          cloud->AddInstance(runner_test::RunnerInstance(NodeName(i))).ok());
     }
     absl::StatusOr<std::unique_ptr<testing::FakeNodeLifecycle>> l =
         testing::FakeNodeLifecycle::Create(*cluster, *cloud, clock);

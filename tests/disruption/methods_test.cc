@@ -14,8 +14,8 @@ namespace {
 
 using test::ClaimOpts;
 using test::kT0;
-using test::NodeOpts;
-using test::PodOpts;
+using NodeOpts = testing::NodeOptions;
+using PodOpts = testing::PodOptions;
 
 std::map<std::string, std::string> Codes(
     const std::vector<NodeVerdict>& verdicts, Method method) {
@@ -54,9 +54,9 @@ TEST_CASE(
   cl.Node({.name = "pricey", .instance_type = "large"});
   cl.Node({.name = "mid", .instance_type = "medium"});
   cl.Node({.name = "busy", .instance_type = "large"});
-  cl.Node({.name = "off", .pool = "never"});
-  cl.Node({.name = "static", .pool = "fixed"});
-  cl.Node({.name = "young", .pool = "slow"});
+  cl.Node({.name = "off", .nodepool = "never"});
+  cl.Node({.name = "static", .nodepool = "fixed"});
+  cl.Node({.name = "young", .nodepool = "slow"});
   cl.Node({.name = "blocked"});
   cl.Pod({.name = "w", .node = "busy"});
   cl.Pod({.name = "ds", .node = "cheap", .owner = "apps/v1/DaemonSet"});
@@ -140,7 +140,7 @@ TEST_CASE(
 TEST_CASE("methods: budgets are per reason", "[disruption]") {
   // One empty, drifted node; budgets Empty 0 and Drifted 2.
   test::Cluster cl;
-  cl.objects.node_pools.push_back(test::MakePool({}));
+  cl.Pool();
   auto* budgets = cl.objects.node_pools[0].mutable_spec()->mutable_disruption();
   v1::Budget* empty = budgets->add_budgets();
   empty->set_nodes("0");
@@ -180,9 +180,9 @@ TEST_CASE("methods: drift orders, gates, simulates and commands",
   cl.Node({.name = "nofit"}, {.drifted_since = kT0 - absl::Hours(8)});
   cl.Node({.name = "affinity"}, {.drifted_since = kT0 - absl::Hours(7)});
   cl.Node({.name = "clean"});
-  cl.Node({.name = "frozen", .pool = "zero"},
+  cl.Node({.name = "frozen", .nodepool = "zero"},
           {.drifted_since = kT0 - absl::Hours(20)});
-  cl.Node({.name = "static", .pool = "fixed"},
+  cl.Node({.name = "static", .nodepool = "fixed"},
           {.drifted_since = kT0 - absl::Hours(20)});
   cl.Node({.name = "pinned"}, {.drifted_since = kT0 - absl::Hours(20)});
   cl.Node({.name = "pinned-tgp"},
@@ -289,14 +289,17 @@ TEST_CASE(
   for (const Row& row : rows) {
     CAPTURE(row.name);
     test::Cluster cl;
-    cl.Pool(
-        {.name = "fixed", .replicas = row.replicas, .node_limit = row.limit});
+    cl.Pool({.name = "fixed",
+             .limits = row.limit.has_value()
+                           ? testing::Labels{{"nodes", *row.limit}}
+                           : testing::Labels{},
+             .replicas = row.replicas});
     cl.Pool({.name = "default"});
-    cl.Node({.name = "s1", .pool = "fixed"},
+    cl.Node({.name = "s1", .nodepool = "fixed"},
             {.drifted_since = kT0 - absl::Hours(3)});
-    cl.Node({.name = "s2", .pool = "fixed"},
+    cl.Node({.name = "s2", .nodepool = "fixed"},
             {.drifted_since = kT0 - absl::Hours(1)});
-    cl.Node({.name = "s3", .pool = "fixed"},
+    cl.Node({.name = "s3", .nodepool = "fixed"},
             {.drifted_since = kT0 - absl::Hours(2)});
     cl.Node({.name = "dyn"}, {.drifted_since = kT0 - absl::Hours(2)});
     const snapshot::Snapshot s = cl.Build();
@@ -389,8 +392,8 @@ TEST_CASE("methods: NodePool deletion deletes its NodeClaims", "[disruption]") {
   test::Cluster cl;
   cl.Pool();
   cl.Node({.name = "kept"});
-  cl.Node({.name = "orphan", .pool = "gone", .initialized = false});
-  cl.Node({.name = "orphan-deleting", .pool = "gone"}, {.deleted = kT0});
+  cl.Node({.name = "orphan", .nodepool = "gone", .initialized = false});
+  cl.Node({.name = "orphan-deleting", .nodepool = "gone"}, {.deleted = kT0});
   cl.Claim("orphan-launching", "gone");
   const snapshot::Snapshot s = cl.Build();
   const CandidatePool pool = test::MustBuild(test::Ctx(s));

@@ -15,11 +15,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/termination/executor.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cloud_provider.h"
 #include "karpenter/testing/fake_cluster.h"
 #include "karpenter/testing/fake_node_lifecycle.h"
 #include "karpenter/testing/recorders.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -31,44 +33,28 @@ using testing::FakeMethod;
 using testing::FakeNodeLifecycle;
 
 // 2024-01-01T00:00:00Z.
-const absl::Time kT0 = absl::FromUnixSeconds(1704067200);
+constexpr absl::Time kT0 = testing::kTestEpoch;
 
 std::string IdOf(const std::string& node) {
   return "fake:///test-zone-a/i-" + node;
 }
 
-void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
-}
-
 // A Ready, initialised managed Node of `pool` and its NodeClaim
-// `<node>-claim`, both with the termination finalizer.
+// `<node>-claim`, both with the termination finalizer: the kit's
+// (karpenter/testing/builders.h) without instance-type, zone or
+// capacity-type labels.
 void AddManaged(snapshot::ObjectSet& o, const std::string& node,
                 const std::string& pool) {
-  v1::Node n;
-  n.mutable_metadata()->set_name(node);
-  (*n.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] = pool;
-  (*n.mutable_metadata()->mutable_labels())["karpenter.sh/initialized"] =
-      "true";
-  n.mutable_metadata()->add_finalizers("karpenter.sh/termination");
-  n.mutable_spec()->set_provider_id(IdOf(node));
-  v1::Condition* ready = n.mutable_status()->add_conditions();
-  ready->set_type("Ready");
-  ready->set_status("True");
-  o.nodes.push_back(std::move(n));
-  v1::NodeClaim c;
-  c.mutable_metadata()->set_name(node + "-claim");
-  (*c.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] = pool;
-  c.mutable_metadata()->add_finalizers("karpenter.sh/termination");
-  c.mutable_status()->set_provider_id(IdOf(node));
-  c.mutable_status()->set_node_name(node);
-  for (const char* type : {"Launched", "Registered", "Initialized"}) {
-    v1::Condition* cond = c.mutable_status()->add_conditions();
-    cond->set_type(type);
-    cond->set_status("True");
-    Stamp(kT0 - absl::Hours(1), cond->mutable_last_transition_time());
-  }
-  o.node_claims.push_back(std::move(c));
+  testing::ManagedNode m = testing::MakeManagedNode(
+      {.name = node,
+       .provider_id = IdOf(node),
+       .nodepool = pool,
+       .finalizers = {"karpenter.sh/termination"}},
+      {.nodepool = pool,
+       .finalizers = {"karpenter.sh/termination"},
+       .conditions = testing::LifecycleConditions(kT0 - absl::Hours(1))});
+  o.nodes.push_back(std::move(m.node));
+  o.node_claims.push_back(std::move(m.node_claim));
 }
 
 Candidate Cand(const std::string& node, const std::string& pool = "a") {
@@ -687,8 +673,10 @@ TEST_CASE("orchestrator: NodesToCleanUp finds leftover marks",
   };
   for (size_t i = 0; i < 4; ++i) taint(i, "NoSchedule");
   taint(6, "NoExecute");
-  Stamp(kT0, o.nodes[2].mutable_metadata()->mutable_deletion_timestamp());
-  Stamp(kT0, o.node_claims[3].mutable_metadata()->mutable_deletion_timestamp());
+  *o.nodes[2].mutable_metadata()->mutable_deletion_timestamp() =
+      TimeToProto(kT0);
+  *o.node_claims[3].mutable_metadata()->mutable_deletion_timestamp() =
+      TimeToProto(kT0);
   v1::Condition* reason = o.node_claims[4].mutable_status()->add_conditions();
   reason->set_type("DisruptionReason");
   reason->set_status("True");

@@ -22,28 +22,13 @@
 #include "karpenter/testing/fake_node_lifecycle.h"
 #include "karpenter/testing/recorders.h"
 #include "karpenter/well_known.h"
+#include "runner_test_util.h"
 
 namespace karpenter::disruption {
 namespace {
 
-const absl::Time kStart = absl::FromUnixSeconds(1704067200);
-
-void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
-}
-
-void AddCondition(google::protobuf::RepeatedPtrField<v1::Condition>* cs,
-                  const std::string& type, const std::string& reason = "") {
-  v1::Condition* c = cs->Add();
-  c->set_type(type);
-  c->set_status("True");
-  c->set_reason(reason);
-  Stamp(kStart - absl::Hours(24), c->mutable_last_transition_time());
-}
-
-std::string ProviderId(const std::string& node) {
-  return absl::StrCat("fake:///test-zone-a/i-", node);
-}
+using runner_test::kStart;
+using runner_test::ProviderId;
 
 struct PoolSpec {
   std::string consolidate_after = "Never";
@@ -52,27 +37,14 @@ struct PoolSpec {
 };
 
 v1::NodePool MakeNodePool(const PoolSpec& s) {
-  v1::NodePool pool;
-  pool.mutable_metadata()->set_name("default");
-  v1::NodeClaimSpec& spec =
-      *pool.mutable_spec()->mutable_template_()->mutable_spec();
-  spec.mutable_node_class_ref()->set_group("karpenter.k8s.aws");
-  spec.mutable_node_class_ref()->set_kind("EC2NodeClass");
-  spec.mutable_node_class_ref()->set_name("default");
-  spec.set_expire_after("Never");
-  v1::NodeSelectorRequirement* ct = spec.add_requirements();
-  ct->set_key("karpenter.sh/capacity-type");
-  ct->set_operator_("In");
-  ct->add_values("on-demand");
-  v1::Disruption& d = *pool.mutable_spec()->mutable_disruption();
-  d.set_consolidation_policy("WhenEmptyOrUnderutilized");
-  d.set_consolidate_after(s.consolidate_after);
+  std::vector<testing::DisruptionBudgetOptions> budgets;
   for (const auto& [nodes, reason] : s.budgets) {
-    v1::Budget* b = d.add_budgets();
-    b->set_nodes(nodes);
-    if (!reason.empty()) b->add_reasons(reason);
+    budgets.push_back({.nodes = nodes,
+                       .reasons = reason.empty()
+                                      ? std::vector<std::string>{}
+                                      : std::vector<std::string>{reason}});
   }
-  return pool;
+  return runner_test::RunnerPool(s.consolidate_after, std::move(budgets));
 }
 
 struct NodeSpec {
@@ -86,75 +58,19 @@ struct NodeSpec {
 
 void AddNode(snapshot::ObjectSet& o, const NodeSpec& s,
              const v1::NodePool& pool) {
-  v1::Node n;
-  v1::ObjectMeta& m = *n.mutable_metadata();
-  m.set_name(s.name);
-  Stamp(kStart - absl::Hours(24), m.mutable_creation_timestamp());
-  for (const auto& [k, v] : std::map<std::string, std::string>{
-           {"karpenter.sh/nodepool", "default"},
-           {"karpenter.sh/initialized", "true"},
-           {"karpenter.sh/registered", "true"},
-           {"karpenter.sh/capacity-type", "on-demand"},
-           {"node.kubernetes.io/instance-type", "m5.large"},
-           {"topology.kubernetes.io/zone", "test-zone-a"},
-           {"kubernetes.io/hostname", s.name}}) {
-    (*m.mutable_labels())[k] = v;
-  }
-  m.add_finalizers("karpenter.sh/termination");
-  n.mutable_spec()->set_provider_id(ProviderId(s.name));
+  testing::ManagedNode m = runner_test::RunnerNode(s.name, pool);
   if (s.leftover_marks) {
-    v1::Taint* t = n.mutable_spec()->add_taints();
-    t->set_key("karpenter.sh/disrupted");
-    t->set_effect("NoSchedule");
+    *m.node.mutable_spec()->add_taints() = testing::DisruptedTaint();
+    *m.node_claim.mutable_status()->add_conditions() =
+        testing::MakeCondition({.type = "DisruptionReason",
+                                .reason = "Drifted",
+                                .since = kStart - absl::Hours(24)});
   }
-  for (const auto& [k, v] : std::map<std::string, std::string>{
-           {"cpu", "2"}, {"memory", "8Gi"}, {"pods", "29"}}) {
-    (*n.mutable_status()->mutable_capacity())[k] = v;
-    (*n.mutable_status()->mutable_allocatable())[k] = v;
-  }
-  AddCondition(n.mutable_status()->mutable_conditions(), "Ready");
-  o.nodes.push_back(n);
-
-  v1::NodeClaim c;
-  v1::ObjectMeta& cm = *c.mutable_metadata();
-  cm.set_name(s.name);
-  Stamp(kStart - absl::Hours(24), cm.mutable_creation_timestamp());
-  *cm.mutable_labels() = m.labels();
-  cm.add_finalizers("karpenter.sh/termination");
-  *c.mutable_spec() = pool.spec().template_().spec();
-  c.mutable_status()->set_provider_id(ProviderId(s.name));
-  c.mutable_status()->set_node_name(s.name);
-  c.mutable_status()->set_image_id("image-1");
-  for (const char* type : {"Launched", "Registered", "Initialized"}) {
-    AddCondition(c.mutable_status()->mutable_conditions(), type);
-  }
-  if (s.leftover_marks) {
-    AddCondition(c.mutable_status()->mutable_conditions(), "DisruptionReason",
-                 "Drifted");
-  }
-  o.node_claims.push_back(c);
-
+  o.nodes.push_back(std::move(m.node));
+  o.node_claims.push_back(std::move(m.node_claim));
   for (int i = 0; i < s.pods; ++i) {
-    v1::Pod p;
-    v1::ObjectMeta& pm = *p.mutable_metadata();
-    pm.set_namespace_("default");
-    pm.set_name(absl::StrCat(s.name, "-pod-", i));
-    (*pm.mutable_labels())["app"] = "app";
-    v1::OwnerReference* ref = pm.add_owner_references();
-    ref->set_api_version("apps/v1");
-    ref->set_kind("ReplicaSet");
-    ref->set_name("app");
-    ref->set_uid("rs-app");
-    ref->set_controller(true);
-    p.mutable_spec()->set_node_name(s.name);
-    p.mutable_spec()->set_termination_grace_period_seconds(30);
-    v1::Container* ctr = p.mutable_spec()->add_containers();
-    ctr->set_name("main");
-    (*ctr->mutable_resources()->mutable_requests())["cpu"] = "800m";
-    (*ctr->mutable_resources()->mutable_requests())["memory"] = "3Gi";
-    p.mutable_status()->set_phase("Running");
-    AddCondition(p.mutable_status()->mutable_conditions(), "Ready");
-    o.pods.push_back(p);
+    o.pods.push_back(runner_test::RunnerPod(absl::StrCat(s.name, "-pod-", i),
+                                            "app", s.name));
   }
 }
 
@@ -194,15 +110,7 @@ struct World {
     REQUIRE(p.ok());
     cloud = *std::move(p);
     for (const NodeSpec& n : nodes) {
-      Instance inst;
-      inst.provider_id = ProviderId(n.name);
-      inst.created = kStart - absl::Hours(24);
-      inst.instance_type = "m5.large";
-      inst.zone = "test-zone-a";
-      inst.capacity_type = "on-demand";
-      inst.image_id = "image-1";
-      inst.tags["karpenter.sh/nodeclaim"] = n.name;
-      REQUIRE(cloud->AddInstance(inst).ok());
+      REQUIRE(cloud->AddInstance(runner_test::RunnerInstance(n.name)).ok());
     }
     absl::StatusOr<std::unique_ptr<testing::FakeNodeLifecycle>> l =
         testing::FakeNodeLifecycle::Create(*cluster, *cloud, clock);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_replace.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -61,20 +62,23 @@ InstanceType Type(const std::string& name, const std::string& cpu,
                   const std::string& memory, double price,
                   std::vector<Offering> offerings = {},
                   std::map<std::string, std::string> labels = {}) {
-  InstanceType t;
-  t.name = name;
-  t.capacity = {{"cpu", cpu},
-                {"memory", memory},
-                {"ephemeral-storage", "100Gi"},
-                {"pods", "110"}};
-  if (offerings.empty()) {
-    offerings = {{"zone-a", "on-demand", price, true},
-                 {"zone-a", "spot", price / 2, true}};
-  }
-  t.offerings = std::move(offerings);
-  t.labels = std::move(labels);
-  if (t.labels.empty()) t.labels = {{"kubernetes.io/arch", "amd64"}};
-  return t;
+  // Offered in zone-a on demand at `price` and as spot at half, unless
+  // `offerings` are given.
+  const bool priced = offerings.empty();
+  return testing::MakeInstanceType(
+      {.name = name,
+       .cpu = cpu,
+       .memory = memory,
+       .pods = "110",
+       .capacity = {{"ephemeral-storage", "100Gi"}},
+       .zones = priced ? std::vector<std::string>{"zone-a"}
+                       : std::vector<std::string>{},
+       .on_demand_price = price,
+       .spot_price = price / 2,
+       .offerings = std::move(offerings),
+       .labels = labels.empty()
+                     ? testing::Labels{{"kubernetes.io/arch", "amd64"}}
+                     : std::move(labels)});
 }
 
 InstanceTypeCatalog DefaultCatalog() {

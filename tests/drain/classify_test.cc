@@ -21,8 +21,8 @@ namespace {
 
 using test::kT0;
 using test::MakePod;
+using test::MakeToleration;
 using test::PodOpts;
-using test::Tol;
 
 constexpr absl::string_view kDnd = "karpenter.sh/do-not-disrupt";
 constexpr absl::string_view kDne = "karpenter.sh/do-not-evict";
@@ -160,34 +160,44 @@ TEST_CASE("drain: tolerations of the disrupted taint", "[drain]") {
   const std::string k = "karpenter.sh/disrupted";
   const std::vector<Case> cases = {
       {"none", {}, false},
-      {"key Exists", {Tol(k, "Exists")}, true},
-      {"key Exists NoSchedule", {Tol(k, "Exists", "", "NoSchedule")}, true},
-      {"key Exists NoExecute", {Tol(k, "Exists", "", "NoExecute")}, false},
-      {"key Exists PreferNoSchedule",
-       {Tol(k, "Exists", "", "PreferNoSchedule")},
-       false},
-      {"key Equal empty value", {Tol(k, "Equal", "")}, true},
-      {"key default operator empty value",
-       {Tol(k, "", "", "NoSchedule")},
+      {"key Exists", {MakeToleration(k, "Exists")}, true},
+      {"key Exists NoSchedule",
+       {MakeToleration(k, "Exists", "", "NoSchedule")},
        true},
-      {"key Equal other value", {Tol(k, "Equal", "true")}, false},
-      {"key Exists ignores value", {Tol(k, "Exists", "x")}, true},
-      {"universal Exists", {Tol("", "Exists")}, true},
+      {"key Exists NoExecute",
+       {MakeToleration(k, "Exists", "", "NoExecute")},
+       false},
+      {"key Exists PreferNoSchedule",
+       {MakeToleration(k, "Exists", "", "PreferNoSchedule")},
+       false},
+      {"key Equal empty value", {MakeToleration(k, "Equal", "")}, true},
+      {"key default operator empty value",
+       {MakeToleration(k, "", "", "NoSchedule")},
+       true},
+      {"key Equal other value", {MakeToleration(k, "Equal", "true")}, false},
+      {"key Exists ignores value", {MakeToleration(k, "Exists", "x")}, true},
+      {"universal Exists", {MakeToleration("", "Exists")}, true},
       {"universal Exists NoSchedule",
-       {Tol("", "Exists", "", "NoSchedule")},
+       {MakeToleration("", "Exists", "", "NoSchedule")},
        true},
       {"universal Exists NoExecute",
-       {Tol("", "Exists", "", "NoExecute")},
+       {MakeToleration("", "Exists", "", "NoExecute")},
        false},
       {"only unschedulable",
-       {Tol("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule")},
+       {MakeToleration("node.kubernetes.io/unschedulable", "Exists", "",
+                       "NoSchedule")},
        false},
-      {"other key", {Tol("karpenter.sh/disruption", "Exists")}, false},
-      {"unknown operator", {Tol(k, "Gt", "")}, false},
-      {"key case differs", {Tol("Karpenter.sh/disrupted", "Exists")}, false},
+      {"other key",
+       {MakeToleration("karpenter.sh/disruption", "Exists")},
+       false},
+      {"unknown operator", {MakeToleration(k, "Gt", "")}, false},
+      {"key case differs",
+       {MakeToleration("Karpenter.sh/disrupted", "Exists")},
+       false},
       {"second of two",
-       {Tol("node.kubernetes.io/not-ready", "Exists", "", "NoExecute"),
-        Tol(k, "Exists")},
+       {MakeToleration("node.kubernetes.io/not-ready", "Exists", "",
+                       "NoExecute"),
+        MakeToleration(k, "Exists")},
        true},
   };
   for (const Case& c : cases) {
@@ -348,7 +358,7 @@ TEST_CASE("drain: owners, priority classes and phases", "[drain]") {
        false,
        PodReason::kMirror,
        PodReason::kMirror},
-      {{.phase = "Failed", .tolerations = {Tol("", "Exists")}},
+      {{.phase = "Failed", .tolerations = {MakeToleration("", "Exists")}},
        false,
        false,
        false,

@@ -15,7 +15,7 @@
 namespace karpenter::drain {
 namespace {
 
-using test::ClaimOpts;
+using ClaimOpts = testing::NodeClaimOptions;
 using test::DecisionOf;
 using test::kT0;
 using test::MakeClaim;
@@ -54,9 +54,10 @@ TEST_CASE("drain: node deadline from the termination-timestamp annotation",
   for (const Case& c : cases) {
     INFO("annotation \"" << c.value << "\"");
     // The annotation wins over deletionTimestamp + TGP.
-    const v1::NodeClaim claim = MakeClaim({.deleted = kT0,
-                                           .grace_period = "1h",
-                                           .termination_timestamp = c.value});
+    const v1::NodeClaim claim =
+        MakeClaim({.annotations = test::TerminationTimestamp(c.value),
+                   .deleted = kT0,
+                   .termination_grace_period = "1h"});
     const absl::StatusOr<std::optional<Deadline>> d = NodeDeadline(claim);
     if (!c.at.has_value()) {
       CHECK(d.status().code() == absl::StatusCode::kInvalidArgument);
@@ -85,29 +86,32 @@ TEST_CASE("drain: node deadline from deletionTimestamp plus grace period",
   const DeadlineSource kTgp = DeadlineSource::kTerminationGracePeriod;
   const std::vector<Case> cases = {
       {"deleting with TGP",
-       {.deleted = kT0, .grace_period = "300s"},
+       {.deleted = kT0, .termination_grace_period = "300s"},
        absl::Seconds(300),
        kTgp},
       {"compound TGP",
-       {.deleted = kT0, .grace_period = "1h5m30s"},
+       {.deleted = kT0, .termination_grace_period = "1h5m30s"},
        absl::Hours(1) + absl::Minutes(5) + absl::Seconds(30),
        kTgp},
       {"zero TGP",
-       {.deleted = kT0, .grace_period = "0s"},
+       {.deleted = kT0, .termination_grace_period = "0s"},
        absl::ZeroDuration(),
        kTgp},
-      {"not deleting", {.grace_period = "300s"}, std::nullopt, kTgp},
+      {"not deleting",
+       {.termination_grace_period = "300s"},
+       std::nullopt,
+       kTgp},
       {"no TGP", {.deleted = kT0}, std::nullopt, kTgp},
       // Node repair stamps the annotation with "now" without a TGP.
       {"annotation without deletion",
-       {.termination_timestamp = "2024-01-01T00:00:00Z"},
+       {.annotations = test::TerminationTimestamp("2024-01-01T00:00:00Z")},
        absl::ZeroDuration(),
        DeadlineSource::kAnnotation},
       // An annotation is never recomputed from the TGP.
       {"annotation before TGP",
-       {.deleted = kT0,
-        .grace_period = "5m",
-        .termination_timestamp = "2024-01-01T00:10:00Z"},
+       {.annotations = test::TerminationTimestamp("2024-01-01T00:10:00Z"),
+        .deleted = kT0,
+        .termination_grace_period = "5m"},
        absl::Minutes(10),
        DeadlineSource::kAnnotation},
   };
@@ -124,14 +128,14 @@ TEST_CASE("drain: node deadline from deletionTimestamp plus grace period",
 }
 
 TEST_CASE("drain: bad terminationGracePeriod is an error", "[drain]") {
-  const absl::StatusOr<std::optional<Deadline>> d =
-      NodeDeadline(MakeClaim({.deleted = kT0, .grace_period = "5d"}));
+  const absl::StatusOr<std::optional<Deadline>> d = NodeDeadline(
+      MakeClaim({.deleted = kT0, .termination_grace_period = "5d"}));
   CHECK(d.status().code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(d.status().message()) ==
         "spec.terminationGracePeriod: time: unknown unit \"d\" in duration "
         "\"5d\"");
   // Not used (not deleting): no error.
-  CHECK(NodeDeadline(MakeClaim({.grace_period = "5d"})).ok());
+  CHECK(NodeDeadline(MakeClaim({.termination_grace_period = "5d"})).ok());
 }
 
 TEST_CASE("drain: external deadline combines as the earliest", "[drain]") {
@@ -144,7 +148,7 @@ TEST_CASE("drain: external deadline combines as the earliest", "[drain]") {
   };
   const absl::Time spot_early = SpotInterruptionDeadline(kT0);
   const absl::Time spot_late = SpotInterruptionDeadline(kT0 + absl::Minutes(4));
-  const ClaimOpts tgp5m = {.deleted = kT0, .grace_period = "5m"};
+  const ClaimOpts tgp5m = {.deleted = kT0, .termination_grace_period = "5m"};
   const DeadlineSource kTgp = DeadlineSource::kTerminationGracePeriod;
   const std::vector<Case> cases = {
       {"spot earlier", tgp5m, spot_early, kT0 + absl::Minutes(2),
@@ -174,17 +178,18 @@ TEST_CASE("drain: external deadline combines as the earliest", "[drain]") {
 }
 
 TEST_CASE("drain: node deadline through the snapshot", "[drain]") {
-  const snapshot::Snapshot with_claim =
-      MakeSnapshot({}, {MakeClaim({.deleted = kT0, .grace_period = "10m"})});
+  const snapshot::Snapshot with_claim = MakeSnapshot(
+      {}, {MakeClaim({.deleted = kT0, .termination_grace_period = "10m"})});
   absl::StatusOr<std::optional<Deadline>> d = NodeDeadline(with_claim, 0);
   REQUIRE(d.ok());
   REQUIRE(d->has_value());
   CHECK((*d)->at == kT0 + absl::Minutes(10));
 
   const snapshot::Snapshot other_claim =
-      MakeSnapshot({}, {MakeClaim({.provider_id = "aws:///x/i-other",
+      MakeSnapshot({}, {MakeClaim({.node_name = "node-x",
+                                   .provider_id = "aws:///x/i-other",
                                    .deleted = kT0,
-                                   .grace_period = "10m"})});
+                                   .termination_grace_period = "10m"})});
   d = NodeDeadline(other_claim, 0);
   REQUIRE(d.ok());
   CHECK_FALSE(d->has_value());
@@ -193,8 +198,8 @@ TEST_CASE("drain: node deadline through the snapshot", "[drain]") {
   REQUIRE(d->has_value());
   CHECK((*d)->source == DeadlineSource::kExternal);
 
-  const snapshot::Snapshot bad =
-      MakeSnapshot({}, {MakeClaim({.termination_timestamp = "soon"})});
+  const snapshot::Snapshot bad = MakeSnapshot(
+      {}, {MakeClaim({.annotations = test::TerminationTimestamp("soon")})});
   d = NodeDeadline(bad, 0);
   CHECK(d.status().code() == absl::StatusCode::kInvalidArgument);
   CHECK_THAT(std::string(d.status().message()),
@@ -289,8 +294,9 @@ TEST_CASE("drain: force-delete grace truncates with a floor of one second",
 // docs/semantics.md §4.5 worked examples: TGP 300 s, NodeClaim deleted at
 // t0, T = t0 + 300 s.
 snapshot::Snapshot WorkedExample(std::vector<v1::Pod> pods) {
-  return MakeSnapshot(std::move(pods),
-                      {MakeClaim({.deleted = kT0, .grace_period = "300s"})});
+  return MakeSnapshot(
+      std::move(pods),
+      {MakeClaim({.deleted = kT0, .termination_grace_period = "300s"})});
 }
 
 absl::Time DeadlineOf(const snapshot::Snapshot& s) {
@@ -454,7 +460,7 @@ TEST_CASE("drain: drain timeout sums the waiting pods", "[drain]") {
       MakePod({.name = "stuck", .grace = 1000, .deleted = kT0 - 5 * 60 * s}),
       MakePod({.name = "tolerant",
                .grace = 1000,
-               .tolerations = {test::Tol("", "Exists")}}),
+               .tolerations = {test::MakeToleration("", "Exists")}}),
   });
   absl::StatusOr<DrainEstimate> e = EstimateDrain(node, 0, std::nullopt, kT0);
   REQUIRE(e.ok());
@@ -505,7 +511,7 @@ TEST_CASE("drain: termination mode from terminationGracePeriod", "[drain]") {
   for (const Case& c : cases) {
     INFO("tgp " << c.tgp.value_or("<absent>"));
     const absl::StatusOr<TerminationMode> m =
-        TerminationModeOf(MakeClaim({.grace_period = c.tgp}));
+        TerminationModeOf(MakeClaim({.termination_grace_period = c.tgp}));
     if (!c.mode.has_value()) {
       CHECK(m.status().code() == absl::StatusCode::kInvalidArgument);
       CHECK_THAT(std::string(m.status().message()),

@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "drain_test_util.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/drain_simulation.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
@@ -27,17 +28,14 @@ namespace karpenter::drain {
 namespace {
 
 using test::kT0;
-using test::SetTime;
 using testing::FakeClock;
 using testing::FakeCluster;
 
-// --- Cluster builders. -------------------------------------------------------
+// --- Cluster builders (on karpenter/testing/builders.h). ---------------------
 
 v1::Node Node(const std::string& name) {
-  v1::Node n;
-  n.mutable_metadata()->set_name(name);
-  n.mutable_spec()->set_provider_id("aws:///zone/" + name);
-  return n;
+  return testing::MakeNode(
+      {.name = name, .provider_id = "aws:///zone/" + name});
 }
 
 struct PodSpec {
@@ -52,66 +50,33 @@ struct PodSpec {
 };
 
 v1::Pod Pod(const std::string& name, const PodSpec& s = {}) {
-  v1::Pod p;
-  v1::ObjectMeta& m = *p.mutable_metadata();
-  m.set_namespace_("default");
-  m.set_name(name);
-  m.set_uid("uid-" + name);
-  (*m.mutable_labels())["app"] = s.app;
+  testing::Labels annotations;
   if (!s.do_not_disrupt.empty()) {
-    (*m.mutable_annotations())[std::string(
-        well_known::kDoNotDisruptAnnotationKey)] = s.do_not_disrupt;
+    annotations[std::string(well_known::kDoNotDisruptAnnotationKey)] =
+        s.do_not_disrupt;
   }
-  if (!s.owner.empty()) {
-    v1::OwnerReference* ref = m.add_owner_references();
-    ref->set_api_version("apps/v1");
-    ref->set_kind(s.owner);
-    ref->set_name(s.app);
-    ref->set_uid("ctrl-" + s.app);
-    ref->set_controller(true);
-  }
-  p.mutable_spec()->set_node_name(s.node);
-  p.mutable_spec()->set_priority_class_name(s.priority_class);
-  p.mutable_spec()->set_termination_grace_period_seconds(s.grace);
-  p.mutable_status()->set_phase("Running");
-  v1::Condition* c = p.mutable_status()->add_conditions();
-  c->set_type("Ready");
-  c->set_status("True");
-  return p;
-}
-
-// A PDB selecting app=`app`; `field` "min" (minAvailable) or "max".
-v1::PodDisruptionBudget Pdb(const std::string& name, const std::string& app,
-                            const std::string& field, int amount) {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_namespace_("default");
-  pdb.mutable_metadata()->set_name(name);
-  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
-      app;
-  (field == "min" ? pdb.mutable_spec()->mutable_min_available()
-                  : pdb.mutable_spec()->mutable_max_unavailable())
-      ->set_number_value(amount);
-  return pdb;
+  return testing::MakePod({.name = name,
+                           .app = s.app,
+                           .node = s.node,
+                           .owner = s.owner,
+                           .priority_class = s.priority_class,
+                           .grace = s.grace,
+                           .annotations = annotations});
 }
 
 // A deleting NodeClaim of node `node` with terminationGracePeriod `tgp`
 // deleted at kT0, so T = kT0 + tgp.
 v1::NodeClaim Claim(const std::string& node, const std::string& tgp) {
-  v1::NodeClaim c;
-  c.mutable_metadata()->set_name("claim-" + node);
-  c.mutable_metadata()->add_finalizers("karpenter.sh/termination");
-  SetTime(kT0, c.mutable_metadata()->mutable_deletion_timestamp());
-  c.mutable_spec()->set_termination_grace_period(tgp);
-  c.mutable_status()->set_provider_id("aws:///zone/" + node);
-  return c;
+  return testing::MakeNodeClaim({.name = "claim-" + node,
+                                 .node_name = "",
+                                 .provider_id = "aws:///zone/" + node,
+                                 .nodepool = "",
+                                 .finalizers = {"karpenter.sh/termination"},
+                                 .deleted = kT0,
+                                 .termination_grace_period = tgp});
 }
 
-v1::Taint DisruptedTaint() {
-  v1::Taint taint;
-  taint.set_key(std::string(kDisruptedTaintKey));
-  taint.set_effect("NoSchedule");
-  return taint;
-}
+using testing::DisruptedTaint;
 
 // A fake over `objects` (nodes n1 to drain, n2 spare by default) at kT0.
 struct Env {
@@ -243,7 +208,8 @@ TEST_CASE("drainer: failures back off without a hot loop", "[drainer]") {
     CAPTURE(row.name);
     snapshot::ObjectSet o;
     o.pods = {Pod("web-1")};
-    if (row.blocked_by_pdb) o.pdbs = {Pdb("web", "web", "min", 1)};
+    if (row.blocked_by_pdb)
+      o.pdbs = {testing::MakePdb({.name = "web", .min_available = "1"})};
     Env env(std::move(o));
     if (!row.blocked_by_pdb) {
       REQUIRE(env.cluster
@@ -277,7 +243,8 @@ TEST_CASE("drainer: failures back off without a hot loop", "[drainer]") {
 snapshot::ObjectSet TwoPdbPod() {
   snapshot::ObjectSet o;
   o.pods = {Pod("web-1", {.grace = 30})};
-  o.pdbs = {Pdb("a", "web", "max", 1), Pdb("b", "web", "max", 1)};
+  o.pdbs = {testing::MakePdb({.name = "a", .max_unavailable = "1"}),
+            testing::MakePdb({.name = "b", .max_unavailable = "1"})};
   o.node_claims = {Claim("n1", "120s")};
   return o;
 }
@@ -358,7 +325,9 @@ TEST_CASE("drainer: spot deadline force-deletes pods whose grace exceeds it",
   o.pods = {Pod("slow", {.app = "slow", .grace = 600}),
             Pod("quick", {.app = "quick", .grace = 30}),
             Pod("blocked", {.app = "blocked", .grace = 30})};
-  o.pdbs = {Pdb("blocked", "blocked", "min", 1)};
+  o.pdbs = {testing::MakePdb({.name = "blocked",
+                              .selector = testing::Labels{{"app", "blocked"}},
+                              .min_available = "1"})};
   Env env(std::move(o));
   const absl::Time t = SpotInterruptionDeadline(kT0);
   auto drainer = env.MakeDrainer();
@@ -392,7 +361,12 @@ TEST_CASE("drainer: pods gone or going before execution get no call",
           "[drainer]") {
   snapshot::ObjectSet o;
   o.pods = {Pod("gone", {.app = "a"}), Pod("going", {.app = "b"})};
-  o.pdbs = {Pdb("a", "a", "min", 1), Pdb("b", "b", "min", 1)};
+  o.pdbs = {testing::MakePdb({.name = "a",
+                              .selector = testing::Labels{{"app", "a"}},
+                              .min_available = "1"}),
+            testing::MakePdb({.name = "b",
+                              .selector = testing::Labels{{"app", "b"}},
+                              .min_available = "1"})};
   Env env(std::move(o));
   auto drainer = env.MakeDrainer();
   REQUIRE(drainer->Drain("n1").ok());
@@ -426,7 +400,12 @@ snapshot::ObjectSet ThreeNodes() {
     o.pods.push_back(Pod(absl::StrCat("p", i),
                          {.app = app, .node = absl::StrCat("n", 1 + i % 3)}));
   }
-  o.pdbs = {Pdb("even", "even", "max", 1), Pdb("odd", "odd", "max", 1)};
+  o.pdbs = {testing::MakePdb({.name = "even",
+                              .selector = testing::Labels{{"app", "even"}},
+                              .max_unavailable = "1"}),
+            testing::MakePdb({.name = "odd",
+                              .selector = testing::Labels{{"app", "odd"}},
+                              .max_unavailable = "1"})};
   return o;
 }
 
@@ -539,7 +518,10 @@ TEST_CASE("drainer: keyed with precheck needs far fewer calls than per pod",
     }
     for (int k = 0; k < 4; ++k) {
       const std::string app = absl::StrCat("app", k);
-      o.pdbs.push_back(Pdb(app, app, "max", 1));
+      o.pdbs.push_back(
+          testing::MakePdb({.name = app,
+                            .selector = testing::Labels{{"app", app}},
+                            .max_unavailable = "1"}));
     }
     return o;
   };

@@ -18,7 +18,7 @@ using test::DecisionOf;
 using test::kT0;
 using test::MakePod;
 using test::MakeSnapshot;
-using test::Tol;
+using test::MakeToleration;
 
 // Names of the pods at `indexes`.
 std::vector<std::string> Names(const snapshot::Snapshot& s,
@@ -166,7 +166,7 @@ TEST_CASE("drain: pods not drained are explained and not counted", "[drain]") {
       MakePod({.name = "mirror", .owner = "v1/Node"}),
       MakePod({.name = "tolerant",
                .owner = "apps/v1/DaemonSet",
-               .tolerations = {Tol("", "Exists")}}),
+               .tolerations = {MakeToleration("", "Exists")}}),
       MakePod({.name = "done", .phase = "Succeeded"}),
       MakePod({.name = "stuck", .deleted = kT0 - absl::Minutes(5)}),
   });
@@ -193,8 +193,8 @@ TEST_CASE("drain: do-not-disrupt pod blocks the drain", "[drain]") {
       MakePod({.name = "forever",
                .annotations = {{"karpenter.sh/do-not-disrupt", "true"}}}),
       MakePod({.name = "briefly",
-               .started = kT0,
-               .annotations = {{"karpenter.sh/do-not-disrupt", "15m"}}}),
+               .annotations = {{"karpenter.sh/do-not-disrupt", "15m"}},
+               .started = kT0}),
       MakePod({.name = "ds-dnd",
                .owner = "apps/v1/DaemonSet",
                .annotations = {{"karpenter.sh/do-not-disrupt", "true"}}}),

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "karpenter/testing/builders.h"
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::drift {
@@ -23,26 +24,21 @@ struct Req {
 };
 
 v1::NodePool Pool(const std::vector<Req>& reqs) {
-  v1::NodePool pool;
-  pool.mutable_metadata()->set_name("default");
-  auto* spec = pool.mutable_spec()->mutable_template_()->mutable_spec();
+  testing::NodePoolOptions o;
   for (const Req& r : reqs) {
-    auto* p = spec->add_requirements();
-    p->set_key(r.key);
-    p->set_operator_(r.op);
-    for (const std::string& v : r.values) p->add_values(v);
+    o.requirements.push_back(testing::MakeRequirement(r.key, r.op, r.values));
   }
-  return pool;
+  return testing::MakeNodePool(o);
 }
 
+// A NodeClaim "default-abc" with exactly `labels`.
 v1::NodeClaim Claim(
     std::initializer_list<std::pair<std::string, std::string>> labels) {
-  v1::NodeClaim claim;
-  claim.mutable_metadata()->set_name("default-abc");
-  for (const auto& [k, v] : labels) {
-    (*claim.mutable_metadata()->mutable_labels())[k] = v;
-  }
-  return claim;
+  return testing::MakeNodeClaim(
+      {.name = "default-abc",
+       .node_name = "",
+       .nodepool = "",
+       .labels = testing::Labels(labels.begin(), labels.end())});
 }
 
 constexpr char kArch[] = "kubernetes.io/arch";

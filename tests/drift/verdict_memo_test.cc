@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "karpenter/cloud_provider.h"
@@ -20,6 +21,7 @@
 #include "karpenter/drift/verdict.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::drift {
@@ -37,11 +39,6 @@ constexpr char kCapacityType[] = "karpenter.sh/capacity-type";
 
 using Labels = std::map<std::string, std::string>;
 
-void SetTime(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
-  ts->set_nanos(0);
-}
-
 // A NodePool stamped with hash "1" whose requirements are `reqs`, each
 // {key, operator, values}.
 struct Req {
@@ -50,21 +47,11 @@ struct Req {
   std::vector<std::string> values;
 };
 v1::NodePool Pool(const std::string& name, const std::vector<Req>& reqs) {
-  v1::NodePool pool;
-  pool.mutable_metadata()->set_name(name);
-  auto& annotations = *pool.mutable_metadata()->mutable_annotations();
-  annotations["karpenter.sh/nodepool-hash"] = "1";
-  annotations["karpenter.sh/nodepool-hash-version"] = "v3";
+  testing::NodePoolOptions o{.name = name, .hash = "1"};
   for (const Req& r : reqs) {
-    auto* proto = pool.mutable_spec()
-                      ->mutable_template_()
-                      ->mutable_spec()
-                      ->add_requirements();
-    proto->set_key(r.key);
-    proto->set_operator_(r.op);
-    for (const std::string& v : r.values) proto->add_values(v);
+    o.requirements.push_back(testing::MakeRequirement(r.key, r.op, r.values));
   }
-  return pool;
+  return testing::MakeNodePool(o);
 }
 
 // What varies between the claims of the tables.
@@ -110,28 +97,28 @@ ClaimSpec Spec(std::string name, std::optional<std::string> pool,
   return spec;
 }
 
+// The kit's NodeClaim (karpenter/testing/builders.h) as `spec` describes
+// it: not registered to a Node, Launched (Unknown while pending), the hash
+// annotations, and Drifted=True since 30 minutes before kNow if asked.
 v1::NodeClaim Claim(const ClaimSpec& spec) {
-  v1::NodeClaim claim;
-  v1::ObjectMeta& meta = *claim.mutable_metadata();
-  meta.set_name(spec.name);
-  SetTime(kNow - spec.age, meta.mutable_creation_timestamp());
-  if (spec.deleting) SetTime(kNow, meta.mutable_deletion_timestamp());
-  if (spec.pool) (*meta.mutable_labels())[kNodePoolLabel] = *spec.pool;
-  for (const auto& [k, v] : spec.labels) (*meta.mutable_labels())[k] = v;
-  (*meta.mutable_annotations())["karpenter.sh/nodepool-hash"] = spec.hash;
-  (*meta.mutable_annotations())["karpenter.sh/nodepool-hash-version"] = "v3";
-  v1::Condition* launched = claim.mutable_status()->add_conditions();
-  launched->set_type("Launched");
-  launched->set_status(spec.launched ? "True" : "Unknown");
+  std::vector<testing::ConditionOptions> conditions;
   if (spec.drifted) {
-    v1::Condition* c = claim.mutable_status()->add_conditions();
-    c->set_type("Drifted");
-    c->set_status("True");
-    c->set_reason(*spec.drifted);
-    c->set_message(*spec.drifted);
-    SetTime(kNow - absl::Minutes(30), c->mutable_last_transition_time());
+    conditions.push_back({.type = "Drifted",
+                          .reason = *spec.drifted,
+                          .message = *spec.drifted,
+                          .since = kNow - absl::Minutes(30)});
   }
-  return claim;
+  return testing::MakeNodeClaim(
+      {.name = spec.name,
+       .node_name = "",
+       .nodepool = spec.pool.value_or(""),
+       .labels = spec.labels,
+       .annotations = {{"karpenter.sh/nodepool-hash", spec.hash},
+                       {"karpenter.sh/nodepool-hash-version", "v3"}},
+       .created = kNow - spec.age,
+       .deleted = spec.deleting ? std::optional(kNow) : std::nullopt,
+       .launched = spec.launched ? "True" : "Unknown",
+       .conditions = std::move(conditions)});
 }
 
 snapshot::Snapshot Snap(std::vector<v1::NodePool> pools,
@@ -139,10 +126,7 @@ snapshot::Snapshot Snap(std::vector<v1::NodePool> pools,
   snapshot::ObjectSet set;
   set.node_pools = std::move(pools);
   for (const ClaimSpec& spec : specs) set.node_claims.push_back(Claim(spec));
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(std::move(set));
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(set));
 }
 
 // Labels of an m5.large on-demand amd64 instance in us-west-2a.

@@ -10,12 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cloud_provider.h"
 #include "karpenter/v1/karpenter.pb.h"
@@ -30,11 +32,6 @@ constexpr char kCapacityType[] = "karpenter.sh/capacity-type";
 constexpr char kArch[] = "kubernetes.io/arch";
 constexpr char kHash[] = "karpenter.sh/nodepool-hash";
 constexpr char kHashVersion[] = "karpenter.sh/nodepool-hash-version";
-
-void SetTime(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
-  ts->set_nanos(0);
-}
 
 // A launched, managed NodeClaim of NodePool "default", two hours old, on an
 // m5.large on-demand instance in us-west-2a, with the pool's hash.
@@ -55,51 +52,39 @@ struct ClaimOpts {
   absl::Time drifted_since = kNow - absl::Minutes(30);
 };
 
-v1::Condition* AddCondition(v1::NodeClaim& claim, const std::string& type,
-                            const std::string& status) {
-  v1::Condition* c = claim.mutable_status()->add_conditions();
-  c->set_type(type);
-  c->set_status(status);
-  return c;
-}
-
+// The kit's NodeClaim (karpenter/testing/builders.h) as ClaimOpts describe
+// it: not registered to a Node, the pool's hash annotations, the Launched
+// and Drifted conditions only.
 v1::NodeClaim MakeClaim(const ClaimOpts& o) {
-  v1::NodeClaim claim;
-  v1::ObjectMeta& meta = *claim.mutable_metadata();
-  meta.set_name(o.name);
-  SetTime(o.created, meta.mutable_creation_timestamp());
-  if (o.deleting) SetTime(kNow, meta.mutable_deletion_timestamp());
-  if (o.pool) (*meta.mutable_labels())["karpenter.sh/nodepool"] = *o.pool;
-  for (const auto& [k, v] : o.labels) (*meta.mutable_labels())[k] = v;
-  (*meta.mutable_annotations())[kHash] = o.hash;
-  (*meta.mutable_annotations())[kHashVersion] = "v3";
-  claim.mutable_status()->set_provider_id(o.provider_id);
-  if (o.launched) AddCondition(claim, "Launched", *o.launched);
+  std::vector<testing::ConditionOptions> conditions;
   if (o.drifted) {
-    v1::Condition* c = AddCondition(claim, "Drifted", o.drifted->first);
-    c->set_reason(o.drifted->second);
-    c->set_message(o.drifted->second);
-    SetTime(o.drifted_since, c->mutable_last_transition_time());
+    conditions.push_back({.type = "Drifted",
+                          .status = o.drifted->first,
+                          .reason = o.drifted->second,
+                          .message = o.drifted->second,
+                          .since = o.drifted_since});
   }
-  return claim;
+  return testing::MakeNodeClaim(
+      {.name = o.name,
+       .node_name = "",
+       .provider_id = o.provider_id,
+       .nodepool = o.pool.value_or(""),
+       .labels = o.labels,
+       .annotations = {{kHash, o.hash}, {kHashVersion, "v3"}},
+       .created = o.created,
+       .deleted = o.deleting ? std::optional(kNow) : std::nullopt,
+       .launched = o.launched.value_or(""),
+       .conditions = std::move(conditions)});
 }
 
 // NodePool `name` with hash "1" requiring `kubernetes.io/arch <arch_op>
 // [amd64]`.
 v1::NodePool MakePool(std::string name = "default",
                       std::string arch_op = "In") {
-  v1::NodePool pool;
-  pool.mutable_metadata()->set_name(name);
-  (*pool.mutable_metadata()->mutable_annotations())[kHash] = "1";
-  (*pool.mutable_metadata()->mutable_annotations())[kHashVersion] = "v3";
-  auto* r = pool.mutable_spec()
-                ->mutable_template_()
-                ->mutable_spec()
-                ->add_requirements();
-  r->set_key(kArch);
-  r->set_operator_(arch_op);
-  r->add_values("amd64");
-  return pool;
+  return testing::MakeNodePool({.name = std::move(name),
+                                .hash = "1",
+                                .requirements = {testing::MakeRequirement(
+                                    kArch, std::move(arch_op), {"amd64"})}});
 }
 
 Offering Off(std::string zone, std::string capacity_type,
@@ -504,10 +489,7 @@ snapshot::Snapshot BuildSnapshot(std::vector<v1::NodePool> pools,
   snapshot::ObjectSet set;
   set.node_pools = std::move(pools);
   set.node_claims = std::move(claims);
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(std::move(set));
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(set));
 }
 
 // Claims of every kind, in this order: drifted by the provider, clean,

@@ -8,8 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/synthetic_cluster.h"
 
 namespace karpenter::snapshot {
@@ -18,48 +20,34 @@ namespace {
 using ::google::protobuf::util::MessageDifferencer;
 
 v1::Node MakeNode(const std::string& name) {
-  v1::Node node;
-  node.mutable_metadata()->set_name(name);
-  return node;
+  return testing::MakeNode({.name = name});
 }
 
 // A replica of "web": everything a replica owns differs with `i`.
 v1::Pod Replica(int i, const std::string& node) {
-  v1::Pod pod;
+  const std::string n = std::to_string(i);
+  v1::Pod pod =
+      testing::MakePod({.name = "web-" + n,
+                        .ns = "shop",
+                        .uid = "uid-" + n,
+                        .node = node,
+                        .owner = "ReplicaSet",
+                        .owner_name = "web-7f9",
+                        .priority = 1000,
+                        .annotations = {{"karpenter.sh/do-not-disrupt", "1h"}},
+                        .created = absl::FromUnixSeconds(1000 + i),
+                        .started = absl::FromUnixSeconds(2000 + i),
+                        .cpu = "250m",
+                        .ready = i % 2 == 0 ? "True" : "False",
+                        .ready_since = absl::FromUnixSeconds(3000 + i)});
   pod.set_api_version("v1");
   pod.set_kind("Pod");
-  v1::ObjectMeta& meta = *pod.mutable_metadata();
-  meta.set_namespace_("shop");
-  meta.set_name("web-" + std::to_string(i));
-  meta.set_uid("uid-" + std::to_string(i));
-  meta.set_resource_version(std::to_string(100 + i));
-  meta.mutable_creation_timestamp()->set_seconds(1000 + i);
-  (*meta.mutable_labels())["app"] = "web";
-  (*meta.mutable_annotations())["karpenter.sh/do-not-disrupt"] = "1h";
-  v1::OwnerReference& owner = *meta.add_owner_references();
-  owner.set_kind("ReplicaSet");
-  owner.set_name("web-7f9");
-  pod.mutable_spec()->set_node_name(node);
-  pod.mutable_spec()->set_priority(1000);
-  (*pod.mutable_spec()
-        ->mutable_containers()
-        ->Add()
-        ->mutable_resources()
-        ->mutable_requests())["cpu"] = "250m";
-  v1::PodStatus& status = *pod.mutable_status();
-  status.set_phase("Running");
-  status.mutable_start_time()->set_seconds(2000 + i);
-  v1::Condition& ready = *status.add_conditions();
-  ready.set_type("Ready");
-  ready.set_status(i % 2 == 0 ? "True" : "False");
-  ready.mutable_last_transition_time()->set_seconds(3000 + i);
+  pod.mutable_metadata()->set_resource_version(std::to_string(100 + i));
   return pod;
 }
 
 Snapshot BuildOrFail(ObjectSet objects) {
-  absl::StatusOr<Snapshot> s = Snapshot::Build(std::move(objects));
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(objects));
 }
 
 void CheckRoundTrip(const std::vector<v1::Pod>& pods, const Snapshot& s) {

@@ -7,49 +7,38 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/str_cat.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::snapshot {
 namespace {
 
+// Positional shorthands for the kit's builders
+// (karpenter/testing/builders.h); "" leaves a field empty.
 v1::Node MakeNode(const std::string& name,
                   const std::string& provider_id = "") {
-  v1::Node node;
-  node.mutable_metadata()->set_name(name);
-  node.mutable_spec()->set_provider_id(provider_id);
-  return node;
+  return testing::MakeNode({.name = name, .provider_id = provider_id});
 }
 
 v1::Pod MakePod(const std::string& ns, const std::string& name,
                 const std::string& node_name) {
-  v1::Pod pod;
-  pod.mutable_metadata()->set_namespace_(ns);
-  pod.mutable_metadata()->set_name(name);
-  pod.mutable_spec()->set_node_name(node_name);
-  return pod;
+  return testing::MakePod({.name = name, .ns = ns, .node = node_name});
 }
 
 v1::PodDisruptionBudget MakePdb(const std::string& ns,
                                 const std::string& name) {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_namespace_(ns);
-  pdb.mutable_metadata()->set_name(name);
-  return pdb;
+  return testing::MakePdb({.name = name, .ns = ns});
 }
 
 v1::NodeClaim MakeClaim(const std::string& name, const std::string& node_name,
                         const std::string& provider_id) {
-  v1::NodeClaim claim;
-  claim.mutable_metadata()->set_name(name);
-  claim.mutable_status()->set_node_name(node_name);
-  claim.mutable_status()->set_provider_id(provider_id);
-  return claim;
+  return testing::MakeNodeClaim(
+      {.name = name, .node_name = node_name, .provider_id = provider_id});
 }
 
 v1::NodePool MakePool(const std::string& name) {
-  v1::NodePool pool;
-  pool.mutable_metadata()->set_name(name);
-  return pool;
+  return testing::MakeNodePool({.name = name});
 }
 
 std::vector<std::string> PodNames(const Snapshot& s,
@@ -60,10 +49,7 @@ std::vector<std::string> PodNames(const Snapshot& s,
 }
 
 Snapshot MustBuild(ObjectSet set) {
-  absl::StatusOr<Snapshot> s = Snapshot::Build(std::move(set));
-  INFO(s.status().ToString());
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(set));
 }
 
 TEST_CASE("snapshot: groups pods by node in input order", "[snapshot]") {

@@ -10,10 +10,12 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::snapshot {
 namespace {
@@ -31,31 +33,22 @@ ObjectSet MustLoad(absl::string_view text) {
 }
 
 Snapshot MustBuild(ObjectSet set) {
-  absl::StatusOr<Snapshot> s = Snapshot::Build(std::move(set));
-  INFO(s.status().ToString());
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(set));
 }
 
+// Positional shorthands for the kit's builders
+// (karpenter/testing/builders.h).
 v1::Node Node(const std::string& name) {
-  v1::Node node;
-  node.mutable_metadata()->set_name(name);
-  return node;
+  return testing::MakeNode({.name = name});
 }
 
 v1::VolumeAttachment Va(const std::string& name, const std::string& node) {
-  v1::VolumeAttachment va;
-  va.mutable_metadata()->set_name(name);
-  va.mutable_spec()->set_node_name(node);
-  va.mutable_spec()->mutable_source()->set_persistent_volume_name("pv-" + name);
-  return va;
+  return testing::MakeVolumeAttachment(
+      {.name = name, .node = node, .persistent_volume = "pv-" + name});
 }
 
 v1::PersistentVolumeClaim Pvc(const std::string& ns, const std::string& name) {
-  v1::PersistentVolumeClaim pvc;
-  pvc.mutable_metadata()->set_namespace_(ns);
-  pvc.mutable_metadata()->set_name(name);
-  return pvc;
+  return testing::MakePersistentVolumeClaim({.name = name, .ns = ns});
 }
 
 std::vector<std::string> VaNames(const Snapshot& s,

@@ -11,9 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "karpenter/time_util.h"
 #include "termination_test_util.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -26,10 +28,10 @@ using test::ClaimOpts;
 using test::kT0;
 using test::MakeClaim;
 using test::MakeNode;
+using test::MakeTaint;
 using test::NodeOpts;
 using test::SetCondition;
 using test::Snap;
-using test::Taint;
 
 constexpr InstanceObservation kUnknown = InstanceObservation::kUnknown;
 constexpr InstanceObservation kExists = InstanceObservation::kExists;
@@ -124,7 +126,7 @@ NodeOpts DeletingNode() {
 // A deleting node that already carries the taint and the label.
 NodeOpts TaintedNode() {
   NodeOpts o = DeletingNode();
-  o.taints = {Taint("karpenter.sh/disrupted", "", "NoSchedule")};
+  o.taints = {MakeTaint("karpenter.sh/disrupted", "", "NoSchedule")};
   o.labels = {
       {"node.kubernetes.io/exclude-from-external-load-balancers", "karpenter"}};
   return o;
@@ -354,7 +356,8 @@ TEST_CASE("decide: Ready node is never shortcut", "[termination]") {
 }
 
 TEST_CASE("decide: taint and label only when missing", "[termination]") {
-  const v1::Taint disrupted = Taint("karpenter.sh/disrupted", "", "NoSchedule");
+  const v1::Taint disrupted =
+      MakeTaint("karpenter.sh/disrupted", "", "NoSchedule");
   const std::string label =
       "node.kubernetes.io/exclude-from-external-load-balancers";
   struct Row {
@@ -373,23 +376,23 @@ TEST_CASE("decide: taint and label only when missing", "[termination]") {
        {{label, "true"}},
        {kLabelLine}},
       {"taint with a value",
-       {Taint("karpenter.sh/disrupted", "x", "NoSchedule")},
+       {MakeTaint("karpenter.sh/disrupted", "x", "NoSchedule")},
        {{label, "karpenter"}},
        {kTaintLine}},
       {"taint with another effect",
-       {Taint("karpenter.sh/disrupted", "", "NoExecute")},
+       {MakeTaint("karpenter.sh/disrupted", "", "NoExecute")},
        {{label, "karpenter"}},
        {kTaintLine}},
       {"taint twice",
-       {disrupted, Taint("karpenter.sh/disrupted", "", "NoExecute")},
+       {disrupted, MakeTaint("karpenter.sh/disrupted", "", "NoExecute")},
        {{label, "karpenter"}},
        {kTaintLine}},
       {"taint twice, exact one last",
-       {Taint("karpenter.sh/disrupted", "", "NoExecute"), disrupted},
+       {MakeTaint("karpenter.sh/disrupted", "", "NoExecute"), disrupted},
        {{label, "karpenter"}},
        {kTaintLine}},
       {"unrelated taint",
-       {Taint("example.com/other", "", "NoSchedule")},
+       {MakeTaint("example.com/other", "", "NoSchedule")},
        {{label, "karpenter"}},
        {kTaintLine}},
   };
@@ -467,8 +470,8 @@ TEST_CASE("decide: pods not drained do not hold the drain", "[termination]") {
       MakePod({.name = "done", .phase = "Succeeded"}),
       MakePod({.name = "mirror", .owner = "v1/Node"}),
       MakePod({.name = "tolerant",
-               .tolerations = {drain::test::Tol("karpenter.sh/disrupted",
-                                                "Exists")}}),
+               .tolerations = {testing::MakeToleration("karpenter.sh/disrupted",
+                                                       "Exists")}}),
   };
   const Decision d = DecideN(
       Snap({MakeNode(TaintedNode())}, {MakeClaim(DeletingClaim())}, pods), kT0);
@@ -595,18 +598,12 @@ snapshot::Snapshot VolumeSnapshot(bool with_pv_name,
                  kT0 + absl::Minutes(10));
   }
   o.node_claims.push_back(claim);
-  v1::VolumeAttachment va;
-  va.mutable_metadata()->set_name("va-1");
-  va.mutable_spec()->set_node_name("node-a");
-  va.mutable_spec()->set_attacher("ebs.csi.aws.com");
-  if (with_pv_name) {
-    va.mutable_spec()->mutable_source()->set_persistent_volume_name("pv-1");
-  }
-  o.volume_attachments.push_back(va);
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(std::move(o));
-  REQUIRE(s.ok());
-  return *std::move(s);
+  o.volume_attachments.push_back(testing::MakeVolumeAttachment(
+      {.name = "va-1",
+       .persistent_volume =
+           with_pv_name ? std::optional<std::string>("pv-1") : std::nullopt,
+       .attached = false}));
+  return kit_test::MustBuildSnapshot(std::move(o));
 }
 
 TEST_CASE("decide: volume attachments hold the termination until the deadline",
@@ -1089,9 +1086,7 @@ class World {
   explicit World(snapshot::ObjectSet objects) : objects_(std::move(objects)) {}
 
   snapshot::Snapshot Snapshot() const {
-    absl::StatusOr<snapshot::Snapshot> s = snapshot::Snapshot::Build(objects_);
-    REQUIRE(s.ok());
-    return *std::move(s);
+    return kit_test::MustBuildSnapshot(objects_);
   }
 
   // Performs a GetInstance.
@@ -1165,7 +1160,7 @@ class World {
       }
       case ActionKind::kDeleteNode:
       case ActionKind::kDeleteNodeClaim:
-        test::SetTime(now, Meta(a)->mutable_deletion_timestamp());
+        *Meta(a)->mutable_deletion_timestamp() = TimeToProto(now);
         break;
       case ActionKind::kTaintNode: {
         auto* taints =

@@ -2,7 +2,8 @@
 //
 // A termination harness for end-to-end tests: FakeCluster + FakeCloudProvider
 // + FakeClock + recorders + termination::Executor, with object builders and
-// a driver that steps the clock from one due instant to the next.
+// a driver that steps the clock from one due instant to the next. The objects
+// are the test kit's (karpenter/testing/builders.h).
 
 #ifndef KARPENTER_TESTS_TERMINATION_E2E_UTIL_H_
 #define KARPENTER_TESTS_TERMINATION_E2E_UTIL_H_
@@ -23,6 +24,7 @@
 #include "karpenter/termination/garbage_collection.h"
 #include "karpenter/termination/janitor.h"
 #include "karpenter/termination/liveness.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cloud_provider.h"
 #include "karpenter/testing/fake_cluster.h"
@@ -31,57 +33,34 @@
 namespace karpenter::termination::e2e {
 
 // 2024-01-01T00:00:00Z.
-inline const absl::Time kStart = absl::FromUnixSeconds(1704067200);
-
-inline void Stamp(absl::Time t, google::protobuf::Timestamp* ts) {
-  ts->set_seconds(absl::ToUnixSeconds(t));
-}
+inline constexpr absl::Time kStart = testing::kTestEpoch;
 
 inline std::string ProviderId(const std::string& node) {
   return "fake:///test-zone-a/i-" + node;
 }
 
 // A Ready managed Node with the termination finalizer, and its registered
-// NodeClaim `<node>-claim`.
+// NodeClaim `<node>-claim`: the kit's (karpenter/testing/builders.h),
+// created a day before kStart, in test-zone-a.
 inline void AddManagedNode(snapshot::ObjectSet& o, const std::string& node,
                            std::optional<std::string> tgp = std::nullopt,
                            bool ready = true) {
-  v1::Node n;
-  n.mutable_metadata()->set_name(node);
-  Stamp(kStart - absl::Hours(24),
-        n.mutable_metadata()->mutable_creation_timestamp());
-  (*n.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] =
-      "default";
-  (*n.mutable_metadata()->mutable_labels())["topology.kubernetes.io/zone"] =
-      "test-zone-a";
-  n.mutable_metadata()->add_finalizers("karpenter.sh/termination");
-  n.mutable_spec()->set_provider_id(ProviderId(node));
-  v1::Condition* ready_condition = n.mutable_status()->add_conditions();
-  ready_condition->set_type("Ready");
-  ready_condition->set_status(ready ? "True" : "False");
-  Stamp(kStart - absl::Hours(1),
-        ready_condition->mutable_last_transition_time());
-  o.nodes.push_back(std::move(n));
-
-  v1::NodeClaim c;
-  c.mutable_metadata()->set_name(node + "-claim");
-  Stamp(kStart - absl::Hours(24),
-        c.mutable_metadata()->mutable_creation_timestamp());
-  (*c.mutable_metadata()->mutable_labels())["karpenter.sh/nodepool"] =
-      "default";
-  (*c.mutable_metadata()->mutable_labels())["karpenter.sh/capacity-type"] =
-      "on-demand";
-  c.mutable_metadata()->add_finalizers("karpenter.sh/termination");
-  if (tgp.has_value()) c.mutable_spec()->set_termination_grace_period(*tgp);
-  c.mutable_status()->set_provider_id(ProviderId(node));
-  c.mutable_status()->set_node_name(node);
-  for (const char* type : {"Launched", "Registered", "Initialized"}) {
-    v1::Condition* cond = c.mutable_status()->add_conditions();
-    cond->set_type(type);
-    cond->set_status("True");
-    Stamp(kStart - absl::Hours(24), cond->mutable_last_transition_time());
-  }
-  o.node_claims.push_back(std::move(c));
+  testing::ManagedNode m = testing::MakeManagedNode(
+      {.name = node,
+       .provider_id = ProviderId(node),
+       .initialized = false,
+       .zone = "test-zone-a",
+       .finalizers = {"karpenter.sh/termination"},
+       .created = kStart - absl::Hours(24),
+       .ready = ready ? "True" : "False",
+       .ready_since = kStart - absl::Hours(1)},
+      {.capacity_type = "on-demand",
+       .finalizers = {"karpenter.sh/termination"},
+       .created = kStart - absl::Hours(24),
+       .termination_grace_period = std::move(tgp),
+       .conditions = testing::LifecycleConditions(kStart - absl::Hours(24))});
+  o.nodes.push_back(std::move(m.node));
+  o.node_claims.push_back(std::move(m.node_claim));
 }
 
 struct PodOpts {
@@ -95,50 +74,25 @@ struct PodOpts {
   bool tolerate_all = false;
 };
 
+// The kit's pod `name` as PodOpts describe it, started two hours before
+// kStart.
 inline v1::Pod MakePod(const std::string& name, const PodOpts& s = {}) {
-  v1::Pod p;
-  v1::ObjectMeta& m = *p.mutable_metadata();
-  m.set_namespace_("default");
-  m.set_name(name);
-  m.set_uid("uid-" + name);
-  (*m.mutable_labels())["app"] = s.app;
-  if (s.do_not_disrupt)
-    (*m.mutable_annotations())["karpenter.sh/do-not-disrupt"] = "true";
-  if (!s.owner.empty()) {
-    v1::OwnerReference* ref = m.add_owner_references();
-    ref->set_api_version(
-        s.owner == "DaemonSet" || s.owner == "ReplicaSet" ? "apps/v1" : "v1");
-    ref->set_kind(s.owner);
-    ref->set_name(s.app);
-    ref->set_uid("ctrl-" + s.app);
-    ref->set_controller(true);
-  }
-  p.mutable_spec()->set_node_name(s.node);
-  p.mutable_spec()->set_priority_class_name(s.priority_class);
-  p.mutable_spec()->set_termination_grace_period_seconds(s.grace);
-  if (s.tolerate_all)
-    p.mutable_spec()->add_tolerations()->set_operator_("Exists");
-  p.mutable_status()->set_phase("Running");
-  Stamp(kStart - absl::Hours(2), p.mutable_status()->mutable_start_time());
-  v1::Condition* c = p.mutable_status()->add_conditions();
-  c->set_type("Ready");
-  c->set_status("True");
-  return p;
-}
-
-// `field` "min" or "max"; an integer amount.
-inline v1::PodDisruptionBudget MakePdb(const std::string& name,
-                                       const std::string& app,
-                                       const std::string& field, int amount) {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_namespace_("default");
-  pdb.mutable_metadata()->set_name(name);
-  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
-      app;
-  (field == "min" ? pdb.mutable_spec()->mutable_min_available()
-                  : pdb.mutable_spec()->mutable_max_unavailable())
-      ->set_number_value(amount);
-  return pdb;
+  return testing::MakePod(
+      {.name = name,
+       .app = s.app,
+       .node = s.node,
+       .owner = s.owner,
+       .priority_class = s.priority_class,
+       .grace = s.grace,
+       .annotations =
+           s.do_not_disrupt
+               ? testing::Labels{{"karpenter.sh/do-not-disrupt", "true"}}
+               : testing::Labels{},
+       .started = kStart - absl::Hours(2),
+       .tolerations = s.tolerate_all
+                          ? std::vector<v1::Toleration>{testing::MakeToleration(
+                                "", "Exists")}
+                          : std::vector<v1::Toleration>{}});
 }
 
 struct Harness {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "e2e_util.h"
 #include "karpenter/metrics.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::termination {
 namespace {
@@ -23,7 +24,6 @@ using e2e::CountPrefix;
 using e2e::FirstAt;
 using e2e::Harness;
 using e2e::kStart;
-using e2e::MakePdb;
 using e2e::MakePod;
 using e2e::ParseLog;
 using e2e::ProviderId;
@@ -56,7 +56,7 @@ snapshot::ObjectSet TwelvePodNode() {
       MakePod("crit-ds", {.app = "proxy",
                           .owner = "DaemonSet",
                           .priority_class = "system-node-critical"}));
-  o.pdbs.push_back(MakePdb("web", "web", "max", 1));
+  o.pdbs.push_back(testing::MakePdb({.name = "web", .max_unavailable = "1"}));
   return o;
 }
 
@@ -251,7 +251,9 @@ TEST_CASE("termination e2e: terminationGracePeriod forces a blocked drain",
   o.pods.push_back(MakePod("db-0", {.app = "db", .grace = 20}));
   o.pods.push_back(MakePod("db-1", {.app = "db", .grace = 20}));
   // minAvailable 2 of 2: the PDB never allows an eviction.
-  o.pdbs.push_back(MakePdb("db", "db", "min", 2));
+  o.pdbs.push_back(testing::MakePdb({.name = "db",
+                                     .selector = testing::Labels{{"app", "db"}},
+                                     .min_available = "2"}));
   Harness h(std::move(o));
   REQUIRE(h.cluster->DeleteNode("victim").ok());
   h.Run(kStart + absl::Hours(1));
@@ -283,7 +285,7 @@ TEST_CASE(
   snapshot::ObjectSet o;
   AddManagedNode(o, "victim", std::nullopt, /*ready=*/false);
   o.pods.push_back(MakePod("web-0", {.app = "web"}));
-  o.pdbs.push_back(MakePdb("web", "web", "min", 1));
+  o.pdbs.push_back(testing::MakePdb({.name = "web", .min_available = "1"}));
   Harness h(std::move(o));
   REQUIRE(h.cloud->Vanish(ProviderId("victim")).ok());
   REQUIRE(h.cluster->DeleteNode("victim").ok());
@@ -345,7 +347,7 @@ TEST_CASE("termination e2e: restart after every side effect",
     o.pods.push_back(MakePod("ds-logs", {.app = "logs", .owner = "DaemonSet"}));
     o.pods.push_back(
         MakePod("keeper", {.app = "keeper", .do_not_disrupt = true}));
-    o.pdbs.push_back(MakePdb("web", "web", "max", 1));
+    o.pdbs.push_back(testing::MakePdb({.name = "web", .max_unavailable = "1"}));
     return o;
   };
   Harness straight(scenario());
@@ -413,9 +415,9 @@ TEST_CASE("termination e2e: a node NotReady for 15 minutes is terminated",
   // NotReady since kStart - 1h in the builder; move it to kStart.
   for (v1::Node& n : o.nodes) {
     if (n.metadata().name() == "sick") {
-      e2e::Stamp(kStart, n.mutable_status()
-                             ->mutable_conditions(0)
-                             ->mutable_last_transition_time());
+      *n.mutable_status()
+           ->mutable_conditions(0)
+           ->mutable_last_transition_time() = TimeToProto(kStart);
     }
   }
   o.pods.push_back(MakePod("web-0", {.app = "web", .node = "sick"}));

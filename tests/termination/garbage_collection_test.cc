@@ -14,6 +14,7 @@
 #include "janitor_test_util.h"
 #include "karpenter/termination/janitor.h"
 #include "karpenter/testing/fake_clock.h"
+#include "karpenter/testing/fake_cloud_provider.h"
 #include "karpenter/testing/fake_cluster.h"
 
 namespace karpenter::termination {
@@ -23,9 +24,17 @@ using janitor_test::Build;
 using janitor_test::ClaimOpts;
 using janitor_test::kT0;
 using janitor_test::MakeClaim;
-using janitor_test::MakeInstance;
 using janitor_test::MakeNode;
 using janitor_test::NodeOpts;
+
+Instance MakeInstance(const std::string& provider_id, absl::Time created,
+                      InstanceState state = InstanceState::kRunning) {
+  Instance i;
+  i.provider_id = provider_id;
+  i.created = created;
+  i.state = state;
+  return i;
+}
 
 GarbageCollectionReport Collect(const snapshot::Snapshot& s,
                                 const std::vector<Instance>& instances,
@@ -243,8 +252,8 @@ TEST_CASE(
   orphan_node.finalizers = {"karpenter.sh/termination"};
   ClaimOpts orphan;
   orphan.name = "orphan";
-  orphan.node = "orphan";
-  orphan.pool = "p";
+  orphan.node_name = "orphan";
+  orphan.nodepool = "p";
   orphan.capacity_type = "spot";
   testing::FakeClock clock(kT0);
   auto cluster = testing::FakeCluster::Create(
@@ -252,12 +261,13 @@ TEST_CASE(
                             {MakeClaim(orphan)}),
       clock);
   REQUIRE(cluster.ok());
-  janitor_test::TestCloud cloud;
+  auto cloud = testing::FakeCloudProvider::Create(clock);
+  REQUIRE(cloud.ok());
   for (const std::string id :
        {"aws:///leak1", "aws:///leak2", "aws:///leak3"}) {
-    cloud.instances[id] = MakeInstance(id, kT0 - absl::Hours(1));
+    REQUIRE((*cloud)->AddInstance(MakeInstance(id, kT0 - absl::Hours(1))).ok());
   }
-  absl::StatusOr<std::vector<Instance>> listed = cloud.List();
+  absl::StatusOr<std::vector<Instance>> listed = (*cloud)->List();
   REQUIRE(listed.ok());
   absl::StatusOr<snapshot::Snapshot> s = (*cluster)->Read();
   REQUIRE(s.ok());
@@ -265,12 +275,12 @@ TEST_CASE(
 
   // leak1 terminates; leak2 vanished meanwhile (NotFound: done); leak3's
   // termination is refused.
-  cloud.fail_next = {absl::OkStatus(), absl::NotFoundError("gone"),
-                     absl::FailedPreconditionError("termination protection")};
-  janitor_test::RecordingEvents events;
-  janitor_test::RecordingMetrics metrics;
+  REQUIRE((*cloud)->Vanish("aws:///leak2").ok());
+  REQUIRE((*cloud)->SetTerminationProtection("aws:///leak3", true).ok());
+  testing::RecordingEventRecorder events;
+  testing::InMemoryMetrics metrics;
   const JanitorResult result =
-      ApplyGarbageCollection(report, **cluster, cloud, events, metrics);
+      ApplyGarbageCollection(report, **cluster, **cloud, events, metrics);
   std::vector<std::string> got;
   for (const JanitorAction& a : result.actions) {
     got.push_back(absl::StrCat(JanitorActionKindName(a.kind), " ", a.target,
@@ -287,20 +297,21 @@ TEST_CASE(
   CHECK(result.failures() == 1);
   CHECK(result.actions[3].status.code() ==
         absl::StatusCode::kFailedPrecondition);
-  CHECK(cloud.deletes == std::vector<std::string>{
-                             "aws:///leak1", "aws:///leak2", "aws:///leak3"});
+  CHECK(
+      janitor_test::DeletedIds(**cloud) ==
+      std::vector<std::string>{"aws:///leak1", "aws:///leak2", "aws:///leak3"});
 
   absl::StatusOr<snapshot::Snapshot> after = (*cluster)->Read();
   REQUIRE(after.ok());
   CHECK_FALSE(after->FindNode("leak1").has_value());  // No finalizer: gone.
   CHECK_FALSE(after->FindNodeClaim("orphan").has_value());
   CHECK(after->FindNode("orphan").has_value());  // Not GC's to delete.
-  CHECK(metrics.values ==
+  CHECK(janitor_test::MetricValues(metrics) ==
         std::map<std::string, double>{
             {"karpenter_nodeclaims_disrupted_total{capacity_type=spot,"
              "nodepool=p,reason=garbage_collected}",
              1}});
-  CHECK(events.Lines() ==
+  CHECK(janitor_test::EventLines(events) ==
         std::vector<std::string>{"GarbageCollected Node/leak1",
                                  "GarbageCollected NodeClaim/orphan"});
 }
@@ -317,12 +328,16 @@ TEST_CASE("gc: apply skips the Nodes of an instance it could not terminate",
   REQUIRE(s.ok());
   const GarbageCollectionReport report =
       Collect(*s, {MakeInstance("aws:///leak", kT0 - absl::Minutes(1))}, kT0);
-  janitor_test::TestCloud cloud;
-  cloud.fail_next = {absl::UnavailableError("throttled")};
-  janitor_test::RecordingEvents events;
-  janitor_test::RecordingMetrics metrics;
+  auto cloud = testing::FakeCloudProvider::Create(clock);
+  REQUIRE(cloud.ok());
+  REQUIRE((*cloud)
+              ->FailNext(testing::CloudMethod::kDelete,
+                         absl::UnavailableError("throttled"))
+              .ok());
+  testing::RecordingEventRecorder events;
+  testing::InMemoryMetrics metrics;
   const JanitorResult result =
-      ApplyGarbageCollection(report, **cluster, cloud, events, metrics);
+      ApplyGarbageCollection(report, **cluster, **cloud, events, metrics);
   REQUIRE(result.actions.size() == 2);
   CHECK(result.actions[0].status.code() == absl::StatusCode::kUnavailable);
   CHECK(result.actions[1].kind == JanitorActionKind::kDeleteNode);
@@ -333,7 +348,7 @@ TEST_CASE("gc: apply skips the Nodes of an instance it could not terminate",
   absl::StatusOr<snapshot::Snapshot> after = (*cluster)->Read();
   REQUIRE(after.ok());
   CHECK(after->FindNode("leak").has_value());
-  CHECK(events.events.empty());
+  CHECK(events.events().empty());
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ TEST_CASE("liveness: registration timeout after 15 minutes, registered kept",
   pending.registered_since = kT0;
   ClaimOpts done = pending;
   done.name = "registered";
-  done.node = "n1";
+  done.node_name = "n1";
   done.registered = "True";
   NodeOpts node;
   node.name = "n1";
@@ -143,7 +143,7 @@ snapshot::Snapshot PoolWithOneBad(const std::string& ready, int healthy) {
   nodes.push_back(MakeNode(bad));
   ClaimOpts c;
   c.name = "bad";
-  c.node = "bad";
+  c.node_name = "bad";
   return Build(std::move(nodes), {MakeClaim(c)});
 }
 
@@ -182,14 +182,14 @@ snapshot::Snapshot Pool(int total, int bad) {
   for (int i = 0; i < total; ++i) {
     NodeOpts n;
     n.name = absl::StrCat("n", i);
-    n.pool = "p";
+    n.nodepool = "p";
     n.ready = i < bad ? "False" : "True";
     n.ready_since = kT0;
     nodes.push_back(MakeNode(n));
     ClaimOpts c;
     c.name = absl::StrCat("c", i);
-    c.node = n.name;
-    c.pool = "p";
+    c.node_name = n.name;
+    c.nodepool = "p";
     claims.push_back(MakeClaim(c));
   }
   return Build(std::move(nodes), std::move(claims));
@@ -256,19 +256,19 @@ TEST_CASE(
   for (int i = 0; i < 10; ++i) {
     NodeOpts n;
     n.name = absl::StrCat("n", i);
-    n.pool = i < 2 ? "p" : "q";
+    n.nodepool = i < 2 ? "p" : "q";
     n.ready = i < 2 ? "False" : "True";
     n.ready_since = kT0;
     nodes.push_back(MakeNode(n));
   }
   ClaimOpts pooled;
   pooled.name = "pooled";
-  pooled.node = "n0";
-  pooled.pool = "p";
+  pooled.node_name = "n0";
+  pooled.nodepool = "p";
   ClaimOpts solo;
   solo.name = "solo";
-  solo.node = "n1";
-  solo.pool = "";
+  solo.node_name = "n1";
+  solo.nodepool = "";
   const LivenessReport r =
       Evaluate(Build(std::move(nodes), {MakeClaim(pooled), MakeClaim(solo)}),
                kT0 + absl::Hours(1));
@@ -292,20 +292,20 @@ TEST_CASE(
   launching.launched_since = kT0 - absl::Minutes(2);  // Due at kT0 + 3m.
   ClaimOpts orphan;
   orphan.name = "orphan";
-  orphan.node = "gone";
+  orphan.node_name = "gone";
   NodeOpts slow;
   slow.name = "slow";
   slow.ready = "False";
   slow.ready_since = kT0 - absl::Minutes(10);  // Due at kT0 + 5m.
   ClaimOpts slow_claim;
   slow_claim.name = "slow";
-  slow_claim.node = "slow";
+  slow_claim.node_name = "slow";
   NodeOpts leaving = slow;
   leaving.name = "leaving";
   leaving.deleted = kT0;
   ClaimOpts leaving_claim;
   leaving_claim.name = "leaving";
-  leaving_claim.node = "leaving";
+  leaving_claim.node_name = "leaving";
   std::vector<v1::Node> nodes = {MakeNode(slow), MakeNode(leaving)};
   for (int i = 0; i < 8; ++i) {
     NodeOpts ok;
@@ -376,18 +376,18 @@ TEST_CASE("liveness: apply deletes, annotates repairs, counts and records",
   ClaimOpts late;
   late.name = "late";
   late.launched = "Unknown";
-  late.pool = "p";
+  late.nodepool = "p";
   late.finalizers = {"karpenter.sh/termination"};
   ClaimOpts sick = late;
   sick.name = "sick";
   sick.launched = "True";
-  sick.node = "sick";
+  sick.node_name = "sick";
   ClaimOpts fine = sick;
   fine.name = "fine";
-  fine.node = "fine";
+  fine.node_name = "fine";
   NodeOpts sick_node;
   sick_node.name = "sick";
-  sick_node.pool = "p";
+  sick_node.nodepool = "p";
   sick_node.ready = "False";
   NodeOpts fine_node = sick_node;
   fine_node.name = "fine";
@@ -408,8 +408,8 @@ TEST_CASE("liveness: apply deletes, annotates repairs, counts and records",
   REQUIRE(before.ok());
   const LivenessReport report = Evaluate(*before, kT0);
 
-  janitor_test::RecordingEvents events;
-  janitor_test::RecordingMetrics metrics;
+  testing::RecordingEventRecorder events;
+  testing::InMemoryMetrics metrics;
   const JanitorResult result =
       ApplyLiveness(report, **cluster, events, metrics);
   CHECK(result.ok());
@@ -433,21 +433,22 @@ TEST_CASE("liveness: apply deletes, annotates repairs, counts and records",
         "2026-01-01T00:00:00Z");
   CHECK_FALSE(claim("fine").metadata().has_deletion_timestamp());
 
-  CHECK(metrics.values == std::map<std::string, double>{
-                              {"karpenter_nodeclaims_disrupted_total{"
-                               "capacity_type=on-demand,nodepool=p,reason="
-                               "launch_timeout}",
-                               1},
-                              {"karpenter_nodeclaims_disrupted_total{"
-                               "capacity_type=on-demand,nodepool=p,reason="
-                               "unhealthy}",
-                               1},
-                              {"karpenter_nodeclaims_unhealthy_disrupted_"
-                               "total{capacity_type=on-demand,condition="
-                               "Ready,image_id=ami-1,nodepool=p}",
-                               1},
-                          });
-  CHECK(events.Lines() ==
+  CHECK(janitor_test::MetricValues(metrics) ==
+        std::map<std::string, double>{
+            {"karpenter_nodeclaims_disrupted_total{"
+             "capacity_type=on-demand,nodepool=p,reason="
+             "launch_timeout}",
+             1},
+            {"karpenter_nodeclaims_disrupted_total{"
+             "capacity_type=on-demand,nodepool=p,reason="
+             "unhealthy}",
+             1},
+            {"karpenter_nodeclaims_unhealthy_disrupted_"
+             "total{capacity_type=on-demand,condition="
+             "Ready,image_id=ami-1,nodepool=p}",
+             1},
+        });
+  CHECK(janitor_test::EventLines(events) ==
         std::vector<std::string>{"GarbageCollected NodeClaim/late",
                                  "GarbageCollected NodeClaim/sick"});
   // Applying the same report again: deleting a deleting NodeClaim is OK and
@@ -479,8 +480,8 @@ TEST_CASE("liveness: apply keeps going past failures, NotFound is done",
               ->FailNext(testing::FakeMethod::kDeleteNodeClaim,
                          absl::NotFoundError("gone"))
               .ok());
-  janitor_test::RecordingEvents events;
-  janitor_test::RecordingMetrics metrics;
+  testing::RecordingEventRecorder events;
+  testing::InMemoryMetrics metrics;
   const JanitorResult result =
       ApplyLiveness(report, **cluster, events, metrics);
   REQUIRE(result.actions.size() == 3);
@@ -491,9 +492,9 @@ TEST_CASE("liveness: apply keeps going past failures, NotFound is done",
   CHECK(result.actions[2].status.ok());
   CHECK_FALSE(result.actions[2].already_gone);
   // Only "c" was deleted by this call.
-  CHECK(events.Lines() ==
+  CHECK(janitor_test::EventLines(events) ==
         std::vector<std::string>{"GarbageCollected NodeClaim/c"});
-  CHECK(metrics.values.size() == 1);
+  CHECK(janitor_test::MetricValues(metrics).size() == 1);
 }
 
 }  // namespace

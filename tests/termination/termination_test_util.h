@@ -1,8 +1,9 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// Node, NodeClaim and snapshot builders for the termination tests: managed
-// Nodes with labels, finalizer, Ready condition and timestamps, and
-// NodeClaims with the lifecycle fields the termination decisions read.
+// The termination tests' Nodes and NodeClaims, on the test kit
+// (karpenter/testing/builders.h): managed Nodes with the finalizer, Ready
+// condition and timestamps, and NodeClaims with the lifecycle fields the
+// termination decisions read, each with the defaults of node-a / claim-a.
 
 #ifndef KARPENTER_TESTS_TERMINATION_TERMINATION_TEST_UTIL_H_
 #define KARPENTER_TESTS_TERMINATION_TERMINATION_TEST_UTIL_H_
@@ -15,17 +16,18 @@
 #include <vector>
 
 #include "../drain/drain_test_util.h"
+#include "../testing/kit_test_util.h"
 #include "absl/time/time.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::termination::test {
 
+using drain::test::kProviderId;
 using drain::test::kT0;
-using drain::test::SetTime;
 
-inline constexpr char kProviderId[] = "aws:///us-west-2a/i-a";
 inline constexpr char kFinalizer[] = "karpenter.sh/termination";
 
 // Sets condition `type` of `conditions` (replacing one of the same type).
@@ -33,15 +35,9 @@ inline void SetCondition(
     google::protobuf::RepeatedPtrField<v1::Condition>* conditions,
     const std::string& type, const std::string& status,
     const std::string& reason = "", absl::Time since = kT0) {
-  v1::Condition* c = nullptr;
-  for (v1::Condition& existing : *conditions) {
-    if (existing.type() == type) c = &existing;
-  }
-  if (c == nullptr) c = conditions->Add();
-  c->set_type(type);
-  c->set_status(status);
-  c->set_reason(reason);
-  SetTime(since, c->mutable_last_transition_time());
+  testing::SetCondition(
+      conditions,
+      {.type = type, .status = status, .reason = reason, .since = since});
 }
 
 // What a test Node looks like: by default a Ready, managed, not deleting
@@ -52,45 +48,36 @@ struct NodeOpts {
   std::string nodepool = "default";  // "": no karpenter.sh/nodepool label.
   std::string zone = "us-west-2a";   // "": no zone label.
   bool finalizer = true;
-  std::optional<absl::Time> deleted;
+  std::optional<absl::Time> deleted = {};
   absl::Time created = kT0 - absl::Hours(1);
   std::optional<std::string> ready = "True";  // nullopt: no Ready condition.
-  std::vector<v1::Taint> taints;
-  std::map<std::string, std::string> labels;  // Extra labels.
+  std::vector<v1::Taint> taints = {};
+  std::map<std::string, std::string> labels = {};  // Extra labels.
 };
 
+// The kit's Node (karpenter/testing/builders.h) as NodeOpts describe it:
+// Ready since its creation (reason KubeletReady), no instance-type or
+// capacity-type label.
 inline v1::Node MakeNode(const NodeOpts& o) {
-  v1::Node node;
-  v1::ObjectMeta& meta = *node.mutable_metadata();
-  meta.set_name(o.name);
-  SetTime(o.created, meta.mutable_creation_timestamp());
-  if (!o.nodepool.empty()) {
-    (*meta.mutable_labels())["karpenter.sh/nodepool"] = o.nodepool;
-  }
-  if (!o.zone.empty()) {
-    (*meta.mutable_labels())["topology.kubernetes.io/zone"] = o.zone;
-  }
-  for (const auto& [k, v] : o.labels) (*meta.mutable_labels())[k] = v;
-  if (o.finalizer) meta.add_finalizers(kFinalizer);
-  if (o.deleted.has_value())
-    SetTime(*o.deleted, meta.mutable_deletion_timestamp());
-  node.mutable_spec()->set_provider_id(o.provider_id);
-  for (const v1::Taint& t : o.taints) *node.mutable_spec()->add_taints() = t;
-  if (o.ready.has_value()) {
-    SetCondition(node.mutable_status()->mutable_conditions(), "Ready", *o.ready,
-                 "KubeletReady", o.created);
-  }
-  return node;
+  return testing::MakeNode({
+      .name = o.name,
+      .provider_id = o.provider_id,
+      .nodepool = o.nodepool,
+      .initialized = false,
+      .zone = o.zone,
+      .labels = o.labels,
+      .taints = o.taints,
+      .finalizers = o.finalizer ? std::vector<std::string>{kFinalizer}
+                                : std::vector<std::string>{},
+      .created = o.created,
+      .deleted = o.deleted,
+      .ready = o.ready.value_or(""),
+      .ready_since = o.created,
+      .ready_reason = "KubeletReady",
+  });
 }
 
-inline v1::Taint Taint(const std::string& key, const std::string& value,
-                       const std::string& effect) {
-  v1::Taint t;
-  t.set_key(key);
-  t.set_value(value);
-  t.set_effect(effect);
-  return t;
-}
+using testing::MakeTaint;
 
 // What a test NodeClaim looks like: by default launched as node-a,
 // Registered=True, with the finalizer, labels for the metrics, not deleting.
@@ -100,9 +87,9 @@ struct ClaimOpts {
   std::string node_name = "node-a";
   bool finalizer = true;
   bool registered = true;
-  std::optional<absl::Time> deleted;
-  std::optional<std::string> grace_period;  // spec.terminationGracePeriod.
-  std::optional<std::string> termination_timestamp;  // The annotation.
+  std::optional<absl::Time> deleted = {};
+  std::optional<std::string> grace_period = {};  // terminationGracePeriod.
+  std::optional<std::string> termination_timestamp = {};  // The annotation.
   std::map<std::string, std::string> labels = {
       {"karpenter.sh/nodepool", "default"},
       {"topology.kubernetes.io/zone", "us-west-2a"},
@@ -110,18 +97,25 @@ struct ClaimOpts {
   };
 };
 
+// The kit's NodeClaim as ClaimOpts describe it: created an hour before
+// kT0, Registered since then (reason Registered), no other condition.
 inline v1::NodeClaim MakeClaim(const ClaimOpts& o) {
-  v1::NodeClaim claim = drain::test::MakeClaim(
-      {.name = o.name,
-       .provider_id = o.provider_id,
-       .deleted = o.deleted,
-       .grace_period = o.grace_period,
-       .termination_timestamp = o.termination_timestamp});
-  v1::ObjectMeta& meta = *claim.mutable_metadata();
-  SetTime(kT0 - absl::Hours(1), meta.mutable_creation_timestamp());
-  for (const auto& [k, v] : o.labels) (*meta.mutable_labels())[k] = v;
-  if (o.finalizer) meta.add_finalizers(kFinalizer);
-  claim.mutable_status()->set_node_name(o.node_name);
+  v1::NodeClaim claim = testing::MakeNodeClaim({
+      .name = o.name,
+      .node_name = o.node_name,
+      .provider_id = o.provider_id,
+      .nodepool = "",
+      .labels = o.labels,
+      .annotations =
+          o.termination_timestamp.has_value()
+              ? drain::test::TerminationTimestamp(*o.termination_timestamp)
+              : testing::Labels{},
+      .finalizers = o.finalizer ? std::vector<std::string>{kFinalizer}
+                                : std::vector<std::string>{},
+      .created = kT0 - absl::Hours(1),
+      .deleted = o.deleted,
+      .termination_grace_period = o.grace_period,
+  });
   if (o.registered) {
     SetCondition(claim.mutable_status()->mutable_conditions(), "Registered",
                  "True", "Registered", kT0 - absl::Hours(1));
@@ -136,10 +130,7 @@ inline snapshot::Snapshot Snap(std::vector<v1::Node> nodes,
   objects.nodes = std::move(nodes);
   objects.node_claims = std::move(claims);
   objects.pods = std::move(pods);
-  absl::StatusOr<snapshot::Snapshot> s =
-      snapshot::Snapshot::Build(std::move(objects));
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(objects));
 }
 
 }  // namespace karpenter::termination::test

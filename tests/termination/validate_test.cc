@@ -43,13 +43,13 @@ snapshot::Snapshot Cluster(const std::string& w3_ready) {
   for (const std::string name : {"w1", "w2", "w3"}) {
     NodeOpts n;
     n.name = name;
-    n.pool = "web";
+    n.nodepool = "web";
     if (name == "w3") n.ready = w3_ready;
     nodes.push_back(MakeNode(n));
   }
   NodeOpts batch;
   batch.name = "b1";
-  batch.pool = "batch";
+  batch.nodepool = "batch";
   nodes.push_back(MakeNode(batch));
   return Build(std::move(nodes), {});
 }
@@ -92,7 +92,7 @@ TEST_CASE("validate deletion: allow and deny with reasons",
   // A deleting node is allowed even with the budget exhausted.
   NodeOpts down;
   down.name = "w1";
-  down.pool = "web";
+  down.nodepool = "web";
   down.ready = "False";
   NodeOpts leaving = down;
   leaving.name = "w2";

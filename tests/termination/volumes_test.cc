@@ -8,9 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::termination {
 namespace {
@@ -19,13 +21,7 @@ using snapshot::ObjectSet;
 using snapshot::Snapshot;
 using snapshot::VolumeAttachmentIndex;
 
-const absl::Time kNow = absl::FromUnixSeconds(1704067200);  // 2024-01-01
-
-google::protobuf::Timestamp Ts(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  ts.set_seconds(absl::ToUnixSeconds(t));
-  return ts;
-}
+constexpr absl::Time kNow = testing::kTestEpoch;  // 2024-01-01
 
 // How a test pod differs from a plain, drainable one.
 enum class PodKind {
@@ -49,63 +45,47 @@ struct PodSpec {
   std::vector<std::string> ephemerals = {};  // Generic ephemeral volumes.
 };
 
+// A bare Running pod (no labels, no Ready condition) of the kit
+// (karpenter/testing/builders.h), shaped by `p.kind`, with a volume per
+// claim and per ephemeral name, and a "config" volume without a claim.
 v1::Pod MakePod(const PodSpec& p) {
-  v1::Pod pod;
-  pod.mutable_metadata()->set_namespace_(p.ns);
-  pod.mutable_metadata()->set_name(p.name);
-  pod.mutable_spec()->set_node_name(p.node);
-  pod.mutable_status()->set_phase("Running");
-  auto owner = [&](const std::string& api, const std::string& kind) {
-    v1::OwnerReference* ref = pod.mutable_metadata()->add_owner_references();
-    ref->set_api_version(api);
-    ref->set_kind(kind);
-    ref->set_name("owner");
-  };
-  auto tolerate = [&] {
-    v1::Toleration* t = pod.mutable_spec()->add_tolerations();
-    t->set_key(std::string(drain::kDisruptedTaintKey));
-    t->set_operator_("Exists");
-  };
-  auto deleted = [&](absl::Duration ago) {
-    *pod.mutable_metadata()->mutable_deletion_timestamp() = Ts(kNow - ago);
-  };
+  testing::PodOptions o{.name = p.name,
+                        .ns = p.ns,
+                        .uid = "",
+                        .app = "",
+                        .node = p.node,
+                        .pvcs = p.claims,
+                        .ephemeral_volumes = p.ephemerals,
+                        .ready = ""};
+  const v1::Toleration tolerate =
+      testing::MakeToleration(std::string(drain::kDisruptedTaintKey), "Exists");
   switch (p.kind) {
     case PodKind::kPlain:
       break;
     case PodKind::kToleratesTaint:
-      tolerate();
+      o.tolerations = {tolerate};
       break;
     case PodKind::kTerminatingRecent:
-      deleted(absl::Seconds(30));
+      o.deleted = kNow - absl::Seconds(30);
       break;
     case PodKind::kTerminatingOneMin:
-      deleted(absl::Minutes(1));
+      o.deleted = kNow - absl::Minutes(1);
       break;
     case PodKind::kStuck:
-      deleted(absl::Minutes(2));
+      o.deleted = kNow - absl::Minutes(2);
       break;
     case PodKind::kMirror:
-      owner("v1", "Node");
+      o.owner = "Node";
       break;
     case PodKind::kDaemonSet:
-      owner("apps/v1", "DaemonSet");
+      o.owner = "DaemonSet";
       break;
     case PodKind::kTerminalTolerating:
-      tolerate();
-      pod.mutable_status()->set_phase("Succeeded");
+      o.tolerations = {tolerate};
+      o.phase = "Succeeded";
       break;
   }
-  int i = 0;
-  for (const std::string& claim : p.claims) {
-    v1::Volume* v = pod.mutable_spec()->add_volumes();
-    v->set_name(absl::StrCat("v", i++));
-    v->mutable_persistent_volume_claim()->set_claim_name(claim);
-  }
-  for (const std::string& name : p.ephemerals) {
-    v1::Volume* v = pod.mutable_spec()->add_volumes();
-    v->set_name(name);
-    v->mutable_ephemeral();
-  }
+  v1::Pod pod = testing::MakePod(o);
   // A volume without a claim is ignored.
   pod.mutable_spec()->add_volumes()->set_name("config");
   return pod;
@@ -113,23 +93,15 @@ v1::Pod MakePod(const PodSpec& p) {
 
 v1::VolumeAttachment MakeVa(const std::string& name, const std::string& node,
                             std::optional<std::string> pv) {
-  v1::VolumeAttachment va;
-  va.mutable_metadata()->set_name(name);
-  va.mutable_spec()->set_attacher("ebs.csi.aws.com");
-  va.mutable_spec()->set_node_name(node);
-  if (pv) va.mutable_spec()->mutable_source()->set_persistent_volume_name(*pv);
-  va.mutable_status()->set_attached(true);
-  return va;
+  return testing::MakeVolumeAttachment(
+      {.name = name, .node = node, .persistent_volume = std::move(pv)});
 }
 
 v1::PersistentVolumeClaim MakePvc(const std::string& ns,
                                   const std::string& name,
                                   const std::string& pv) {
-  v1::PersistentVolumeClaim pvc;
-  pvc.mutable_metadata()->set_namespace_(ns);
-  pvc.mutable_metadata()->set_name(name);
-  pvc.mutable_spec()->set_volume_name(pv);
-  return pvc;
+  return testing::MakePersistentVolumeClaim(
+      {.name = name, .ns = ns, .volume_name = pv});
 }
 
 // Nodes n0 and n1; claims a/data -> pv-a, b/data -> pv-b, default/logs ->
@@ -138,7 +110,7 @@ Snapshot Build(std::vector<PodSpec> pods,
                std::vector<v1::VolumeAttachment> vas) {
   ObjectSet set;
   for (const char* n : {"n0", "n1"}) {
-    set.nodes.emplace_back().mutable_metadata()->set_name(n);
+    set.nodes.push_back(testing::MakeNode({.name = n}));
   }
   for (const PodSpec& p : pods) set.pods.push_back(MakePod(p));
   set.volume_attachments = std::move(vas);
@@ -147,10 +119,7 @@ Snapshot Build(std::vector<PodSpec> pods,
                                   MakePvc("", "logs", "pv-logs"),
                                   MakePvc("default", "eph-scratch", "pv-eph"),
                                   MakePvc("default", "unbound", "")};
-  absl::StatusOr<Snapshot> s = Snapshot::Build(std::move(set));
-  INFO(s.status().ToString());
-  REQUIRE(s.ok());
-  return *std::move(s);
+  return kit_test::MustBuildSnapshot(std::move(set));
 }
 
 std::vector<std::string> Names(const Snapshot& s,

@@ -10,47 +10,27 @@
 #include <string>
 #include <utility>
 
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
 
 namespace karpenter::testing {
 namespace {
 
-const absl::Time kT0 = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
+constexpr absl::Time kT0 = kTestEpoch;  // 2024-01-01Z
 
 v1::Node CapNode(const std::string& name, const std::string& cpu) {
-  v1::Node n;
-  n.mutable_metadata()->set_name(name);
-  auto& alloc = *n.mutable_status()->mutable_allocatable();
-  alloc["cpu"] = cpu;
-  alloc["memory"] = "8Gi";
-  alloc["pods"] = "10";
-  return n;
+  return MakeNode(
+      {.name = name,
+       .ready = "",
+       .allocatable = {{"cpu", cpu}, {"memory", "8Gi"}, {"pods", "10"}}});
 }
 
 // A ReplicaSet pod of app "web" requesting `cpu`.
 v1::Pod CpuPod(const std::string& name, const std::string& node,
                const std::string& cpu) {
-  v1::Pod p;
-  v1::ObjectMeta& m = *p.mutable_metadata();
-  m.set_namespace_("default");
-  m.set_name(name);
-  m.set_uid("uid-" + name);
-  (*m.mutable_labels())["app"] = "web";
-  v1::OwnerReference* ref = m.add_owner_references();
-  ref->set_kind("ReplicaSet");
-  ref->set_name("web");
-  ref->set_uid("ctrl-web");
-  ref->set_controller(true);
-  p.mutable_spec()->set_node_name(node);
-  v1::Container* c = p.mutable_spec()->add_containers();
-  c->set_name("main");
-  (*c->mutable_resources()->mutable_requests())["cpu"] = cpu;
-  p.mutable_status()->set_phase("Running");
-  v1::Condition* ready = p.mutable_status()->add_conditions();
-  ready->set_type("Ready");
-  ready->set_status("True");
-  return p;
+  return MakePod(
+      {.name = name, .node = node, .owner = "ReplicaSet", .cpu = cpu});
 }
 
 // n1 runs "moving" (1500m) and is cordoned, as a drain leaves it; n2 is

@@ -12,23 +12,16 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
 
 namespace karpenter::testing {
 namespace {
 
-const absl::Time kT0 = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
+constexpr absl::Time kT0 = kTestEpoch;  // 2024-01-01Z
 
-v1::Taint MakeTaint(const std::string& key, const std::string& value,
-                    const std::string& effect) {
-  v1::Taint t;
-  t.set_key(key);
-  t.set_value(value);
-  t.set_effect(effect);
-  return t;
-}
-
+// A NodeClaim with only a name, as a host creates one.
 v1::NodeClaim Claim(const std::string& name) {
   v1::NodeClaim c;
   c.mutable_metadata()->set_name(name);
@@ -41,9 +34,7 @@ struct Env {
 
   Env() {
     snapshot::ObjectSet o;
-    v1::Node n;
-    n.mutable_metadata()->set_name("n1");
-    o.nodes.push_back(n);
+    o.nodes.push_back(MakeNode({.name = "n1"}));
     o.node_claims.push_back(Claim("c1"));
     auto created = FakeCluster::Create(std::move(o), clock);
     REQUIRE(created.ok());

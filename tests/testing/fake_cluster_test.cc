@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 
 // The builders below take designated initializers that omit fields; GCC 12
@@ -35,15 +36,11 @@ struct StringMaker<karpenter::testing::PdbCounts> {
 namespace karpenter::testing {
 namespace {
 
-const absl::Time kT0 = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
+constexpr absl::Time kT0 = kTestEpoch;  // 2024-01-01Z
 
-// --- Object builders. --------------------------------------------------------
+// --- Object builders (on karpenter/testing/builders.h). --------------------
 
-v1::Node Node(const std::string& name) {
-  v1::Node n;
-  n.mutable_metadata()->set_name(name);
-  return n;
-}
+v1::Node Node(const std::string& name) { return MakeNode({.name = name}); }
 
 struct PodSpec {
   std::string app = "web";
@@ -56,60 +53,28 @@ struct PodSpec {
 };
 
 v1::Pod Pod(const std::string& name, const PodSpec& s = {}) {
-  v1::Pod p;
-  v1::ObjectMeta& m = *p.mutable_metadata();
-  m.set_namespace_("default");
-  m.set_name(name);
-  m.set_uid("uid-" + name);
-  (*m.mutable_labels())["app"] = s.app;
-  if (!s.owner.empty()) {
-    v1::OwnerReference* ref = m.add_owner_references();
-    ref->set_kind(s.owner);
-    ref->set_name(s.app);
-    ref->set_uid("ctrl-" + s.app);
-    ref->set_controller(true);
-  }
-  p.mutable_spec()->set_node_name(s.node);
-  if (s.grace) p.mutable_spec()->set_termination_grace_period_seconds(*s.grace);
-  p.mutable_status()->set_phase(s.phase);
-  v1::Condition* c = p.mutable_status()->add_conditions();
-  c->set_type("Ready");
-  c->set_status(s.ready ? "True" : "False");
-  return p;
+  return MakePod({.name = name,
+                  .app = s.app,
+                  .node = s.node,
+                  .phase = s.phase,
+                  .owner = s.owner,
+                  .grace = s.grace,
+                  .ready = s.ready ? "True" : "False"});
 }
 
 // `amount`: "2" is a number, "50%" a string. `field` is "min" or "max".
 v1::PodDisruptionBudget Pdb(const std::string& name, const std::string& app,
                             const std::string& field, const std::string& amount,
                             const std::string& policy = "") {
-  v1::PodDisruptionBudget pdb;
-  pdb.mutable_metadata()->set_namespace_("default");
-  pdb.mutable_metadata()->set_name(name);
-  (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
-      app;
-  google::protobuf::Value* v =
-      field == "min" ? pdb.mutable_spec()->mutable_min_available()
-                     : pdb.mutable_spec()->mutable_max_unavailable();
-  if (amount.back() == '%') {
-    v->set_string_value(amount);
-  } else {
-    v->set_number_value(std::stod(amount));
-  }
-  pdb.mutable_spec()->set_unhealthy_pod_eviction_policy(policy);
-  return pdb;
+  return MakePdb({.name = name,
+                  .selector = Labels{{"app", app}},
+                  .min_available = field == "min" ? amount : "",
+                  .max_unavailable = field == "min" ? "" : amount,
+                  .unhealthy_pod_eviction_policy = policy});
 }
 
 PodRef Ref(const std::string& name, const std::string& uid = "") {
   return PodRef{"default", name, uid.empty() ? "uid-" + name : uid};
-}
-
-v1::Taint Taint(const std::string& key, const std::string& value,
-                const std::string& effect) {
-  v1::Taint t;
-  t.set_key(key);
-  t.set_value(value);
-  t.set_effect(effect);
-  return t;
 }
 
 // A fake over `objects` with its own clock at kT0.
@@ -438,9 +403,9 @@ TEST_CASE("fake cluster: the replacement node is chosen deterministically",
   o.nodes = {Node("n4"), Node("n1"), Node("n3"), Node("n2"), Node("n5")};
   o.nodes[2].mutable_spec()->set_unschedulable(true);  // n3
   *o.nodes[3].mutable_spec()->add_taints() =
-      Taint("karpenter.sh/disrupted", "", "NoSchedule");  // n2
+      MakeTaint("karpenter.sh/disrupted", "", "NoSchedule");  // n2
   *o.nodes[0].mutable_spec()->add_taints() =
-      Taint("karpenter.sh/disrupted", "", "NoExecute");  // n4 ok
+      MakeTaint("karpenter.sh/disrupted", "", "NoExecute");  // n4 ok
   o.pods = {Pod("a", {.node = "n1"}), Pod("b", {.node = "n4"}),
             Pod("ds", {.app = "ds", .node = "n1", .owner = "DaemonSet"}),
             Pod("bare", {.app = "bare", .node = "n1", .owner = ""})};
@@ -480,17 +445,17 @@ TEST_CASE("fake cluster: a replacement with no eligible node stays Pending",
 
 snapshot::ObjectSet NodesAndClaims() {
   snapshot::ObjectSet o = ThreeWebPods();
-  v1::NodeClaim c;
-  c.mutable_metadata()->set_name("c1");
-  o.node_claims.push_back(c);
+  o.node_claims.push_back(MakeNodeClaim({.name = "c1", .node_name = ""}));
   return o;
 }
 
 TEST_CASE("fake cluster: taints are idempotent and replace by key",
           "[fake-cluster]") {
   Env env(NodesAndClaims());
-  const v1::Taint disrupted = Taint("karpenter.sh/disrupted", "", "NoSchedule");
-  REQUIRE(env.cluster->TaintNode("n1", Taint("other", "x", "NoExecute")).ok());
+  const v1::Taint disrupted =
+      MakeTaint("karpenter.sh/disrupted", "", "NoSchedule");
+  REQUIRE(
+      env.cluster->TaintNode("n1", MakeTaint("other", "x", "NoExecute")).ok());
   REQUIRE(env.cluster->TaintNode("n1", disrupted).ok());
   REQUIRE(env.cluster->TaintNode("n1", disrupted).ok());
   auto taints = [&] {
@@ -504,15 +469,16 @@ TEST_CASE("fake cluster: taints are idempotent and replace by key",
   CHECK(taints() ==
         std::vector<std::string>{"other=x:NoExecute",
                                  "karpenter.sh/disrupted=:NoSchedule"});
-  REQUIRE(env.cluster->TaintNode("n1", Taint("other", "y", "NoSchedule")).ok());
+  REQUIRE(
+      env.cluster->TaintNode("n1", MakeTaint("other", "y", "NoSchedule")).ok());
   CHECK(taints() ==
         std::vector<std::string>{"karpenter.sh/disrupted=:NoSchedule",
                                  "other=y:NoSchedule"});
   CHECK(absl::IsNotFound(env.cluster->TaintNode("gone", disrupted)));
   CHECK(absl::IsInvalidArgument(
-      env.cluster->TaintNode("n1", Taint("k", "", "NoWhere"))));
+      env.cluster->TaintNode("n1", MakeTaint("k", "", "NoWhere"))));
   CHECK(absl::IsInvalidArgument(
-      env.cluster->TaintNode("n1", Taint("", "", "NoSchedule"))));
+      env.cluster->TaintNode("n1", MakeTaint("", "", "NoSchedule"))));
 }
 
 TEST_CASE("fake cluster: finalizers and deletion are idempotent",
@@ -714,7 +680,7 @@ TEST_CASE("fake cluster: scripted eviction failures", "[fake-cluster]") {
 
 TEST_CASE("fake cluster: scripted method failures", "[fake-cluster]") {
   Env env(NodesAndClaims());
-  const v1::Taint t = Taint("karpenter.sh/disrupted", "", "NoSchedule");
+  const v1::Taint t = MakeTaint("karpenter.sh/disrupted", "", "NoSchedule");
   REQUIRE(env.cluster
               ->FailNext(FakeMethod::kTaintNode,
                          absl::UnavailableError("apiserver down"), 2)
@@ -747,7 +713,7 @@ TEST_CASE("fake cluster: Read reflects mutations and live PDB status",
   o.pdbs = {Pdb("web", "web", "max", "1")};
   Env env(std::move(o));
   REQUIRE(env.Evict("a") == 200);
-  REQUIRE(env.cluster->TaintNode("n1", Taint("k", "v", "NoSchedule")).ok());
+  REQUIRE(env.cluster->TaintNode("n1", MakeTaint("k", "v", "NoSchedule")).ok());
   const snapshot::Snapshot s = env.Read();
   CHECK(FindPod(s, "a")->metadata().has_deletion_timestamp());
   CHECK(s.nodes()[0].spec().taints_size() == 1);
@@ -846,10 +812,11 @@ TEST_CASE("fake cluster: draining five nodes under fifty PDBs keeps them whole",
   options.record_call_log = false;
   Env env(FiftyApps(), options);
   for (int n = 0; n < 5; ++n) {
-    REQUIRE(env.cluster
-                ->TaintNode(absl::StrFormat("n%02d", n),
-                            Taint("karpenter.sh/disrupted", "", "NoSchedule"))
-                .ok());
+    REQUIRE(
+        env.cluster
+            ->TaintNode(absl::StrFormat("n%02d", n),
+                        MakeTaint("karpenter.sh/disrupted", "", "NoSchedule"))
+            .ok());
   }
   int rounds = 0;
   for (;; ++rounds) {

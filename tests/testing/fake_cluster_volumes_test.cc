@@ -12,61 +12,50 @@
 #include "absl/strings/match.h"
 #include "absl/time/time.h"
 #include "karpenter/termination/volumes.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
 
 namespace karpenter::testing {
 namespace {
 
-const absl::Time kT0 = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
+constexpr absl::Time kT0 = kTestEpoch;  // 2024-01-01Z
 
-v1::Node Node(const std::string& name) {
-  v1::Node n;
-  n.mutable_metadata()->set_name(name);
-  return n;
-}
+v1::Node Node(const std::string& name) { return MakeNode({.name = name}); }
 
-// A bare Running pod mounting `claims`; "eph:<v>" is a generic ephemeral
-// volume named <v>.
+// A bare Running pod (no owner, no Ready condition, grace 20 s) mounting
+// `claims`; "eph:<v>" is a generic ephemeral volume named <v>.
 v1::Pod Pod(const std::string& name, const std::string& node,
             const std::vector<std::string>& claims,
             const std::string& ns = "default") {
-  v1::Pod p;
-  p.mutable_metadata()->set_namespace_(ns);
-  p.mutable_metadata()->set_name(name);
-  p.mutable_metadata()->set_uid("uid-" + name);
-  p.mutable_spec()->set_node_name(node);
-  p.mutable_spec()->set_termination_grace_period_seconds(20);
-  p.mutable_status()->set_phase("Running");
+  std::vector<std::string> pvcs;
+  std::vector<std::string> ephemeral;
   for (const std::string& c : claims) {
-    v1::Volume* v = p.mutable_spec()->add_volumes();
     if (absl::StartsWith(c, "eph:")) {
-      v->set_name(c.substr(4));
-      v->mutable_ephemeral();
+      ephemeral.push_back(c.substr(4));
     } else {
-      v->set_name("vol-" + c);
-      v->mutable_persistent_volume_claim()->set_claim_name(c);
+      pvcs.push_back(c);
     }
   }
-  return p;
+  return MakePod({.name = name,
+                  .ns = ns,
+                  .app = "",
+                  .node = node,
+                  .grace = 20,
+                  .pvcs = pvcs,
+                  .ephemeral_volumes = ephemeral,
+                  .ready = ""});
 }
 
 v1::PersistentVolumeClaim Pvc(const std::string& ns, const std::string& name,
                               const std::string& pv) {
-  v1::PersistentVolumeClaim c;
-  c.mutable_metadata()->set_namespace_(ns);
-  c.mutable_metadata()->set_name(name);
-  c.mutable_spec()->set_volume_name(pv);
-  return c;
+  return MakePersistentVolumeClaim({.name = name, .ns = ns, .volume_name = pv});
 }
 
 v1::VolumeAttachment Va(const std::string& name, const std::string& node,
                         std::optional<std::string> pv) {
-  v1::VolumeAttachment va;
-  va.mutable_metadata()->set_name(name);
-  va.mutable_spec()->set_node_name(node);
-  if (pv) va.mutable_spec()->mutable_source()->set_persistent_volume_name(*pv);
-  return va;
+  return MakeVolumeAttachment(
+      {.name = name, .node = node, .persistent_volume = std::move(pv)});
 }
 
 struct Env {

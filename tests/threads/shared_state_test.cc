@@ -30,6 +30,7 @@
 #include "karpenter/disruption/scheduler.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 #include "karpenter/testing/synthetic_cluster.h"
 #include "karpenter/v1/plan.pb.h"
 
@@ -65,13 +66,13 @@ InstanceTypeCatalog PricedCatalog(const snapshot::Snapshot& s) {
   for (const auto& [name, cpu, price] :
        {std::tuple{"m5.large", "2", 0.096}, std::tuple{"m5.xlarge", "4", 0.192},
         std::tuple{"c5.2xlarge", "8", 0.34}}) {
-    InstanceType type;
-    type.name = name;
-    type.capacity = {{"cpu", cpu}, {"memory", "16Gi"}, {"pods", "58"}};
-    for (const char* zone : {"us-west-2a", "us-west-2b", "us-west-2c"}) {
-      type.offerings.push_back({zone, "on-demand", price, true});
-    }
-    types.push_back(std::move(type));
+    types.push_back(testing::MakeInstanceType(
+        {.name = name,
+         .cpu = cpu,
+         .memory = "16Gi",
+         .pods = "58",
+         .zones = {"us-west-2a", "us-west-2b", "us-west-2c"},
+         .on_demand_price = price}));
   }
   InstanceTypeCatalog catalog;
   for (const v1::NodePool& pool : s.node_pools()) {
