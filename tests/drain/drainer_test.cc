@@ -108,7 +108,7 @@ v1::NodeClaim Claim(const std::string& node, const std::string& tgp) {
 
 v1::Taint DisruptedTaint() {
   v1::Taint taint;
-  taint.set_key(std::string(kDisruptedTaintKey));
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
   taint.set_effect("NoSchedule");
   return taint;
 }

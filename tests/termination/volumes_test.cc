@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::termination {
 namespace {
@@ -63,7 +64,7 @@ v1::Pod MakePod(const PodSpec& p) {
   };
   auto tolerate = [&] {
     v1::Toleration* t = pod.mutable_spec()->add_tolerations();
-    t->set_key(std::string(drain::kDisruptedTaintKey));
+    t->set_key(std::string(well_known::kDisruptedTaintKey));
     t->set_operator_("Exists");
   };
   auto deleted = [&](absl::Duration ago) {
