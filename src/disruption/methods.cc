@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "disruption/replacement_internal.h"
 #include "disruption/verdict_sink.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
@@ -143,20 +144,8 @@ Replacement TemplateReplacement(const CandidatePool& pool,
   v1::NodeClaim& claim = r.node_claim;
   v1::ObjectMeta& meta = *claim.mutable_metadata();
   meta.set_name(absl::StrCat(c.node_claim_name, "-replacement"));
-  const v1::NodeClaimTemplate& tmpl = np.spec().template_();
-  *meta.mutable_labels() = tmpl.metadata().labels();
-  (*meta.mutable_labels())[std::string(well_known::kNodePoolLabelKey)] =
-      r.node_pool;
-  *meta.mutable_annotations() = tmpl.metadata().annotations();
-  for (absl::string_view key :
-       {well_known::kNodePoolHashAnnotationKey,
-        well_known::kNodePoolHashVersionAnnotationKey}) {
-    auto it = np.metadata().annotations().find(std::string(key));
-    if (it != np.metadata().annotations().end()) {
-      (*meta.mutable_annotations())[std::string(key)] = it->second;
-    }
-  }
-  *claim.mutable_spec() = tmpl.spec();
+  internal::SetTemplateMetadata(np, meta);
+  *claim.mutable_spec() = np.spec().template_().spec();
   v1::NodeSelectorRequirement* req = claim.mutable_spec()->add_requirements();
   req->set_key(std::string(well_known::kLabelInstanceTypeStable));
   req->set_operator_("In");
@@ -178,6 +167,22 @@ absl::StatusOr<std::optional<int64_t>> NodeLimit(const v1::NodePool& np) {
 }  // namespace
 
 namespace internal {
+
+void SetTemplateMetadata(const v1::NodePool& pool, v1::ObjectMeta& meta) {
+  const v1::NodeClaimTemplate& tmpl = pool.spec().template_();
+  *meta.mutable_labels() = tmpl.metadata().labels();
+  (*meta.mutable_labels())[std::string(well_known::kNodePoolLabelKey)] =
+      pool.metadata().name();
+  *meta.mutable_annotations() = tmpl.metadata().annotations();
+  for (absl::string_view key :
+       {well_known::kNodePoolHashAnnotationKey,
+        well_known::kNodePoolHashVersionAnnotationKey}) {
+    auto it = pool.metadata().annotations().find(std::string(key));
+    if (it != pool.metadata().annotations().end()) {
+      (*meta.mutable_annotations())[std::string(key)] = it->second;
+    }
+  }
+}
 
 std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
                                         VerdictSink& sink) {

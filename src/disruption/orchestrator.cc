@@ -114,7 +114,7 @@ absl::Status Prefixed(const absl::Status& s, absl::string_view prefix) {
 
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == kDisruptedTaintKey &&
+    if (t.key() == well_known::kDisruptedTaintKey &&
         t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
@@ -446,10 +446,10 @@ absl::Status Orchestrator::CheckStartable(const Command& command,
 absl::StatusOr<std::vector<Candidate>> Orchestrator::Mark(
     const Command& command) {
   v1::Taint taint;
-  taint.set_key(std::string(kDisruptedTaintKey));
+  taint.set_key(std::string(well_known::kDisruptedTaintKey));
   taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
   v1::Condition condition;
-  condition.set_type(std::string(kDisruptionReasonCondition));
+  condition.set_type(std::string(well_known::kConditionTypeDisruptionReason));
   condition.set_status(std::string(well_known::kConditionTrue));
   condition.set_reason(std::string(DisruptionReasonOf(command.method)));
   condition.set_message(condition.reason());
@@ -481,10 +481,11 @@ absl::StatusOr<std::vector<Candidate>> Orchestrator::Mark(
 void Orchestrator::Unmark(const std::vector<Candidate>& candidates,
                           std::vector<std::string>* log) {
   for (const Candidate& c : candidates) {
-    const absl::Status untaint = view_.RemoveTaint(
-        c.node_name, kDisruptedTaintKey, well_known::kTaintEffectNoSchedule);
+    const absl::Status untaint =
+        view_.RemoveTaint(c.node_name, well_known::kDisruptedTaintKey,
+                          well_known::kTaintEffectNoSchedule);
     const absl::Status clear = view_.RemoveNodeClaimCondition(
-        c.node_claim_name, kDisruptionReasonCondition);
+        c.node_claim_name, well_known::kConditionTypeDisruptionReason);
     if (log == nullptr) continue;
     if (!Gone(untaint)) {
       log->push_back(absl::StrCat("unmark \"", c.node_name,
@@ -732,7 +733,7 @@ absl::StatusOr<std::vector<std::string>> Orchestrator::CleanUp(
       NodesToCleanUp(snapshot, InFlightProviderIds());
   absl::Status first_error;
   for (const std::string& name : nodes) {
-    absl::Status s = view_.RemoveTaint(name, kDisruptedTaintKey,
+    absl::Status s = view_.RemoveTaint(name, well_known::kDisruptedTaintKey,
                                        well_known::kTaintEffectNoSchedule);
     const v1::Node& node = snapshot.nodes()[*snapshot.FindNode(name)];
     std::optional<snapshot::NodeClaimIndex> claim =
@@ -742,7 +743,7 @@ absl::StatusOr<std::vector<std::string>> Orchestrator::CleanUp(
     if (Gone(s) && claim) {
       s = view_.RemoveNodeClaimCondition(
           snapshot.node_claims()[*claim].metadata().name(),
-          kDisruptionReasonCondition);
+          well_known::kConditionTypeDisruptionReason);
     }
     if (!Gone(s) && first_error.ok()) {
       first_error = Prefixed(s, absl::StrCat("clean up node \"", name, "\": "));
@@ -772,7 +773,8 @@ std::vector<std::string> NodesToCleanUp(
     if (HasDisruptedTaint(node) ||
         (claim != nullptr &&
          FindCondition(claim->status().conditions(),
-                       kDisruptionReasonCondition) != nullptr)) {
+                       well_known::kConditionTypeDisruptionReason) !=
+             nullptr)) {
       out.push_back(node.metadata().name());
     }
   }

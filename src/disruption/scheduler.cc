@@ -18,12 +18,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "disruption/facts_internal.h"
+#include "disruption/replacement_internal.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/conditions.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/quantity.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -36,11 +39,6 @@ constexpr absl::string_view kCpu = "cpu";
 constexpr absl::string_view kMemory = "memory";
 constexpr absl::string_view kEphemeral = "ephemeral-storage";
 constexpr absl::string_view kPods = "pods";
-constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
-constexpr absl::string_view kInstanceTypeLabel =
-    "node.kubernetes.io/instance-type";
-constexpr absl::string_view kZoneLabel = "topology.kubernetes.io/zone";
-constexpr absl::string_view kCapacityTypeLabel = "karpenter.sh/capacity-type";
 constexpr absl::string_view kAffinityPath =
     "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
     ".nodeSelectorTerms";
@@ -152,13 +150,6 @@ const v1::OwnerReference* DaemonSetOwner(const v1::Pod& pod) {
   return nullptr;
 }
 
-bool HasTrueCondition(const v1::Node& node, absl::string_view type) {
-  for (const v1::Condition& c : node.status().conditions()) {
-    if (c.type() == type) return c.status() == "True";
-  }
-  return false;
-}
-
 // Karpenter's IsReschedulable (docs/semantics.md §2.3).
 bool IsReschedulable(const v1::Pod& pod) {
   const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
@@ -169,7 +160,8 @@ bool IsReschedulable(const v1::Pod& pod) {
 bool ToleratesAll(const v1::Pod& pod,
                   const pb::RepeatedPtrField<v1::Taint>& t) {
   for (const v1::Taint& taint : t) {
-    if (taint.effect() != "NoSchedule" && taint.effect() != "NoExecute") {
+    if (taint.effect() != well_known::kTaintEffectNoSchedule &&
+        taint.effect() != well_known::kTaintEffectNoExecute) {
       continue;
     }
     bool tolerated = false;
@@ -348,7 +340,7 @@ absl::StatusOr<Profile> MakeProfile(const v1::Pod& pod) {
 }
 
 bool TypeAdmits(const TypeInfo& t, const Requirements& reqs) {
-  if (const Requirement* r = reqs.Get(kInstanceTypeLabel);
+  if (const Requirement* r = reqs.Get(well_known::kLabelInstanceTypeStable);
       r != nullptr && !r->Has(t.type->name)) {
     return false;
   }
@@ -371,8 +363,9 @@ absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
 
 std::optional<double> CheapestOffering(const InstanceType& type,
                                        const Requirements& allowed) {
-  const Requirement* zone = allowed.Get(kZoneLabel);
-  const Requirement* capacity_type = allowed.Get(kCapacityTypeLabel);
+  const Requirement* zone = allowed.Get(well_known::kLabelTopologyZone);
+  const Requirement* capacity_type =
+      allowed.Get(well_known::kCapacityTypeLabelKey);
   std::optional<double> best;
   for (const Offering& o : type.offerings) {
     if (!o.available) continue;
@@ -646,7 +639,7 @@ class BaseBuilder {
   bool NodeDeleting(const v1::Node& node) const {
     bool deleting = node.metadata().has_deletion_timestamp();
     for (const v1::Taint& t : node.spec().taints()) {
-      if (t.key() == drain::kDisruptedTaintKey) deleting = true;
+      if (t.key() == well_known::kDisruptedTaintKey) deleting = true;
     }
     std::optional<snapshot::NodeClaimIndex> claim =
         snap_.FindNodeClaimByProviderId(node.spec().provider_id());
@@ -665,7 +658,8 @@ class BaseBuilder {
       const v1::Node& node = nodes[n];
       b_.node_deleting[n] = NodeDeleting(node);
       if (!b_.node_deleting[n] && !node.spec().unschedulable() &&
-          HasTrueCondition(node, "Ready")) {
+          IsConditionTrue(node.status().conditions(),
+                          well_known::kConditionTypeReady)) {
         b_.node_order.push_back(n);
       }
     }
@@ -697,7 +691,7 @@ class BaseBuilder {
       for (const std::string& key : SortedKeys(tmpl.metadata().labels())) {
         info.base.Add(Requirement::In(key, {tmpl.metadata().labels().at(key)}));
       }
-      info.base.Add(Requirement::In(kNodePoolLabel, {name}));
+      info.base.Add(Requirement::In(well_known::kNodePoolLabelKey, {name}));
       info.overhead.assign(b_.d, 0);
       b_.pools.emplace(name, std::move(info));
     }
@@ -711,7 +705,7 @@ class BaseBuilder {
     using Key = std::tuple<absl::string_view, absl::string_view,
                            absl::string_view>;  // pool, namespace, name
     absl::flat_hash_map<Key, std::vector<int64_t>> ds;
-    const std::string pool_key(kNodePoolLabel);
+    const std::string pool_key(well_known::kNodePoolLabelKey);
     for (PodIndex p : daemon_pods_) {
       const std::optional<NodeIndex> n = snap_.NodeOfPod(p);
       if (!n.has_value()) continue;
@@ -1161,23 +1155,14 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   std::sort(names.begin(), names.end());
   const uint64_t hash = Fnv1a(absl::StrJoin(names, "\n"));
   v1::NodeClaim& nc = r.node_claim;
-  nc.set_api_version("karpenter.sh/v1");
+  nc.set_api_version(std::string(well_known::kApiVersionV1));
   nc.set_kind("NodeClaim");
   const auto& tmpl = pool.spec().template_();
   v1::ObjectMeta& meta = *nc.mutable_metadata();
   meta.set_name(absl::StrFormat("%s-replacement-%016x", name, hash));
-  *meta.mutable_labels() = tmpl.metadata().labels();
-  (*meta.mutable_labels())[std::string(kNodePoolLabel)] = name;
-  *meta.mutable_annotations() = tmpl.metadata().annotations();
-  for (const char* key :
-       {"karpenter.sh/nodepool-hash", "karpenter.sh/nodepool-hash-version"}) {
-    const auto it = pool.metadata().annotations().find(key);
-    if (it != pool.metadata().annotations().end()) {
-      (*meta.mutable_annotations())[key] = it->second;
-    }
-  }
+  internal::SetTemplateMetadata(pool, meta);
   v1::OwnerReference& owner = *meta.add_owner_references();
-  owner.set_api_version("karpenter.sh/v1");
+  owner.set_api_version(std::string(well_known::kApiVersionV1));
   owner.set_kind("NodePool");
   owner.set_name(name);
   owner.set_uid(pool.metadata().uid());
@@ -1196,7 +1181,9 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   }
   std::set<std::string> seen;
   const auto add_requirement = [&](const v1::NodeSelectorRequirement& req) {
-    if (NormalizeLabelKey(req.key()) == kInstanceTypeLabel) return;
+    if (NormalizeLabelKey(req.key()) == well_known::kLabelInstanceTypeStable) {
+      return;
+    }
     if (seen.insert(DeterministicBytes(req)).second) {
       *spec.add_requirements() = req;
     }
@@ -1204,7 +1191,7 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   for (const auto& req : tmpl.spec().requirements()) add_requirement(req);
   for (const auto& req : claim.added) add_requirement(req);
   v1::NodeSelectorRequirement& types = *spec.add_requirements();
-  types.set_key(std::string(kInstanceTypeLabel));
+  types.set_key(std::string(well_known::kLabelInstanceTypeStable));
   types.set_operator_("In");
   for (const std::string& t : r.instance_types) types.add_values(t);
   for (size_t i = 0; i < b_.d; ++i) {

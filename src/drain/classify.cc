@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "karpenter/duration.h"
 #include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::drain {
 namespace {

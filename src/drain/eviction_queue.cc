@@ -25,6 +25,7 @@
 #include "absl/types/span.h"
 #include "drain/id_table.h"
 #include "drain/min_heap.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::drain {
 namespace {
@@ -864,7 +865,7 @@ EvictionItemStatus EvictionQueue::State::Inspect(uint32_t slot,
       s.until = NextToken();
       s.message = absl::StrCat(pod, ": ready for ", what,
                                ", waiting for a rate-limit token until ",
-                               absl::FormatTime(s.until, absl::UTCTimeZone()));
+                               FormatRfc3339(s.until));
     }
   };
   if (it.status == Status::kInFlight) {
@@ -890,8 +891,7 @@ EvictionItemStatus EvictionQueue::State::Inspect(uint32_t slot,
     s.state = EvictionItemState::kBackingOff;
     s.until = it.ready_at;
     s.message = absl::StrCat(pod, ": backing off after ", it.failures,
-                             " failure(s) until ",
-                             absl::FormatTime(s.until, absl::UTCTimeZone()));
+                             " failure(s) until ", FormatRfc3339(s.until));
     return s;
   }
   if (!Open(it.sched_key)) {

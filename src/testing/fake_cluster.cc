@@ -26,6 +26,7 @@
 #include "host/cluster_view_checks.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/time_util.h"
 #include "testing/fake_cluster_internal.h"
 #include "testing/mutex_lock.h"
 
@@ -33,7 +34,6 @@ namespace karpenter::testing {
 namespace {
 
 using internal::FakeClusterState;
-using internal::LogTime;
 namespace host_checks = ::karpenter::internal;
 
 absl::Status CheckOptions(const FakeClusterOptions& o) {
@@ -434,9 +434,9 @@ absl::Status FakeCluster::RunUntil(FakeClock& clock, absl::Time limit) {
         "RunUntil: the clock is not the one the FakeCluster was created with");
   }
   if (limit < clock.Now()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("RunUntil: limit ", LogTime(limit),
-                     " is before the current time ", LogTime(clock.Now())));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RunUntil: limit ", FormatRfc3339(limit),
+        " is before the current time ", FormatRfc3339(clock.Now())));
   }
   for (std::optional<absl::Time> next = NextEventTime();
        next.has_value() && *next <= limit; next = NextEventTime()) {

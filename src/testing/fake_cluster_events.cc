@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/time/time.h"
+#include "karpenter/time_util.h"
 #include "testing/fake_cluster_internal.h"
 
 namespace karpenter::testing::internal {
@@ -40,7 +41,7 @@ void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {
       // Stale if the pod is gone or its deletion moved (it has its own event).
       auto it = pods_.find(e.pod);
       if (it == pods_.end() || !IsTerminating(it->second.pod) ||
-          FromProto(it->second.pod.metadata().deletion_timestamp()) > at) {
+          TimeFromProto(it->second.pod.metadata().deletion_timestamp()) > at) {
         return;
       }
       RemovePod(e.pod, at);

@@ -45,8 +45,10 @@
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/testing/fake_cluster.h"
+#include "karpenter/time_util.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing::internal {
 
@@ -117,25 +119,6 @@ inline Event PodEvent(EventKind kind, PodId id) {
   return e;
 }
 
-inline google::protobuf::Timestamp ToProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  const absl::Duration since = t - absl::UnixEpoch();
-  const int64_t seconds =
-      absl::ToInt64Seconds(absl::Floor(since, absl::Seconds(1)));
-  ts.set_seconds(seconds);
-  ts.set_nanos(static_cast<int32_t>(
-      absl::ToInt64Nanoseconds(since - absl::Seconds(seconds))));
-  return ts;
-}
-
-inline absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
-inline std::string LogTime(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
-
 inline std::string Key(absl::string_view ns, absl::string_view name) {
   return absl::StrCat(ns, "/", name);
 }
@@ -164,7 +147,7 @@ inline void SetPodCondition(v1::Pod& pod, absl::string_view type,
   }
   if (target == nullptr) target = pod.mutable_status()->add_conditions();
   if (target->status() != status) {
-    *target->mutable_last_transition_time() = ToProto(at);
+    *target->mutable_last_transition_time() = TimeToProto(at);
   }
   target->set_type(std::string(type));
   target->set_status(std::string(status));

@@ -20,9 +20,11 @@
 #include "absl/time/time.h"
 #include "common/status_macros.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/conditions.h"
 #include "karpenter/eviction_client.h"
 #include "karpenter/intstr.h"
 #include "karpenter/selector.h"
+#include "karpenter/well_known.h"
 #include "testing/fake_cluster_internal.h"
 
 namespace karpenter::testing::internal {
@@ -31,14 +33,6 @@ namespace {
 constexpr absl::string_view kPdbMessage =
     "Cannot evict pod as it would violate the pod's disruption budget.";
 constexpr int64_t kDefaultGraceSeconds = 30;  // The API server's default.
-
-// podutil.IsPodReady: condition Ready with status True.
-bool IsReady(const v1::Pod& pod) {
-  for (const v1::Condition& c : pod.status().conditions()) {
-    if (c.type() == "Ready") return c.status() == "True";
-  }
-  return false;
-}
 
 // eviction.go `canIgnorePDB`.
 bool CanIgnorePdb(const v1::Pod& pod) {
@@ -143,7 +137,9 @@ bool FakeClusterState::PdbAllows(const PdbRecord& pdb, const v1::Pod& pod,
   detail = absl::StrCat("pdb ", pdb.key, ": healthy ", c.current_healthy,
                         ", desired ", c.desired_healthy, ", allowed ",
                         c.disruptions_allowed);
-  if (!IsReady(pod)) {
+  // podutil.IsPodReady: condition Ready with status True.
+  if (!IsConditionTrue(pod.status().conditions(),
+                       well_known::kConditionTypeReady)) {
     // An unready pod does not count as healthy, so deleting it costs the
     // budget nothing when the policy or the budget's state allows that.
     if (pdb.always_allow) return true;
@@ -189,8 +185,9 @@ void FakeClusterState::EvictPod(PodId id, absl::Time now) {
   const bool was_healthy = budget::PodIsHealthy(r.pod);
   const std::vector<uint32_t> pdbs = r.pdbs;
   const std::string key = r.key;
-  SetPodCondition(r.pod, "DisruptionTarget", "True", "EvictionByEvictionAPI",
-                  now);
+  SetPodCondition(r.pod, well_known::kConditionTypeDisruptionTarget,
+                  well_known::kConditionTrue,
+                  well_known::kReasonEvictionByEvictionAPI, now);
   const int64_t grace = r.pod.spec().has_termination_grace_period_seconds()
                             ? r.pod.spec().termination_grace_period_seconds()
                             : kDefaultGraceSeconds;

@@ -19,6 +19,8 @@
 #include "absl/time/time.h"
 #include "karpenter/disruption/scheduler.h"
 #include "karpenter/quantity.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 #include "testing/fake_cluster_internal.h"
 
 namespace karpenter::testing::internal {
@@ -26,7 +28,8 @@ namespace {
 
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == "karpenter.sh/disrupted" && t.effect() == "NoSchedule") {
+    if (t.key() == well_known::kDisruptedTaintKey &&
+        t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
   }
@@ -115,9 +118,12 @@ void FakeClusterState::ScheduleUnscheduled(absl::Time now) {
       (*usage)[*node][resource] += milli;
     }
     pod.mutable_spec()->set_node_name(*node);
-    SetPodCondition(pod, "PodScheduled", "True", "", now);
-    SetPodCondition(pod, "Ready", "False", "ContainersNotReady", now);
-    *pod.mutable_status()->mutable_start_time() = ToProto(now);
+    SetPodCondition(pod, well_known::kConditionTypePodScheduled,
+                    well_known::kConditionTrue, "", now);
+    SetPodCondition(pod, well_known::kConditionTypeReady,
+                    well_known::kConditionFalse,
+                    well_known::kReasonContainersNotReady, now);
+    *pod.mutable_status()->mutable_start_time() = TimeToProto(now);
     RefreshVolumesOn(*node, now);
     Log(now, absl::StrCat("schedule ", r.key, " on ", *node));
     PushEvent(now + options_.ready_delay,

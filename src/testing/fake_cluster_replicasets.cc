@@ -12,6 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 #include "testing/fake_cluster_internal.h"
 
 namespace karpenter::testing::internal {
@@ -35,17 +37,21 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   meta.set_uid(absl::StrCat("fake-uid-", ++next_uid_));
   meta.clear_deletion_timestamp();
   meta.clear_deletion_grace_period_seconds();
-  *meta.mutable_creation_timestamp() = ToProto(at);
+  *meta.mutable_creation_timestamp() = TimeToProto(at);
   pod.clear_status();
   pod.mutable_status()->set_phase("Pending");
   const std::optional<std::string> node =
       ChooseNode(e.replaced.spec().node_name(), pod);
   pod.mutable_spec()->set_node_name(node.value_or(""));
-  SetPodCondition(pod, "PodScheduled", node ? "True" : "False",
-                  node ? "" : "Unschedulable", at);
+  SetPodCondition(
+      pod, well_known::kConditionTypePodScheduled,
+      node ? well_known::kConditionTrue : well_known::kConditionFalse,
+      node ? "" : "Unschedulable", at);
   if (node) {
-    SetPodCondition(pod, "Ready", "False", "ContainersNotReady", at);
-    *pod.mutable_status()->mutable_start_time() = ToProto(at);
+    SetPodCondition(pod, well_known::kConditionTypeReady,
+                    well_known::kConditionFalse,
+                    well_known::kReasonContainersNotReady, at);
+    *pod.mutable_status()->mutable_start_time() = TimeToProto(at);
   }
   const std::string new_key = Key(ns, meta.name());
   const PodId id = InsertPod(std::move(pod), e.name_base);
@@ -64,7 +70,8 @@ void FakeClusterState::BecomeReady(absl::Time at, PodId id) {
   if (it == pods_.end() || !IsActive(it->second.pod)) return;
   v1::Pod& pod = it->second.pod;
   pod.mutable_status()->set_phase("Running");
-  SetPodCondition(pod, "Ready", "True", "", at);
+  SetPodCondition(pod, well_known::kConditionTypeReady,
+                  well_known::kConditionTrue, "", at);
   Log(at, absl::StrCat("ready ", it->second.key));
 }
 

@@ -19,6 +19,8 @@
 #include "absl/time/time.h"
 #include "common/status_macros.h"
 #include "karpenter/cluster_view.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 #include "testing/fake_cluster_internal.h"
 
 namespace karpenter::testing::internal {
@@ -58,9 +60,9 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
   node_pools_ = std::move(objects.node_pools);
   for (v1::Pod& pod : objects.pods) {
     const bool terminating = IsTerminating(pod);
-    const absl::Time at = terminating
-                              ? FromProto(pod.metadata().deletion_timestamp())
-                              : absl::InfinitePast();
+    const absl::Time at =
+        terminating ? TimeFromProto(pod.metadata().deletion_timestamp())
+                    : absl::InfinitePast();
     const PodId id = InsertPod(std::move(pod), "");
     if (terminating && options_.remove_terminated_pods) {
       PushEvent(at, PodEvent(EventKind::kRemove, id));
@@ -145,7 +147,7 @@ absl::Status FakeClusterState::AddPod(v1::Pod pod, absl::Time now) {
   }
   const bool terminating = IsTerminating(pod);
   const absl::Time at =
-      terminating ? FromProto(pod.metadata().deletion_timestamp()) : now;
+      terminating ? TimeFromProto(pod.metadata().deletion_timestamp()) : now;
   const std::string node = pod.spec().node_name();
   const PodId id = InsertPod(std::move(pod), "");
   if (terminating && options_.remove_terminated_pods) {
@@ -166,7 +168,7 @@ void FakeClusterState::DeletePodRecord(PodId id, int64_t grace_seconds,
   if (pod.spec().node_name().empty() || IsTerminal(pod)) grace_seconds = 0;
   const absl::Time at = now + absl::Seconds(grace_seconds);
   if (IsTerminating(pod) &&
-      FromProto(pod.metadata().deletion_timestamp()) <= at) {
+      TimeFromProto(pod.metadata().deletion_timestamp()) <= at) {
     return;  // A deletion only ever moves earlier.
   }
   if (IsActive(pod) && r.replaceable) ScheduleReplacement(r, now);
@@ -174,7 +176,7 @@ void FakeClusterState::DeletePodRecord(PodId id, int64_t grace_seconds,
     RemovePod(id, now);
     return;
   }
-  *pod.mutable_metadata()->mutable_deletion_timestamp() = ToProto(at);
+  *pod.mutable_metadata()->mutable_deletion_timestamp() = TimeToProto(at);
   pod.mutable_metadata()->set_deletion_grace_period_seconds(grace_seconds);
   if (options_.remove_terminated_pods) {
     PushEvent(at, PodEvent(EventKind::kRemove, id));
@@ -319,7 +321,7 @@ absl::Status FakeClusterState::SetNodeClaimCondition(
   if (target != nullptr && target->status() == condition.status()) {
     *next.mutable_last_transition_time() = target->last_transition_time();
   } else if (!next.has_last_transition_time()) {
-    *next.mutable_last_transition_time() = ToProto(now);
+    *next.mutable_last_transition_time() = TimeToProto(now);
   }
   if (target == nullptr) target = conditions->Add();
   *target = std::move(next);
@@ -334,7 +336,7 @@ absl::Status FakeClusterState::Delete(ObjectKind kind, absl::string_view name,
   if (meta->finalizers().empty()) {
     RemoveObject(kind, name, now);
   } else {
-    *meta->mutable_deletion_timestamp() = ToProto(now);
+    *meta->mutable_deletion_timestamp() = TimeToProto(now);
   }
   return absl::OkStatus();
 }
@@ -349,7 +351,7 @@ absl::Status FakeClusterState::CreateNodeClaim(v1::NodeClaim node_claim,
   v1::ObjectMeta& meta = *node_claim.mutable_metadata();
   meta.clear_deletion_timestamp();
   if (!meta.has_creation_timestamp()) {
-    *meta.mutable_creation_timestamp() = ToProto(now);
+    *meta.mutable_creation_timestamp() = TimeToProto(now);
   }
   node_claims_.emplace(name, std::move(node_claim));
   return absl::OkStatus();
@@ -396,7 +398,7 @@ absl::Status FakeClusterState::AddNode(v1::Node node, absl::Time now) {
         absl::StrCat("nodes \"", name, "\" already exists"));
   }
   if (!node.metadata().has_creation_timestamp()) {
-    *node.mutable_metadata()->mutable_creation_timestamp() = ToProto(now);
+    *node.mutable_metadata()->mutable_creation_timestamp() = TimeToProto(now);
   }
   nodes_.emplace(name, std::move(node));
   return absl::OkStatus();
@@ -408,20 +410,21 @@ absl::Status FakeClusterState::SetNodeReady(absl::string_view node, bool ready,
   if (it == nodes_.end()) {
     return absl::NotFoundError(NotFoundMessage(ObjectKind::kNode, node));
   }
-  const std::string status = ready ? "True" : "False";
+  const std::string status(ready ? well_known::kConditionTrue
+                                 : well_known::kConditionFalse);
   auto* conditions = it->second.mutable_status()->mutable_conditions();
   for (v1::Condition& c : *conditions) {
-    if (c.type() != "Ready") continue;
+    if (c.type() != well_known::kConditionTypeReady) continue;
     if (c.status() != status) {
       c.set_status(status);
-      *c.mutable_last_transition_time() = ToProto(now);
+      *c.mutable_last_transition_time() = TimeToProto(now);
     }
     return absl::OkStatus();
   }
   v1::Condition* c = conditions->Add();
-  c->set_type("Ready");
+  c->set_type(std::string(well_known::kConditionTypeReady));
   c->set_status(status);
-  *c->mutable_last_transition_time() = ToProto(now);
+  *c->mutable_last_transition_time() = TimeToProto(now);
   return absl::OkStatus();
 }
 
@@ -485,7 +488,7 @@ snapshot::ObjectSet FakeClusterState::Export(bool with_pods) const {
 
 void FakeClusterState::Log(absl::Time at, absl::string_view line) {
   if (options_.record_call_log)
-    log.push_back(absl::StrCat(LogTime(at), " ", line));
+    log.push_back(absl::StrCat(FormatRfc3339(at), " ", line));
 }
 
 }  // namespace karpenter::testing::internal

@@ -19,37 +19,26 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "karpenter/budget/allowed.h"
+#include "karpenter/conditions.h"
 #include "karpenter/disruption/orchestrator.h"
 #include "karpenter/duration.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/recorders.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::testing {
 namespace {
 
-constexpr absl::string_view kNodePoolLabel = "karpenter.sh/nodepool";
 constexpr absl::Duration kReclaimDelay = absl::Minutes(2);
 
 std::string StatusText(const absl::Status& s) {
   return absl::StrCat(absl::StatusCodeToString(s.code()), ": ", s.message());
 }
 
-const v1::Condition* FindCondition(const v1::NodeClaim& claim,
-                                   absl::string_view type) {
-  for (const v1::Condition& c : claim.status().conditions()) {
-    if (c.type() == type) return &c;
-  }
-  return nullptr;
-}
-
-bool ConditionTrue(const v1::NodeClaim& claim, absl::string_view type) {
-  const v1::Condition* c = FindCondition(claim, type);
-  return c != nullptr && c->status() == "True";
-}
-
 bool Tainted(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == disruption::kDisruptedTaintKey) return true;
+    if (t.key() == well_known::kDisruptedTaintKey) return true;
   }
   return false;
 }
@@ -83,7 +72,7 @@ class ObservedView final : public ClusterView {
   absl::Status TaintNode(absl::string_view node,
                          const v1::Taint& taint) override {
     absl::Status s = inner_.TaintNode(node, taint);
-    if (s.ok() && taint.key() == disruption::kDisruptedTaintKey) {
+    if (s.ok() && taint.key() == well_known::kDisruptedTaintKey) {
       tainted.emplace_back(node);
     }
     return s;
@@ -301,10 +290,6 @@ std::vector<InstanceType> Catalogue(const v1::ScenarioSpec& spec) {
   return out;
 }
 
-absl::Time FromProto(const google::protobuf::Timestamp& ts) {
-  return absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
-}
-
 }  // namespace
 
 disruption::RunnerOptions SimulationOptions::DefaultRunnerOptions() {
@@ -433,17 +418,18 @@ absl::Status Simulation::World::Build(snapshot::ObjectSet cluster) {
     if (c.status().provider_id().empty()) continue;
     Instance inst;
     inst.provider_id = c.status().provider_id();
-    inst.created = FromProto(c.metadata().creation_timestamp());
+    inst.created = TimeFromProto(c.metadata().creation_timestamp());
     const v1::ObjectMeta& m = c.metadata();
-    inst.instance_type = LabelOf(m, "node.kubernetes.io/instance-type");
-    inst.zone = LabelOf(m, "topology.kubernetes.io/zone");
-    inst.capacity_type = LabelOf(m, "karpenter.sh/capacity-type");
+    inst.instance_type = LabelOf(m, well_known::kLabelInstanceTypeStable);
+    inst.zone = LabelOf(m, well_known::kLabelTopologyZone);
+    inst.capacity_type = LabelOf(m, well_known::kCapacityTypeLabelKey);
     inst.image_id = c.status().image_id().empty()
                         ? options_.cloud.default_image_id
                         : c.status().image_id();
-    inst.tags["karpenter.sh/nodeclaim"] = m.name();
-    if (std::string pool = LabelOf(m, kNodePoolLabel); !pool.empty()) {
-      inst.tags["karpenter.sh/nodepool"] = pool;
+    inst.tags[std::string(well_known::kNodeClaimTagKey)] = m.name();
+    if (std::string pool = LabelOf(m, well_known::kNodePoolLabelKey);
+        !pool.empty()) {
+      inst.tags[std::string(well_known::kNodePoolLabelKey)] = pool;
     }
     KARPENTER_RETURN_IF_ERROR(cloud_->AddInstance(std::move(inst)));
   }
@@ -824,7 +810,7 @@ void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
   std::map<std::string, NodeObs> nodes;
   for (const v1::Node& n : s.nodes()) {
     NodeObs o;
-    o.pool = LabelOf(n.metadata(), kNodePoolLabel);
+    o.pool = LabelOf(n.metadata(), well_known::kNodePoolLabelKey);
     o.provider_id = n.spec().provider_id();
     o.tainted = Tainted(n);
     o.deleting = n.metadata().has_deletion_timestamp();
@@ -833,17 +819,20 @@ void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
   std::map<std::string, ClaimObs> claims;
   for (const v1::NodeClaim& c : s.node_claims()) {
     ClaimObs o;
-    o.pool = LabelOf(c.metadata(), kNodePoolLabel);
+    o.pool = LabelOf(c.metadata(), well_known::kNodePoolLabelKey);
     o.node_name = c.status().node_name();
     o.provider_id = c.status().provider_id();
     if (const v1::Condition* r =
-            FindCondition(c, disruption::kDisruptionReasonCondition);
-        r != nullptr && r->status() == "True") {
+            FindCondition(c.status().conditions(),
+                          well_known::kConditionTypeDisruptionReason);
+        IsConditionTrue(r)) {
       o.reason = r->reason();
     }
     o.deleting = c.metadata().has_deletion_timestamp();
-    o.initialized = ConditionTrue(c, "Initialized");
-    o.instance_terminating = ConditionTrue(c, "InstanceTerminating");
+    o.initialized = IsConditionTrue(c.status().conditions(),
+                                    well_known::kConditionTypeInitialized);
+    o.instance_terminating = IsConditionTrue(
+        c.status().conditions(), well_known::kConditionTypeInstanceTerminating);
     claims.emplace(c.metadata().name(), std::move(o));
   }
   // Claims: created, deleting, instance terminating (name order).
@@ -1120,11 +1109,9 @@ absl::Status Simulation::World::Run(
     absl::Time end,
     const std::function<void(absl::Time, absl::Time)>& progress) {
   if (end < clock_.Now()) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "end: \"%s\" is before now (\"%s\")",
-        absl::FormatTime(absl::RFC3339_full, end, absl::UTCTimeZone()),
-        absl::FormatTime(absl::RFC3339_full, clock_.Now(),
-                         absl::UTCTimeZone())));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("end: \"%s\" is before now (\"%s\")",
+                        FormatRfc3339(end), FormatRfc3339(clock_.Now())));
   }
   while (true) {
     const absl::Time now = clock_.Now();
@@ -1198,9 +1185,8 @@ FakeCluster& Simulation::cluster() { return *world_->cluster_; }
 FakeCloudProvider& Simulation::cloud() { return *world_->cloud_; }
 
 std::string EventLine(const SimulationEvent& e) {
-  std::string out = absl::StrCat(
-      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", e.at, absl::UTCTimeZone()), " ",
-      e.kind);
+  std::string out =
+      absl::StrCat(FormatRfc3339(TruncateToSecond(e.at)), " ", e.kind);
   if (!e.node.empty()) absl::StrAppend(&out, " ", e.node);
   if (!e.message.empty()) absl::StrAppend(&out, ": ", e.message);
   return out;

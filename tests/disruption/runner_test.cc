@@ -84,7 +84,7 @@ const v1::Condition* FindCondition(const v1::NodeClaim& claim,
 
 bool HasDisruptedTaint(const v1::Node& node) {
   for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == kDisruptedTaintKey) return true;
+    if (t.key() == well_known::kDisruptedTaintKey) return true;
   }
   return false;
 }
@@ -321,8 +321,8 @@ TEST_CASE("runner: a new runner cleans up the marks of an interrupted command",
     CHECK(r.plan.commands.empty());
     const snapshot::Snapshot s = w.Read();
     CHECK_FALSE(HasDisruptedTaint(s.nodes()[0]));
-    CHECK(FindCondition(s.node_claims()[0], kDisruptionReasonCondition) ==
-          nullptr);
+    CHECK(FindCondition(s.node_claims()[0],
+                        well_known::kConditionTypeDisruptionReason) == nullptr);
   }
   SECTION("a command cut short by a restart") {
     World w({}, {{.name = "old-a", .pods = 1}});
@@ -342,7 +342,7 @@ TEST_CASE("runner: a new runner cleans up the marks of an interrupted command",
     REQUIRE(old.has_value());
     CHECK_FALSE(HasDisruptedTaint(s.nodes()[*old]));
     CHECK(FindCondition(s.node_claims()[*s.FindNodeClaim("old-a")],
-                        kDisruptionReasonCondition) == nullptr);
+                        well_known::kConditionTypeDisruptionReason) == nullptr);
   }
 }
 

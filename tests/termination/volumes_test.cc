@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/testing/builders.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::termination {
 namespace {
@@ -58,7 +59,7 @@ v1::Pod MakePod(const PodSpec& p) {
                         .ephemeral_volumes = p.ephemerals,
                         .ready = ""};
   const v1::Toleration tolerate =
-      testing::MakeToleration(std::string(drain::kDisruptedTaintKey), "Exists");
+      testing::MakeToleration(std::string(well_known::kDisruptedTaintKey), "Exists");
   switch (p.kind) {
     case PodKind::kPlain:
       break;

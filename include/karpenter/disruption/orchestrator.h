@@ -79,16 +79,8 @@
 #include "karpenter/event_recorder.h"
 #include "karpenter/metrics.h"
 #include "karpenter/snapshot/snapshot.h"
-#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
-
-// The taint that marks a node being disrupted (effect NoSchedule), and the
-// NodeClaim condition that says why: aliases of the spellings in
-// karpenter/well_known.h, for code that names them disruption::.
-using well_known::kDisruptedTaintKey;
-inline constexpr absl::string_view kDisruptionReasonCondition =
-    well_known::kConditionTypeDisruptionReason;
 
 // The DisruptionReason condition's reason (and message) for `method`:
 // "Empty", "Drifted", "Underutilized", "Expired" or "NodePoolDeleted".

@@ -27,14 +27,9 @@
 #include "absl/time/time.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/meta.pb.h"
-#include "karpenter/well_known.h"
 
 namespace karpenter::drain {
 
-// The taint the termination controller puts on a draining node
-// (`karpenter.sh/disrupted:NoSchedule`, empty value). An alias of the one
-// spelling in karpenter/well_known.h, for code that names it drain::.
-using well_known::kDisruptedTaintKey;
 // A terminating pod whose deletionTimestamp is more than this in the past is
 // "stuck" and no longer waited for. Its deletionTimestamp already includes its
 // grace period.
