@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "karpenter/conditions.h"
+#include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -110,16 +111,6 @@ bool Gone(const absl::Status& s) { return s.ok() || absl::IsNotFound(s); }
 
 absl::Status Prefixed(const absl::Status& s, absl::string_view prefix) {
   return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
-}
-
-bool HasDisruptedTaint(const v1::Node& node) {
-  for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == well_known::kDisruptedTaintKey &&
-        t.effect() == well_known::kTaintEffectNoSchedule) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // The Node of `claim`: by status.nodeName, else by providerID.
@@ -445,9 +436,7 @@ absl::Status Orchestrator::CheckStartable(const Command& command,
 // mark made) when a mark fails and the command cannot continue without it.
 absl::StatusOr<std::vector<Candidate>> Orchestrator::Mark(
     const Command& command) {
-  v1::Taint taint;
-  taint.set_key(std::string(well_known::kDisruptedTaintKey));
-  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
+  const v1::Taint taint = DisruptedNoScheduleTaint();
   v1::Condition condition;
   condition.set_type(std::string(well_known::kConditionTypeDisruptionReason));
   condition.set_status(std::string(well_known::kConditionTrue));
@@ -770,7 +759,7 @@ std::vector<std::string> NodesToCleanUp(
     if (claim != nullptr && claim->metadata().has_deletion_timestamp()) {
       continue;
     }
-    if (HasDisruptedTaint(node) ||
+    if (HasDisruptedNoScheduleTaint(node) ||
         (claim != nullptr &&
          FindCondition(claim->status().conditions(),
                        well_known::kConditionTypeDisruptionReason) !=

@@ -15,6 +15,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/cost.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -52,16 +53,6 @@ bool IsSet(const google::protobuf::Timestamp& ts) {
 bool IsOwnedByStatefulSet(const v1::Pod& pod) {
   for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
     if (ref.api_version() == "apps/v1" && ref.kind() == "StatefulSet") {
-      return true;
-    }
-  }
-  return false;
-}
-
-bool HasDisruptedTaint(const v1::Node& node) {
-  for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == well_known::kDisruptedTaintKey &&
-        t.effect() == well_known::kTaintEffectNoSchedule) {
       return true;
     }
   }
@@ -158,7 +149,7 @@ NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
   f.initialized = Get(labels, K().initialized) == "true";
   f.do_not_disrupt =
       Get(node.metadata().annotations(), K().do_not_disrupt) == "true";
-  f.disrupted_taint = HasDisruptedTaint(node);
+  f.disrupted_taint = HasDisruptedNoScheduleTaint(node);
   f.deleting = node.metadata().has_deletion_timestamp();
   f.ready = IsConditionTrue(node.status().conditions(),
                             well_known::kConditionTypeReady);
@@ -175,7 +166,7 @@ bool IsMarked(const snapshot::Snapshot& snap, const v1::Node& node) {
   if (claim != nullptr && claim->metadata().has_deletion_timestamp()) {
     return false;
   }
-  return HasDisruptedTaint(node) ||
+  return HasDisruptedNoScheduleTaint(node) ||
          (claim != nullptr &&
           FindCondition(claim->status().conditions(),
                         well_known::kConditionTypeDisruptionReason) != nullptr);

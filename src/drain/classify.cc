@@ -5,6 +5,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/duration.h"
+#include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -109,9 +110,7 @@ bool ToleratesTaint(const v1::Toleration& toleration, const v1::Taint& taint) {
 }
 
 bool ToleratesDisruptedNoScheduleTaint(const v1::Pod& pod) {
-  v1::Taint taint;
-  taint.set_key(std::string(well_known::kDisruptedTaintKey));
-  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
+  const v1::Taint taint = DisruptedNoScheduleTaint();
   for (const v1::Toleration& t : pod.spec().tolerations()) {
     if (ToleratesTaint(t, taint)) return true;
   }

@@ -14,6 +14,7 @@
 #include "karpenter/conditions.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
+#include "karpenter/taints.h"
 #include "karpenter/termination/volumes.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
@@ -55,15 +56,8 @@ std::string LabelOr(const v1::ObjectMeta& meta, absl::string_view key) {
   return it == meta.labels().end() ? "" : it->second;
 }
 
-v1::Taint DisruptedTaint() {
-  v1::Taint taint;
-  taint.set_key(std::string(well_known::kDisruptedTaintKey));
-  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
-  return taint;
-}
-
 bool HasDisruptedTaint(const v1::Node& node) {
-  const v1::Taint want = DisruptedTaint();
+  const v1::Taint want = DisruptedNoScheduleTaint();
   int with_key = 0;
   bool exact = false;
   for (const v1::Taint& t : node.spec().taints()) {
@@ -289,7 +283,7 @@ void TaintAndLabel(Builder& b, const v1::Node& node) {
   const std::string& name = node.metadata().name();
   if (!HasDisruptedTaint(node)) {
     Action& a = b.Add(ActionKind::kTaintNode, ObjectKind::kNode, name);
-    a.taint = DisruptedTaint();
+    a.taint = DisruptedNoScheduleTaint();
   }
   if (LabelOr(node.metadata(), well_known::kLabelNodeExcludeBalancers) !=
       well_known::kLabelNodeExcludeBalancersValue) {

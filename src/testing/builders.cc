@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "karpenter/drift/static_drift.h"
+#include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -120,10 +121,7 @@ v1::Taint MakeTaint(std::string key, std::string value, std::string effect) {
   return t;
 }
 
-v1::Taint DisruptedTaint() {
-  return MakeTaint(std::string(well_known::kDisruptedTaintKey), "",
-                   std::string(well_known::kTaintEffectNoSchedule));
-}
+v1::Taint DisruptedTaint() { return DisruptedNoScheduleTaint(); }
 
 v1::Toleration MakeToleration(std::string key, std::string op,
                               std::string value, std::string effect) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -39,9 +40,7 @@ absl::Status Validate(const std::vector<std::string>& nodes,
 
 absl::Status TaintAll(FakeCluster& cluster,
                       const std::vector<std::string>& nodes) {
-  v1::Taint taint;
-  taint.set_key(std::string(well_known::kDisruptedTaintKey));
-  taint.set_effect(std::string(well_known::kTaintEffectNoSchedule));
+  const v1::Taint taint = DisruptedNoScheduleTaint();
   for (const std::string& node : nodes) {
     const absl::Status s = cluster.TaintNode(node, taint);
     if (!s.ok()) {

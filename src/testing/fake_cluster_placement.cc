@@ -19,22 +19,13 @@
 #include "absl/time/time.h"
 #include "karpenter/disruption/scheduler.h"
 #include "karpenter/quantity.h"
+#include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 #include "testing/fake_cluster_internal.h"
 
 namespace karpenter::testing::internal {
 namespace {
-
-bool HasDisruptedTaint(const v1::Node& node) {
-  for (const v1::Taint& t : node.spec().taints()) {
-    if (t.key() == well_known::kDisruptedTaintKey &&
-        t.effect() == well_known::kTaintEffectNoSchedule) {
-      return true;
-    }
-  }
-  return false;
-}
 
 // Requests of `pod` in milli-units by resource, "pods" = 1000; unparsable
 // quantities count as 0 (the fake is not a validator).
@@ -53,7 +44,7 @@ std::optional<std::string> FakeClusterState::ChooseNode(
     absl::string_view source, const v1::Pod& pod, const Usage* usage) const {
   for (const auto& [name, node] : nodes_) {
     if (name == source || node.metadata().has_deletion_timestamp() ||
-        node.spec().unschedulable() || HasDisruptedTaint(node)) {
+        node.spec().unschedulable() || HasDisruptedNoScheduleTaint(node)) {
       continue;
     }
     if (options_.respect_capacity && !HasRoom(node, pod, usage)) continue;
