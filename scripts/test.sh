@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 # Warnings are errors here (KARPENTER_WERROR), never in a user's own build.
-# KARPENTER_CMAKE_ARGS adds configure options (CI passes its compiler cache).
+# KARPENTER_CMAKE_ARGS adds configure options (a compiler launcher, say).
 # shellcheck disable=SC2086
 # Line tables only (-g1): enough for backtraces and valgrind's file:line,
 # and a third cheaper to compile than full debug information.
