@@ -46,6 +46,7 @@
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/taints.h"
 #include "karpenter/termination/decide.h"
 #include "karpenter/termination/executor.h"
 #include "karpenter/termination/garbage_collection.h"
@@ -54,7 +55,6 @@
 #include "karpenter/termination/validate.h"
 #include "karpenter/termination/volumes.h"
 #include "karpenter/time_util.h"
-#include "karpenter/taints.h"
 #include "karpenter/well_known.h"
 
 #endif  // KARPENTER_KARPENTER_H_

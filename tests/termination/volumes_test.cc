@@ -58,8 +58,8 @@ v1::Pod MakePod(const PodSpec& p) {
                         .pvcs = p.claims,
                         .ephemeral_volumes = p.ephemerals,
                         .ready = ""};
-  const v1::Toleration tolerate =
-      testing::MakeToleration(std::string(well_known::kDisruptedTaintKey), "Exists");
+  const v1::Toleration tolerate = testing::MakeToleration(
+      std::string(well_known::kDisruptedTaintKey), "Exists");
   switch (p.kind) {
     case PodKind::kPlain:
       break;
