@@ -288,10 +288,9 @@ std::string UnsupportedConstraint(const v1::PodSpec& spec) {
            .empty()) {
     return "required pod anti-affinity";
   }
-  for (const pb::Struct& c : spec.topology_spread_constraints()) {
-    const auto it = c.fields().find("whenUnsatisfiable");
-    if (it == c.fields().end() || !it->second.has_string_value() ||
-        it->second.string_value() == "DoNotSchedule") {
+  for (const v1::TopologySpreadConstraint& c :
+       spec.topology_spread_constraints()) {
+    if (c.when_unsatisfiable() != "ScheduleAnyway") {
       return "topology spread constraint with whenUnsatisfiable "
              "DoNotSchedule";
     }
@@ -493,7 +492,8 @@ std::string ProfileKey(const v1::Pod& pod) {
   if (spec.has_affinity()) {
     AppendPiece('a', DeterministicBytes(spec.affinity()), key);
   }
-  for (const pb::Struct& c : spec.topology_spread_constraints()) {
+  for (const v1::TopologySpreadConstraint& c :
+       spec.topology_spread_constraints()) {
     AppendPiece('s', DeterministicBytes(c), key);
   }
   return key;

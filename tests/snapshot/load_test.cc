@@ -668,12 +668,13 @@ spec:
             .pod_anti_affinity()
             .required_during_scheduling_ignored_during_execution();
     REQUIRE(anti.size() == 1);
-    CHECK(anti[0].fields().at("topologyKey").string_value() ==
-          "kubernetes.io/hostname");
+    CHECK(anti[0].topology_key() == "kubernetes.io/hostname");
     REQUIRE(spec.topology_spread_constraints_size() == 1);
-    const auto& spread = spec.topology_spread_constraints(0).fields();
-    CHECK(spread.at("whenUnsatisfiable").string_value() == "DoNotSchedule");
-    CHECK(spread.at("maxSkew").number_value() == 1);
+    const v1::TopologySpreadConstraint& spread =
+        spec.topology_spread_constraints(0);
+    CHECK(spread.when_unsatisfiable() == "DoNotSchedule");
+    CHECK(spread.max_skew() == 1);
+    CHECK(spread.label_selector().match_labels().at("app") == "web");
     CHECK(spec.containers(0).resources().requests().at("cpu") == "1");
   }
 }
