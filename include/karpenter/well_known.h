@@ -152,6 +152,10 @@ inline constexpr absl::string_view kDisruptionReasonDrifted = "Drifted";
 // --- Kubernetes labels (k8s.io/api/core/v1 well_known_labels.go). ---
 
 inline constexpr absl::string_view kLabelHostname = "kubernetes.io/hostname";
+// The label the API server sets on every Namespace: its name
+// (k8s.io/api/core/v1 LabelMetadataName).
+inline constexpr absl::string_view kLabelMetadataName =
+    "kubernetes.io/metadata.name";
 inline constexpr absl::string_view kLabelTopologyZone =
     "topology.kubernetes.io/zone";
 inline constexpr absl::string_view kLabelTopologyRegion =

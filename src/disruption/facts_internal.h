@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/requirements.h"
+#include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::disruption::internal {
@@ -133,7 +135,6 @@ struct Profile {
   bool has_required_affinity = false;
   // Terms usable on a new NodeClaim, in order (matchFields terms left out).
   std::vector<Term> terms;
-  std::string unsupported;  // Empty if every constraint is simulated.
 };
 
 enum SchedulerPodFlag : uint8_t {
@@ -161,7 +162,8 @@ struct SchedulerBase {
   std::vector<uint8_t> pod_flags;
   std::vector<int32_t> pod_profile;  // -1 when not indexed
   std::vector<Profile> profiles;
-  std::vector<int64_t> node_free;  // nodes x d
+  std::vector<int64_t> node_free;   // nodes x d
+  std::vector<int64_t> node_alloc;  // nodes x d: allocatable (or capacity)
   std::vector<uint8_t> node_deleting;
   std::vector<snapshot::NodeIndex> node_order;  // Targets, placement order.
   // IsReschedulable pods of deleting nodes (movable or not).
@@ -172,9 +174,25 @@ struct SchedulerBase {
   // The first error among pending pods (reported with include_pending_pods).
   absl::Status pending_status;
   std::map<std::string, PoolBase, std::less<>> pools;
+  // Topology spread and pod (anti-)affinity: the counts' index, and per
+  // indexed pod shape its compiled constraints (an index into
+  // `constraints`, kNoConstraints, or kUnsupported with the reason in
+  // `unsupported`).
+  std::unique_ptr<scheduling::TopologyIndex> topology;
+  static constexpr int32_t kNoConstraints = -1;
+  static constexpr int32_t kUnsupported = -2;
+  std::vector<int32_t> shape_constraints;
+  std::vector<scheduling::PodConstraints> constraints;
+  std::map<uint32_t, std::string> unsupported;  // By shape id.
 
   const int64_t* Req(snapshot::PodIndex p) const {
     return &pod_req[size_t{p} * d];
+  }
+  // Pod p's compiled constraints, or null when it has none (or they are
+  // unsupported).
+  const scheduling::PodConstraints* Constraints(snapshot::PodIndex p) const {
+    const int32_t c = shape_constraints[snap->PodShapeId(p)];
+    return c >= 0 ? &constraints[static_cast<size_t>(c)] : nullptr;
   }
 };
 

@@ -26,6 +26,8 @@
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/quantity.h"
+#include "karpenter/scheduling/filter_status.h"
+#include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -275,33 +277,9 @@ using internal::kIndexed;
 using internal::kMovable;
 using internal::kPending;
 
-std::string UnsupportedConstraint(const v1::PodSpec& spec) {
-  if (!spec.affinity()
-           .pod_affinity()
-           .required_during_scheduling_ignored_during_execution()
-           .empty()) {
-    return "required pod affinity";
-  }
-  if (!spec.affinity()
-           .pod_anti_affinity()
-           .required_during_scheduling_ignored_during_execution()
-           .empty()) {
-    return "required pod anti-affinity";
-  }
-  for (const v1::TopologySpreadConstraint& c :
-       spec.topology_spread_constraints()) {
-    if (c.when_unsatisfiable() != "ScheduleAnyway") {
-      return "topology spread constraint with whenUnsatisfiable "
-             "DoNotSchedule";
-    }
-  }
-  return "";
-}
-
 absl::StatusOr<Profile> MakeProfile(const v1::Pod& pod) {
   Profile p;
   p.pod = &pod;
-  p.unsupported = UnsupportedConstraint(pod.spec());
   Term base;
   for (const std::string& key : SortedKeys(pod.spec().node_selector())) {
     const std::string& value = pod.spec().node_selector().at(key);
@@ -512,6 +490,7 @@ class BaseBuilder {
     if (absl::Status s = IndexNodes(); !s.ok()) return s;
     if (absl::Status s = IndexPools(); !s.ok()) return s;
     IndexMoves();
+    b_.topology = scheduling::TopologyIndex::Build(snap_);
     return absl::OkStatus();
   }
 
@@ -541,7 +520,23 @@ class BaseBuilder {
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
     lists_.push_back(std::move(list));
     shape_profile_[shape_id] = it->second;
+    IndexConstraints(shape, shape_id);
     return absl::OkStatus();
+  }
+
+  // Topology spread and pod (anti-)affinity of one shape. A shape whose
+  // constraints do not compile is unsupported: its pods never move.
+  void IndexConstraints(const v1::Pod& shape, uint32_t shape_id) {
+    absl::StatusOr<scheduling::PodConstraints> c =
+        scheduling::CompilePodConstraints(shape);
+    if (!c.ok()) {
+      b_.shape_constraints[shape_id] = SchedulerBase::kUnsupported;
+      b_.unsupported[shape_id] = std::string(c.status().message());
+    } else if (!c->empty()) {
+      b_.shape_constraints[shape_id] =
+          static_cast<int32_t>(b_.constraints.size());
+      b_.constraints.push_back(*std::move(c));
+    }
   }
 
   absl::Status IndexPod(PodIndex p, bool pending,
@@ -565,6 +560,8 @@ class BaseBuilder {
     b_.pod_profile.assign(pod_count, -1);
     shape_list_.assign(snap_.pod_shape_count(), -1);
     shape_profile_.assign(snap_.pod_shape_count(), -1);
+    b_.shape_constraints.assign(snap_.pod_shape_count(),
+                                SchedulerBase::kNoConstraints);
     absl::flat_hash_map<std::string, int32_t> profile_ids;
     for (PodIndex p = 0; p < pod_count; ++p) {
       const v1::Pod& pod = snap_.PodShape(p);
@@ -628,6 +625,7 @@ class BaseBuilder {
             "nodes/", node.metadata().name(), ": ", v.status().message()));
       }
       free[i] = *v;
+      b_.node_alloc[size_t{n} * b_.d + i] = *v;
     }
     for (PodIndex p : snap_.PodsOnNode(n)) {
       if ((b_.pod_flags[p] & kIndexed) == 0) continue;
@@ -652,6 +650,7 @@ class BaseBuilder {
   absl::Status IndexNodes() {
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
+    b_.node_alloc.assign(nodes.size() * b_.d, 0);
     b_.node_deleting.assign(nodes.size(), 0);
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = NodeFree(n); !s.ok()) return s;
@@ -954,6 +953,9 @@ class SimulationPass {
       : s_(s), b_(*s.base), candidates_(candidates) {}
 
   SimulationResult Run();
+  // Every node's Filter failures for pod `p` as if it were unbound (see
+  // Scheduler::Fit).
+  std::vector<std::vector<scheduling::FilterFailure>> FitAll(PodIndex p);
 
  private:
   bool Fits(const int64_t* req, const int64_t* free) const {
@@ -962,7 +964,27 @@ class SimulationPass {
     }
     return true;
   }
-  bool Compatible(PodIndex p, NodeIndex n);
+  // Bit kAffinityOk: nodeSelector and required node affinity match node n;
+  // bit kTaintsOk: the pod tolerates n's NoSchedule and NoExecute taints.
+  static constexpr uint8_t kAffinityOk = 1;
+  static constexpr uint8_t kTaintsOk = 2;
+  uint8_t Static(PodIndex p, NodeIndex n);
+  bool Compatible(PodIndex p, NodeIndex n) {
+    return Static(p, n) == (kAffinityOk | kTaintsOk);
+  }
+  // PodTopologySpread and InterPodAffinity for p on n (first failure).
+  std::optional<scheduling::FilterFailure> TopologyFilter(PodIndex p,
+                                                          NodeIndex n);
+  // Whether p's placement depends on other pods' placement.
+  bool TopologyMatters(PodIndex p);
+  // Every failing plugin for p on n, in kube-scheduler's order; with
+  // `first_only`, stops at the first failing plugin.
+  std::vector<scheduling::FilterFailure> FilterAll(PodIndex p, NodeIndex n,
+                                                   bool first_only);
+  // kube-scheduler's "0/N nodes are available: ..." for p over every node
+  // that is not a candidate.
+  std::string NoNodeAvailable(PodIndex p);
+  void Place(PodIndex p, NodeIndex n);
   bool PlaceOnExisting(PodIndex p);
   void Fail(PodIndex p, std::string reason) {
     failed_.emplace_back(p, std::move(reason));
@@ -992,17 +1014,32 @@ class SimulationPass {
   std::vector<int32_t> row_of_;
   std::vector<int64_t> rows_;
   absl::flat_hash_map<int32_t, size_t> cache_slot_;
-  std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, 0, 1
+  std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, bits
   std::vector<std::pair<PodIndex, std::string>> failed_;
+  scheduling::TopologyState topo_{*b_.topology};
+  // A pod with required anti-affinity terms was placed in this pass.
+  bool placed_holder_ = false;
 };
 
-bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
+namespace {
+const scheduling::PodConstraints& NoConstraints() {
+  static const auto* const kNone = new scheduling::PodConstraints();
+  return *kNone;
+}
+
+std::string UntoleratedTaintMessage(const v1::Taint& t) {
+  return absl::StrFormat("node(s) had untolerated taint {%s: %s}", t.key(),
+                         t.value());
+}
+}  // namespace
+
+uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
   const int32_t profile = b_.pod_profile[p];
   const size_t nodes = b_.snap->nodes().size();
   auto [it, inserted] = cache_slot_.try_emplace(profile, cache_.size());
   if (inserted) cache_.resize(cache_.size() + nodes, -1);
   int8_t& v = cache_[it->second + n];
-  if (v >= 0) return v == 1;
+  if (v >= 0) return static_cast<uint8_t>(v);
   const Profile& prof = b_.profiles[profile];
   const v1::Node& node = b_.snap->nodes()[n];
   const auto& labels = node.metadata().labels();
@@ -1025,9 +1062,124 @@ bool SimulationPass::Compatible(PodIndex p, NodeIndex n) {
       }
     }
   }
-  ok = ok && ToleratesAll(*prof.pod, node.spec().taints());
-  v = ok ? 1 : 0;
-  return ok;
+  v = static_cast<int8_t>(
+      (ok ? kAffinityOk : 0) |
+      (ToleratesAll(*prof.pod, node.spec().taints()) ? kTaintsOk : 0));
+  return static_cast<uint8_t>(v);
+}
+
+bool SimulationPass::TopologyMatters(PodIndex p) {
+  return b_.Constraints(p) != nullptr || placed_holder_ ||
+         !b_.topology->HolderGroupsSelecting(p).empty();
+}
+
+std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
+    PodIndex p, NodeIndex n) {
+  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const auto affinity = [&](NodeIndex m) {
+    return (Static(p, m) & kAffinityOk) != 0;
+  };
+  const auto taints = [&](NodeIndex m) {
+    return (Static(p, m) & kTaintsOk) != 0;
+  };
+  const scheduling::IncomingPod pod{p, c != nullptr ? c : &NoConstraints(),
+                                    affinity, taints};
+  if (auto f = topo_.PodTopologySpread(pod, n)) return f;
+  return topo_.InterPodAffinity(pod, n);
+}
+
+std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
+    PodIndex p, NodeIndex n, bool first_only) {
+  using scheduling::FilterCode;
+  using scheduling::FilterFailure;
+  std::vector<FilterFailure> out;
+  const auto done = [&] { return first_only && !out.empty(); };
+  const v1::Node& node = b_.snap->nodes()[n];
+  const v1::Pod& shape = b_.snap->PodShape(p);
+  if (b_.node_deleting[n]) {
+    out.push_back({scheduling::kNodeReadiness,
+                   FilterCode::kUnschedulableAndUnresolvable,
+                   "node(s) were marked for deletion"});
+  } else if (!IsConditionTrue(node.status().conditions(),
+                              well_known::kConditionTypeReady)) {
+    out.push_back({scheduling::kNodeReadiness,
+                   FilterCode::kUnschedulableAndUnresolvable,
+                   "node(s) were not ready"});
+  }
+  if (done()) return out;
+  if (node.spec().unschedulable()) {
+    v1::Taint cordon;
+    cordon.set_key("node.kubernetes.io/unschedulable");
+    cordon.set_effect(std::string(well_known::kTaintEffectNoSchedule));
+    pb::RepeatedPtrField<v1::Taint> one;
+    *one.Add() = cordon;
+    if (!ToleratesAll(shape, one)) {
+      out.push_back({scheduling::kNodeUnschedulable,
+                     FilterCode::kUnschedulableAndUnresolvable,
+                     "node(s) were unschedulable"});
+    }
+  }
+  if (done()) return out;
+  const uint8_t bits = Static(p, n);
+  if ((bits & kTaintsOk) == 0) {
+    const v1::Taint* t = FirstUntolerated(shape, node.spec().taints());
+    out.push_back({scheduling::kTaintToleration,
+                   FilterCode::kUnschedulableAndUnresolvable,
+                   t != nullptr ? UntoleratedTaintMessage(*t)
+                                : "node(s) had untolerated taint"});
+  }
+  if (done()) return out;
+  if ((bits & kAffinityOk) == 0) {
+    out.push_back({scheduling::kNodeAffinity,
+                   FilterCode::kUnschedulableAndUnresolvable,
+                   "node(s) didn't match Pod's node affinity/selector"});
+  }
+  if (done()) return out;
+  const int64_t* req = b_.Req(p);
+  const int64_t* free = FreeOf(n);
+  const int64_t* alloc = &b_.node_alloc[size_t{n} * b_.d];
+  // kube-scheduler reports pods first, then cpu, memory, ephemeral storage
+  // and extended resources (noderesources/fit.go fitsRequest).
+  static constexpr size_t kOrder[] = {3, 0, 1, 2};
+  const auto check = [&](size_t i) {
+    if (req[i] <= 0 || req[i] <= free[i]) return;
+    const bool pods = b_.dims[i] == kPods;
+    out.push_back({scheduling::kNodeResourcesFit,
+                   req[i] > alloc[i] && !pods
+                       ? FilterCode::kUnschedulableAndUnresolvable
+                       : FilterCode::kUnschedulable,
+                   pods ? std::string("Too many pods")
+                        : absl::StrCat("Insufficient ", b_.dims[i])});
+  };
+  for (size_t i : kOrder) check(i);
+  for (size_t i = 4; i < b_.d; ++i) check(i);
+  if (done()) return out;
+  if (std::optional<FilterFailure> f = TopologyFilter(p, n)) {
+    out.push_back(*std::move(f));
+  }
+  return out;
+}
+
+std::string SimulationPass::NoNodeAvailable(PodIndex p) {
+  std::map<std::string, int> histogram;
+  int nodes = 0;
+  for (NodeIndex n = 0; n < b_.snap->nodes().size(); ++n) {
+    if (IsCandidate(n)) continue;
+    ++nodes;
+    for (const scheduling::FilterFailure& f : FilterAll(p, n, true)) {
+      ++histogram[f.message];
+    }
+  }
+  return scheduling::NoNodeAvailableMessage(nodes, histogram);
+}
+
+void SimulationPass::Place(PodIndex p, NodeIndex n) {
+  const int64_t* req = b_.Req(p);
+  int64_t* free = MutableFreeOf(n);
+  for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
+  topo_.AddPod(p, n);
+  const scheduling::PodConstraints* c = b_.Constraints(p);
+  if (c != nullptr && !c->anti_affinity.empty()) placed_holder_ = true;
 }
 
 int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
@@ -1041,11 +1193,12 @@ int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
 
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
   const int64_t* req = b_.Req(p);
+  const bool topology = TopologyMatters(p);
   for (NodeIndex n : b_.node_order) {
     if (IsCandidate(n)) continue;
     if (!Fits(req, FreeOf(n)) || !Compatible(p, n)) continue;
-    int64_t* free = MutableFreeOf(n);
-    for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
+    if (topology && TopologyFilter(p, n).has_value()) continue;
+    Place(p, n);
     return true;
   }
   return false;
@@ -1236,13 +1389,15 @@ SimulationResult SimulationPass::Run() {
     moving.push_back({p, -1});
   }
   for (const Moving& m : moving) {
-    const Profile& prof = b_.profiles[b_.pod_profile[m.pod]];
-    if (!prof.unsupported.empty()) {
+    const auto it = b_.unsupported.find(b_.snap->PodShapeId(m.pod));
+    if (it != b_.unsupported.end()) {
       result.unsupported =
-          absl::StrCat(b_.snap->PodKey(m.pod), ": ", prof.unsupported);
+          absl::StrCat(b_.snap->PodKey(m.pod), ": ", it->second);
       return result;
     }
   }
+  for (const Candidate& c : candidates_) topo_.RemoveNode(c.node);
+  for (const Moving& m : moving) topo_.RemovePod(m.pod);
   if (s_.options.include_pending_pods) {
     std::vector<Moving> pending;
     for (PodIndex p : b_.pending_pods) pending.push_back({p, -1});
@@ -1253,6 +1408,19 @@ SimulationResult SimulationPass::Run() {
   std::vector<std::vector<PodIndex>> groups(pool_names.size());
   for (const Moving& m : moving) {
     if (PlaceOnExisting(m.pod)) continue;
+    if (const scheduling::PodConstraints* c = b_.Constraints(m.pod)) {
+      // A new NodeClaim would have to be narrowed to a domain that keeps
+      // the constraint, which is provisioning's job (not simulated yet):
+      // fail closed rather than guess.
+      Fail(m.pod,
+           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and a new NodeClaim for it would need ",
+                        !c->spread.empty()     ? "topology spread"
+                        : !c->affinity.empty() ? "pod affinity"
+                                               : "pod anti-affinity",
+                        " narrowing, which is not simulated"));
+      continue;
+    }
     int slot = m.pool;
     std::string why = "there is no candidate NodePool";
     for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
@@ -1267,7 +1435,8 @@ SimulationResult SimulationPass::Run() {
       }
     }
     if (slot < 0) {
-      Fail(m.pod, absl::StrCat("fits no remaining node and ", why));
+      Fail(m.pod, absl::StrCat("fits no remaining node (",
+                               NoNodeAvailable(m.pod), ") and ", why));
       continue;
     }
     groups[slot].push_back(m.pod);
@@ -1281,15 +1450,17 @@ SimulationResult SimulationPass::Run() {
     const PoolInfo* info = s_.Pool(pool_names[slot]);
     if (info == nullptr) {
       for (PodIndex p : groups[slot]) {
-        Fail(p, absl::StrCat("fits no remaining node and NodePool ",
-                             pool_names[slot], " is not in the snapshot"));
+        Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
+                             ") and NodePool ", pool_names[slot],
+                             " is not in the snapshot"));
       }
       continue;
     }
     Claim claim{info, info->base, info->admitted, info->overhead, {}, 0};
     for (PodIndex p : groups[slot]) {
       if (std::optional<std::string> why = TryAdd(claim, p)) {
-        Fail(p, absl::StrCat("fits no remaining node and ", *why));
+        Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
+                             ") and ", *why));
       }
     }
     if (claim.pods > 0) result.new_node_claims.push_back(Finish(claim));
@@ -1300,6 +1471,46 @@ SimulationResult SimulationPass::Run() {
   }
   result.all_pods_scheduled = result.unschedulable.empty();
   return result;
+}
+
+std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
+    PodIndex p) {
+  row_of_.assign(b_.snap->nodes().size(), -1);
+  candidate_bits_.assign(b_.snap->nodes().size() / 64 + 1, 0);
+  if (std::optional<NodeIndex> bound = b_.snap->NodeOfPod(p)) {
+    if ((b_.pod_flags[p] & kIndexed) != 0) {
+      int64_t* free = MutableFreeOf(*bound);
+      for (size_t i = 0; i < b_.d; ++i) free[i] += b_.Req(p)[i];
+    }
+    topo_.RemovePod(p);
+  }
+  std::vector<std::vector<scheduling::FilterFailure>> out;
+  out.reserve(b_.snap->nodes().size());
+  for (NodeIndex n = 0; n < b_.snap->nodes().size(); ++n) {
+    out.push_back(FilterAll(p, n, /*first_only=*/false));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::vector<scheduling::FilterFailure>>>
+Scheduler::Fit(PodIndex pod) const {
+  const internal::SchedulerBase& b = *state_->base;
+  if (pod >= b.snap->pod_count()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pod #", pod, ": not in the snapshot"));
+  }
+  if ((b.pod_flags[pod] & (kIndexed | kPending)) == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "pods/", b.snap->PodKey(pod),
+        ": is terminal or terminating and unbound; it will not be scheduled"));
+  }
+  const auto it = b.unsupported.find(b.snap->PodShapeId(pod));
+  if (it != b.unsupported.end()) {
+    return absl::UnimplementedError(
+        absl::StrCat("pods/", b.snap->PodKey(pod), ": ", it->second));
+  }
+  SimulationPass pass(*state_, {});
+  return pass.FitAll(pod);
 }
 
 SimulationResult Scheduler::Simulate(

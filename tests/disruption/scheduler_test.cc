@@ -329,7 +329,8 @@ TEST_CASE("simulation: taints need tolerations, PreferNoSchedule does not",
   CHECK(run.Summary() == "fail");
   REQUIRE(run.result.unschedulable.size() == 1);
   CHECK(run.result.unschedulable[0] ==
-        "default/moving: fits no remaining node and does not tolerate taint "
+        "default/moving: fits no remaining node (0/0 nodes are available.) and "
+        "does not tolerate taint "
         "pool=x:NoSchedule of NodePool default");
 }
 
@@ -392,7 +393,9 @@ TEST_CASE("simulation: pods of deleting nodes must move too", "[simulation]") {
   CHECK(none.Summary() == "fail");
   REQUIRE(none.result.unschedulable.size() == 1);
   CHECK(none.result.unschedulable[0] ==
-        "default/orphan: fits no remaining node and no instance type of "
+        "default/orphan: fits no remaining node (0/2 nodes are available: 1 "
+        "Insufficient cpu, 1 node(s) were marked for deletion.) and no "
+        "instance type of "
         "NodePool default fits it with the DaemonSet overhead");
 }
 
@@ -466,7 +469,9 @@ TEST_CASE("simulation: the cheapest fitting type wins, ties by name",
     } else {
       REQUIRE(run.result.unschedulable.size() == 1);
       CHECK(run.result.unschedulable[0] ==
-            "default/moving: fits no remaining node and no instance type of "
+            "default/moving: fits no remaining node (0/0 nodes are available.) "
+            "and "
+            "no instance type of "
             "NodePool default fits it with the DaemonSet overhead");
     }
   }
@@ -541,29 +546,49 @@ TEST_CASE("simulation: requirements restrict instance types and offerings",
   }
 }
 
-TEST_CASE("simulation: unsupported constraints are reported, not guessed",
+TEST_CASE("simulation: pod topology constraints are simulated, not guessed",
           "[simulation]") {
   struct Row {
     std::string spec;
     std::string unsupported;  // empty: supported
+    bool scheduled;
   };
   const std::vector<Row> rows = {
+      // Nobody else matches: nothing blocks "other".
       {", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuring"
-       "Execution: [{topologyKey: kubernetes.io/hostname}]}}",
-       "default/moving: required pod anti-affinity"},
+       "Execution: [{topologyKey: kubernetes.io/hostname, labelSelector: "
+       "{}}]}}",
+       "", true},
+      // A nil selector selects no pod, not even the pod itself: no first-pod
+      // exception.
       {", affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuring"
        "Execution: [{topologyKey: kubernetes.io/hostname}]}}",
-       "default/moving: required pod affinity"},
+       "", false},
+      // The first pod of a self-affine group may go anywhere with the key.
+      {", affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuring"
+       "Execution: [{topologyKey: kubernetes.io/hostname, labelSelector: "
+       "{}}]}}",
+       "", true},
+      // "other" has no "zone" label: not a domain, and rejected.
       {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
        "whenUnsatisfiable: DoNotSchedule}]",
-       "default/moving: topology spread constraint with whenUnsatisfiable "
-       "DoNotSchedule"},
+       "", false},
       {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
        "whenUnsatisfiable: ScheduleAnyway}]",
-       ""},
+       "", true},
       {", affinity: {podAntiAffinity: {preferredDuringSchedulingIgnored"
-       "DuringExecution: [{weight: 1}]}}",
-       ""},
+       "DuringExecution: [{weight: 1, podAffinityTerm: {topologyKey: "
+       "kubernetes.io/hostname}}]}}",
+       "", true},
+      // Namespace objects are not read.
+      {", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuring"
+       "Execution: [{topologyKey: kubernetes.io/hostname, labelSelector: {}, "
+       "namespaceSelector: {matchLabels: {team: a}}}]}}",
+       "default/moving: spec.affinity.podAntiAffinity."
+       "requiredDuringSchedulingIgnoredDuringExecution[0].namespaceSelector: "
+       "selects namespaces by label \"team\"; Namespace objects are not "
+       "read, only kubernetes.io/metadata.name can be evaluated",
+       false},
   };
   for (const Row& row : rows) {
     CAPTURE(row.spec);
@@ -572,7 +597,12 @@ TEST_CASE("simulation: unsupported constraints are reported, not guessed",
                              PodYaml("moving", "cand", "1", "1Gi", row.spec);
     const Run run = Simulate(yaml, {"cand"});
     CHECK(run.result.unsupported.value_or("") == row.unsupported);
-    CHECK(run.result.all_pods_scheduled == row.unsupported.empty());
+    CHECK(run.result.all_pods_scheduled == row.scheduled);
+    if (!row.scheduled && row.unsupported.empty()) {
+      REQUIRE(run.result.unschedulable.size() == 1);
+      CHECK_THAT(run.result.unschedulable[0],
+                 Catch::Contains("narrowing, which is not simulated"));
+    }
   }
 }
 
@@ -707,7 +737,8 @@ TEST_CASE("simulation: one new NodeClaim per NodePool at most",
   CHECK(run.Summary() == "fail new default[large]");
   REQUIRE(run.result.unschedulable.size() == 1);
   CHECK(run.result.unschedulable[0] ==
-        "default/p3: fits no remaining node and no instance type of NodePool "
+        "default/p3: fits no remaining node (0/0 nodes are available.) and no "
+        "instance type of NodePool "
         "default fits it together with the 2 other pods of the one new "
         "NodeClaim");
 }

@@ -91,6 +91,7 @@
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/requirements.h"
+#include "karpenter/scheduling/filter_status.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/core.pb.h"
 
@@ -171,6 +172,21 @@ class Scheduler final : public SchedulingSimulator {
   // as unschedulable (`pod #N: not in the snapshot`).
   SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const override;
+
+  // What kube-scheduler's Filter plugins say of pod `pod` on every node of
+  // the snapshot, the pod considered as if unbound (its requests and its
+  // counts removed from the node it is bound to): by NodeIndex, every
+  // failing plugin in kube-scheduler's order, empty when it fits. Nodes
+  // that are not Ready or are being deleted fail with the pseudo-plugin
+  // NodeReadiness, as Karpenter would not use them. O(nodes) plus the
+  // spread and affinity counts.
+  //
+  // Errors: InvalidArgument for an index outside the snapshot;
+  // FailedPrecondition for a terminal pod, or an unbound terminating one;
+  // Unimplemented (naming the field) when its constraints cannot be
+  // evaluated (see pod_topology.h).
+  absl::StatusOr<std::vector<std::vector<scheduling::FilterFailure>>> Fit(
+      snapshot::PodIndex pod) const;
 
  private:
   friend class SimulationPass;

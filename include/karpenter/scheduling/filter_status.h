@@ -14,6 +14,7 @@
 #ifndef KARPENTER_SCHEDULING_FILTER_STATUS_H_
 #define KARPENTER_SCHEDULING_FILTER_STATUS_H_
 
+#include <map>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -55,6 +56,15 @@ struct FilterFailure {
 
   friend bool operator==(const FilterFailure&, const FilterFailure&) = default;
 };
+
+// kube-scheduler's FitError message (framework/types.go FitError.Error):
+// "0/<nodes> nodes are available: " then, for each distinct failure message
+// with its node count, "<count> <message>", the entries sorted as strings
+// and joined with ", ", then ".". `histogram` maps a message to the number
+// of nodes that reported it. With no entries: "0/<nodes> nodes are
+// available." (kube-scheduler prints the same prefix).
+std::string NoNodeAvailableMessage(int nodes,
+                                   const std::map<std::string, int>& histogram);
 
 }  // namespace karpenter::scheduling
 

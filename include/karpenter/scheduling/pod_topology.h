@@ -1,0 +1,243 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// The two kube-scheduler Filter plugins that count other pods:
+// PodTopologySpread and InterPodAffinity, over a Snapshot, with the counts
+// changing as a simulation removes nodes and moves pods.
+//
+// Ports k8s.io/kubernetes pkg/scheduler/framework/plugins:
+//   - podtopologyspread/common.go + filtering.go: only DoNotSchedule
+//     constraints filter; the pods counted are the non-terminating pods of
+//     the incoming pod's namespace that the constraint's selector (ANDed
+//     with `key in (<pod's value>)` for each matchLabelKeys key the pod
+//     has) selects; a node counts (is part of a domain) when it carries
+//     every constraint's topology key and passes the constraint's node
+//     inclusion policies (nodeAffinityPolicy Honor, the default: the pod's
+//     nodeSelector and required node affinity; nodeTaintsPolicy Honor: the
+//     pod tolerates the node's NoSchedule and NoExecute taints; the default
+//     Ignore counts tainted nodes). On a node: missing one of the keys is
+//     UnschedulableAndUnresolvable ("... (missing required label)"); else
+//     skew = matching pods in the node's domain + (1 if the pod matches its
+//     own selector) - the minimum over every domain (0 when there are fewer
+//     domains than minDomains), and skew > maxSkew is Unschedulable.
+//   - interpodaffinity/filtering.go: the pod's required affinity (some pod
+//     matching every term in the node's domain of each term's key; the node
+//     must carry every key; the first-pod exception when no pod anywhere
+//     matches every term and the pod matches its own terms), then its
+//     required anti-affinity (no matching pod in the node's domain of the
+//     term's key), then the required anti-affinity of pods already placed
+//     against it (a term of an existing pod that selects the incoming pod
+//     blocks every node sharing that pod's node's value of the term's key).
+//     Terminating pods count here, unlike for spread. A term's namespaces:
+//     its list, ORed with its namespaceSelector; neither: the namespace of
+//     the pod the term belongs to.
+//
+// What is not read: Namespace objects. A namespaceSelector is matched
+// against the one label every namespace carries,
+// `kubernetes.io/metadata.name`; `{}` selects every namespace. A selector on
+// any other namespace label makes CompilePodConstraints fail with
+// kUnimplemented rather than guess.
+//
+// The pods that count are the snapshot's bound, non-terminal pods (terminal
+// pods have left kube-scheduler's cache), moved by TopologyState. Incoming
+// pods are snapshot pods too (pending or bound; a bound one is first
+// removed with RemovePod, so that it never counts against itself).
+//
+// Thread-safety: TopologyIndex is immutable after Build apart from lazily
+// filled caches guarded by a mutex, so one index serves concurrent
+// simulations; a TopologyState belongs to one thread.
+#ifndef KARPENTER_SCHEDULING_POD_TOPOLOGY_H_
+#define KARPENTER_SCHEDULING_POD_TOPOLOGY_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "karpenter/scheduling/filter_status.h"
+#include "karpenter/selector.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/v1/core.pb.h"
+
+namespace karpenter::scheduling {
+
+using snapshot::NodeIndex;
+using snapshot::PodIndex;
+
+// Which pods a constraint or term counts: those whose labels `selector`
+// selects, in any namespace when `all_namespaces`, else in one of
+// `namespaces` (sorted, unique) or in a namespace `namespace_selector`
+// selects (matched against the namespace's kubernetes.io/metadata.name
+// label).
+struct PodSelectorClause {
+  bool all_namespaces = false;
+  std::vector<std::string> namespaces;
+  std::optional<LabelSelector> namespace_selector;
+  LabelSelector selector;
+
+  bool MatchesNamespace(absl::string_view ns) const;
+  bool Matches(
+      absl::string_view ns,
+      const google::protobuf::Map<std::string, std::string>& labels) const;
+  // A deterministic text that is equal exactly for equal clauses.
+  std::string Key() const;
+};
+
+// One DoNotSchedule topology spread constraint.
+struct SpreadConstraint {
+  int32_t max_skew = 1;
+  std::string topology_key;
+  int32_t min_domains = 1;  // 1 when unset.
+  bool honor_node_affinity = true;
+  bool honor_node_taints = false;
+  PodSelectorClause pods;   // The pod's own namespace.
+  bool self_match = false;  // The pod matches `pods`.
+};
+
+// One required pod (anti-)affinity term, its namespaces resolved.
+struct AffinityTerm {
+  PodSelectorClause pods;
+  std::string topology_key;
+};
+
+// A pod's constraints that count other pods.
+struct PodConstraints {
+  std::vector<SpreadConstraint> spread;  // DoNotSchedule only.
+  std::vector<AffinityTerm> affinity;
+  std::vector<AffinityTerm> anti_affinity;
+  // The pod matches every one of its own affinity terms.
+  bool self_matches_affinity = false;
+  // ScheduleAnyway constraints, preferred terms: scoring only, not compiled.
+
+  bool empty() const {
+    return spread.empty() && affinity.empty() && anti_affinity.empty();
+  }
+};
+
+// Compiles `pod`'s topology spread constraints and required pod
+// (anti-)affinity terms.
+//
+// Errors (InvalidArgument, naming the field and quoting the value):
+// maxSkew < 1, an empty topologyKey, whenUnsatisfiable other than
+// DoNotSchedule / ScheduleAnyway (empty: DoNotSchedule), minDomains < 1,
+// a policy other than Honor / Ignore, an invalid label selector, e.g.
+// `spec.topologySpreadConstraints[0].maxSkew: must be greater than zero,
+// got 0`. kUnimplemented for a namespaceSelector on labels other than
+// kubernetes.io/metadata.name.
+absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod);
+
+// The required anti-affinity terms of `pod` alone (what the pod imposes on
+// pods that come after it). Errors as CompilePodConstraints.
+absl::StatusOr<std::vector<AffinityTerm>> CompileAntiAffinityTerms(
+    const v1::Pod& pod);
+
+// Per-snapshot tables the two plugins share: each topology key's domains,
+// the pods of each namespace, the members of each selector group, and the
+// pods carrying required anti-affinity terms.
+class TopologyIndex {
+ public:
+  // O(pods). Never fails: a bound pod's anti-affinity terms that do not
+  // compile (CompilePodConstraints' errors; the API server would have
+  // refused the pod) are left out, and that pod's own constraints are
+  // reported by whoever compiles them.
+  static std::unique_ptr<TopologyIndex> Build(
+      const snapshot::Snapshot& snapshot);
+
+  // Node -> dense domain id for one topology key (-1: no such label).
+  struct Domains {
+    std::vector<int32_t> of_node;
+    std::vector<std::string> values;  // By domain id.
+  };
+  const Domains& DomainsOf(absl::string_view key) const;
+
+  // The pods a group selects, ascending: bound, non-terminal pods matching
+  // every clause (and not terminating unless `with_terminating`).
+  const std::vector<PodIndex>& Members(
+      absl::Span<const PodSelectorClause* const> clauses,
+      bool with_terminating) const;
+
+  // A required anti-affinity term carried by existing pods.
+  struct HolderGroup {
+    AffinityTerm term;
+    std::vector<PodIndex> holders;  // Bound, non-terminal, ascending.
+  };
+  absl::Span<const HolderGroup> holder_groups() const { return holders_; }
+  // The holder groups whose term selects pods shaped like `p`.
+  const std::vector<int32_t>& HolderGroupsSelecting(PodIndex p) const;
+  // The anti-affinity terms pod `p` carries (empty if none or if they do
+  // not compile); index into holder_groups() by term.
+  absl::Span<const int32_t> HolderGroupsOf(PodIndex p) const;
+
+  const snapshot::Snapshot& snapshot() const { return *snap_; }
+  // Counted: bound and not terminal.
+  bool Counted(PodIndex p) const { return (flags_[p] & kCounted) != 0; }
+  bool Terminating(PodIndex p) const { return (flags_[p] & kTerm) != 0; }
+
+  ~TopologyIndex();
+
+ private:
+  TopologyIndex() = default;
+  static constexpr uint8_t kCounted = 1;
+  static constexpr uint8_t kTerm = 2;
+
+  const snapshot::Snapshot* snap_ = nullptr;
+  std::vector<uint8_t> flags_;
+  // CSR by NamespaceId: the counted pods.
+  std::vector<uint32_t> ns_offsets_;
+  std::vector<PodIndex> ns_pods_;
+  std::vector<HolderGroup> holders_;
+  // CSR by pod: holder groups of the pod's own terms.
+  std::vector<uint32_t> pod_holder_offsets_;
+  std::vector<int32_t> pod_holder_groups_;
+
+  struct Caches;
+  std::unique_ptr<Caches> caches_;
+};
+
+// One incoming pod, as the plugins read it.
+struct IncomingPod {
+  PodIndex pod = 0;
+  const PodConstraints* constraints = nullptr;
+  // The pod's nodeSelector and required node affinity admit node n
+  // (nodeAffinityPolicy Honor).
+  absl::FunctionRef<bool(NodeIndex)> matches_node_affinity;
+  // The pod tolerates n's NoSchedule and NoExecute taints
+  // (nodeTaintsPolicy Honor).
+  absl::FunctionRef<bool(NodeIndex)> tolerates_node_taints;
+};
+
+// The cluster as one simulation has changed it: nodes removed, pods moved.
+// Filters answer for that state.
+class TopologyState {
+ public:
+  explicit TopologyState(const TopologyIndex& index);
+  ~TopologyState();
+
+  // The node is gone: it is no domain and its pods do not count.
+  void RemoveNode(NodeIndex n);
+  // A pod leaves its node (it is moving, or being asked about).
+  void RemovePod(PodIndex p);
+  // A pod (bound elsewhere, or pending) is placed on `n`; it counts there
+  // from now on, and its anti-affinity terms apply to later pods.
+  void AddPod(PodIndex p, NodeIndex n);
+
+  // PodTopologySpread's Filter for `pod` on node `n`; nullopt if it passes.
+  std::optional<FilterFailure> PodTopologySpread(const IncomingPod& pod,
+                                                 NodeIndex n);
+  // InterPodAffinity's Filter: the first failing check, as kube-scheduler.
+  std::optional<FilterFailure> InterPodAffinity(const IncomingPod& pod,
+                                                NodeIndex n);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace karpenter::scheduling
+
+#endif  // KARPENTER_SCHEDULING_POD_TOPOLOGY_H_

@@ -1,0 +1,804 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+#include "karpenter/scheduling/pod_topology.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "karpenter/drain/classify.h"
+#include "karpenter/well_known.h"
+
+namespace karpenter::scheduling {
+namespace {
+
+namespace pb = ::google::protobuf;
+
+constexpr absl::string_view kSpreadPath = "spec.topologySpreadConstraints";
+constexpr absl::string_view kAffinityPath =
+    "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+constexpr absl::string_view kAntiAffinityPath =
+    "spec.affinity.podAntiAffinity."
+    "requiredDuringSchedulingIgnoredDuringExecution";
+
+constexpr absl::string_view kSpreadMismatch =
+    "node(s) didn't match pod topology spread constraints";
+constexpr absl::string_view kAffinityMismatch =
+    "node(s) didn't match pod affinity rules";
+constexpr absl::string_view kAntiAffinityMismatch =
+    "node(s) didn't match pod anti-affinity rules";
+constexpr absl::string_view kExistingAntiAffinityMismatch =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+
+// `selector` ANDed with `key In [value]` (or NotIn) for each of `keys` that
+// `labels` has, compiled. A nil selector stays nil.
+absl::StatusOr<LabelSelector> MergedSelector(
+    const v1::LabelSelector* selector,
+    const pb::RepeatedPtrField<std::string>& match_keys,
+    const pb::RepeatedPtrField<std::string>& mismatch_keys,
+    const pb::Map<std::string, std::string>& labels, absl::string_view path) {
+  if (selector == nullptr || (match_keys.empty() && mismatch_keys.empty())) {
+    return LabelSelector::FromProto(selector, path);
+  }
+  v1::LabelSelector merged = *selector;
+  const auto add = [&](const std::string& key, const char* op) {
+    const auto it = labels.find(key);
+    if (it == labels.end()) return;
+    v1::LabelSelectorRequirement& r = *merged.add_match_expressions();
+    r.set_key(key);
+    r.set_operator_(op);
+    r.add_values(it->second);
+  };
+  for (const std::string& key : match_keys) add(key, "In");
+  for (const std::string& key : mismatch_keys) add(key, "NotIn");
+  return LabelSelector::FromProto(&merged, path);
+}
+
+absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
+                                         const v1::Pod& owner,
+                                         const std::string& path) {
+  AffinityTerm out;
+  if (term.topology_key().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ".topologyKey: must not be empty"));
+  }
+  out.topology_key = term.topology_key();
+  absl::StatusOr<LabelSelector> selector = MergedSelector(
+      term.has_label_selector() ? &term.label_selector() : nullptr,
+      term.match_label_keys(), term.mismatch_label_keys(),
+      owner.metadata().labels(), absl::StrCat(path, ".labelSelector"));
+  if (!selector.ok()) return selector.status();
+  out.pods.selector = *std::move(selector);
+  for (const std::string& ns : term.namespaces()) {
+    out.pods.namespaces.push_back(ns);
+  }
+  if (term.has_namespace_selector()) {
+    const std::string ns_path = absl::StrCat(path, ".namespaceSelector");
+    absl::StatusOr<LabelSelector> ns_selector =
+        LabelSelector::FromProto(&term.namespace_selector(), ns_path);
+    if (!ns_selector.ok()) return ns_selector.status();
+    if (ns_selector->MatchesEverything()) {
+      out.pods.all_namespaces = true;
+    } else {
+      for (const LabelSelector::Requirement& r : ns_selector->requirements()) {
+        if (r.key != well_known::kLabelMetadataName) {
+          return absl::UnimplementedError(absl::StrFormat(
+              "%s: selects namespaces by label \"%s\"; Namespace objects are "
+              "not read, only %s can be evaluated",
+              ns_path, r.key, well_known::kLabelMetadataName));
+        }
+      }
+      out.pods.namespace_selector = *std::move(ns_selector);
+    }
+  } else if (term.namespaces().empty()) {
+    out.pods.namespaces.push_back(owner.metadata().namespace_());
+  }
+  std::sort(out.pods.namespaces.begin(), out.pods.namespaces.end());
+  out.pods.namespaces.erase(
+      std::unique(out.pods.namespaces.begin(), out.pods.namespaces.end()),
+      out.pods.namespaces.end());
+  return out;
+}
+
+absl::StatusOr<std::vector<AffinityTerm>> CompileTerms(
+    const pb::RepeatedPtrField<v1::PodAffinityTerm>& terms,
+    const v1::Pod& owner, absl::string_view path) {
+  std::vector<AffinityTerm> out;
+  for (int i = 0; i < terms.size(); ++i) {
+    absl::StatusOr<AffinityTerm> t =
+        CompileTerm(terms[i], owner, absl::StrCat(path, "[", i, "]"));
+    if (!t.ok()) return t.status();
+    out.push_back(*std::move(t));
+  }
+  return out;
+}
+
+absl::Status CheckPolicy(const std::optional<std::string>& policy,
+                         const std::string& field) {
+  if (!policy.has_value() || *policy == "Honor" || *policy == "Ignore") {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: must be \"Honor\" or \"Ignore\", got \"%s\"", field, *policy));
+}
+
+}  // namespace
+
+bool PodSelectorClause::MatchesNamespace(absl::string_view ns) const {
+  if (all_namespaces) return true;
+  if (std::binary_search(namespaces.begin(), namespaces.end(), ns)) {
+    return true;
+  }
+  if (!namespace_selector.has_value()) return false;
+  return namespace_selector->Matches(
+      [&](absl::string_view key) -> absl::optional<absl::string_view> {
+        if (key == well_known::kLabelMetadataName) return ns;
+        return absl::nullopt;
+      });
+}
+
+bool PodSelectorClause::Matches(
+    absl::string_view ns,
+    const pb::Map<std::string, std::string>& labels) const {
+  return MatchesNamespace(ns) && selector.Matches(labels);
+}
+
+std::string PodSelectorClause::Key() const {
+  std::string key = all_namespaces ? "*" : absl::StrJoin(namespaces, ",");
+  if (namespace_selector.has_value()) {
+    absl::StrAppend(&key, "|ns:", namespace_selector->ToString());
+  }
+  absl::StrAppend(&key, "|", selector.ToString());
+  return key;
+}
+
+absl::StatusOr<std::vector<AffinityTerm>> CompileAntiAffinityTerms(
+    const v1::Pod& pod) {
+  return CompileTerms(
+      pod.spec()
+          .affinity()
+          .pod_anti_affinity()
+          .required_during_scheduling_ignored_during_execution(),
+      pod, kAntiAffinityPath);
+}
+
+absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
+  PodConstraints out;
+  const v1::PodSpec& spec = pod.spec();
+  const auto& labels = pod.metadata().labels();
+  for (int i = 0; i < spec.topology_spread_constraints_size(); ++i) {
+    const v1::TopologySpreadConstraint& c = spec.topology_spread_constraints(i);
+    const std::string path = absl::StrCat(kSpreadPath, "[", i, "]");
+    const std::string& when = c.when_unsatisfiable();
+    if (!when.empty() && when != "DoNotSchedule" && when != "ScheduleAnyway") {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s.whenUnsatisfiable: must be \"DoNotSchedule\" or "
+                          "\"ScheduleAnyway\", got \"%s\"",
+                          path, when));
+    }
+    if (c.max_skew() < 1) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s.maxSkew: must be greater than zero, got %d", path, c.max_skew()));
+    }
+    if (c.topology_key().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ".topologyKey: must not be empty"));
+    }
+    if (c.has_min_domains() && c.min_domains() < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s.minDomains: must be greater than zero, got %d",
+                          path, c.min_domains()));
+    }
+    const std::optional<std::string> affinity_policy =
+        c.has_node_affinity_policy()
+            ? std::optional<std::string>(c.node_affinity_policy())
+            : std::nullopt;
+    const std::optional<std::string> taints_policy =
+        c.has_node_taints_policy()
+            ? std::optional<std::string>(c.node_taints_policy())
+            : std::nullopt;
+    if (absl::Status s =
+            CheckPolicy(affinity_policy, path + ".nodeAffinityPolicy");
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = CheckPolicy(taints_policy, path + ".nodeTaintsPolicy");
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<LabelSelector> selector = MergedSelector(
+        c.has_label_selector() ? &c.label_selector() : nullptr,
+        c.match_label_keys(), {}, labels, path + ".labelSelector");
+    if (!selector.ok()) return selector.status();
+    if (when == "ScheduleAnyway") continue;  // Scoring only.
+    SpreadConstraint sc;
+    sc.max_skew = c.max_skew();
+    sc.topology_key = c.topology_key();
+    sc.min_domains = c.has_min_domains() ? c.min_domains() : 1;
+    sc.honor_node_affinity = affinity_policy.value_or("Honor") == "Honor";
+    sc.honor_node_taints = taints_policy.value_or("Ignore") == "Honor";
+    sc.pods.namespaces = {pod.metadata().namespace_()};
+    sc.pods.selector = *std::move(selector);
+    sc.self_match = sc.pods.selector.Matches(labels);
+    out.spread.push_back(std::move(sc));
+  }
+  absl::StatusOr<std::vector<AffinityTerm>> affinity =
+      CompileTerms(spec.affinity()
+                       .pod_affinity()
+                       .required_during_scheduling_ignored_during_execution(),
+                   pod, kAffinityPath);
+  if (!affinity.ok()) return affinity.status();
+  out.affinity = *std::move(affinity);
+  absl::StatusOr<std::vector<AffinityTerm>> anti =
+      CompileAntiAffinityTerms(pod);
+  if (!anti.ok()) return anti.status();
+  out.anti_affinity = *std::move(anti);
+  out.self_matches_affinity = true;
+  for (const AffinityTerm& t : out.affinity) {
+    if (!t.pods.Matches(pod.metadata().namespace_(), labels)) {
+      out.self_matches_affinity = false;
+    }
+  }
+  return out;
+}
+
+// --- TopologyIndex ---------------------------------------------------------
+
+struct TopologyIndex::Caches {
+  std::mutex mu;
+  std::map<std::string, std::unique_ptr<Domains>, std::less<>> domains;
+  std::map<std::string, std::unique_ptr<std::vector<PodIndex>>, std::less<>>
+      members;
+  // By pod shape id.
+  absl::flat_hash_map<uint32_t, std::unique_ptr<std::vector<int32_t>>>
+      selecting;
+};
+
+TopologyIndex::~TopologyIndex() = default;
+
+std::unique_ptr<TopologyIndex> TopologyIndex::Build(
+    const snapshot::Snapshot& snap) {
+  std::unique_ptr<TopologyIndex> index(new TopologyIndex());
+  index->snap_ = &snap;
+  index->caches_ = std::make_unique<Caches>();
+  const size_t pods = snap.pod_count();
+  index->flags_.assign(pods, 0);
+  std::vector<uint32_t> per_ns(snap.namespace_count() + 1, 0);
+  // Per shape: -1 unknown, else index into shape_terms.
+  std::vector<int32_t> shape_terms_of(snap.pod_shape_count(), -1);
+  std::vector<std::vector<int32_t>> shape_terms;
+  std::map<std::string, int32_t, std::less<>> group_ids;
+  index->pod_holder_offsets_.assign(pods + 1, 0);
+  for (PodIndex p = 0; p < pods; ++p) {
+    const v1::Pod& shape = snap.PodShape(p);
+    if (!snap.NodeOfPod(p).has_value() || drain::IsTerminal(shape)) {
+      index->pod_holder_offsets_[p + 1] =
+          static_cast<uint32_t>(index->pod_holder_groups_.size());
+      continue;
+    }
+    index->flags_[p] =
+        kCounted | (drain::IsTerminating(shape) ? kTerm : uint8_t{0});
+    ++per_ns[snap.NamespaceOfPod(p) + 1];
+    const uint32_t shape_id = snap.PodShapeId(p);
+    if (shape_terms_of[shape_id] < 0 &&
+        !shape.spec()
+             .affinity()
+             .pod_anti_affinity()
+             .required_during_scheduling_ignored_during_execution()
+             .empty()) {
+      absl::StatusOr<std::vector<AffinityTerm>> terms =
+          CompileAntiAffinityTerms(shape);
+      if (!terms.ok()) terms = std::vector<AffinityTerm>();
+      std::vector<int32_t> ids;
+      for (AffinityTerm& t : *terms) {
+        const std::string key = absl::StrCat(t.topology_key, "|", t.pods.Key());
+        auto [it, inserted] = group_ids.try_emplace(
+            key, static_cast<int32_t>(index->holders_.size()));
+        if (inserted) index->holders_.push_back({std::move(t), {}});
+        ids.push_back(it->second);
+      }
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      shape_terms_of[shape_id] = static_cast<int32_t>(shape_terms.size());
+      shape_terms.push_back(std::move(ids));
+    }
+    if (shape_terms_of[shape_id] >= 0) {
+      for (int32_t g : shape_terms[shape_terms_of[shape_id]]) {
+        index->holders_[g].holders.push_back(p);
+        index->pod_holder_groups_.push_back(g);
+      }
+    }
+    index->pod_holder_offsets_[p + 1] =
+        static_cast<uint32_t>(index->pod_holder_groups_.size());
+  }
+  for (size_t i = 1; i < per_ns.size(); ++i) per_ns[i] += per_ns[i - 1];
+  index->ns_offsets_ = per_ns;
+  index->ns_pods_.resize(per_ns.back());
+  std::vector<uint32_t> next(per_ns.begin(), per_ns.end() - 1);
+  for (PodIndex p = 0; p < pods; ++p) {
+    if ((index->flags_[p] & kCounted) == 0) continue;
+    index->ns_pods_[next[snap.NamespaceOfPod(p)]++] = p;
+  }
+  return index;
+}
+
+const TopologyIndex::Domains& TopologyIndex::DomainsOf(
+    absl::string_view key) const {
+  std::lock_guard<std::mutex> lock(caches_->mu);
+  auto it = caches_->domains.find(key);
+  if (it != caches_->domains.end()) return *it->second;
+  auto d = std::make_unique<Domains>();
+  const auto nodes = snap_->nodes();
+  d->of_node.assign(nodes.size(), -1);
+  absl::flat_hash_map<absl::string_view, int32_t> ids;
+  const std::string k(key);
+  for (NodeIndex n = 0; n < nodes.size(); ++n) {
+    const auto& labels = nodes[n].metadata().labels();
+    const auto l = labels.find(k);
+    if (l == labels.end()) continue;
+    auto [id, inserted] =
+        ids.try_emplace(l->second, static_cast<int32_t>(d->values.size()));
+    if (inserted) d->values.push_back(l->second);
+    d->of_node[n] = id->second;
+  }
+  return *caches_->domains.emplace(k, std::move(d)).first->second;
+}
+
+const std::vector<PodIndex>& TopologyIndex::Members(
+    absl::Span<const PodSelectorClause* const> clauses,
+    bool with_terminating) const {
+  std::string key = with_terminating ? "T" : "R";
+  for (const PodSelectorClause* c : clauses) {
+    absl::StrAppend(&key, "&", c->Key());
+  }
+  std::lock_guard<std::mutex> lock(caches_->mu);
+  auto it = caches_->members.find(key);
+  if (it != caches_->members.end()) return *it->second;
+  auto out = std::make_unique<std::vector<PodIndex>>();
+  const auto consider = [&](PodIndex p, std::vector<int8_t>& by_shape) {
+    if (!with_terminating && (flags_[p] & kTerm) != 0) return;
+    int8_t& m = by_shape[snap_->PodShapeId(p)];
+    if (m < 0) {
+      const v1::Pod& shape = snap_->PodShape(p);
+      m = 1;
+      for (const PodSelectorClause* c : clauses) {
+        if (!c->Matches(shape.metadata().namespace_(),
+                        shape.metadata().labels())) {
+          m = 0;
+          break;
+        }
+      }
+    }
+    if (m == 1) out->push_back(p);
+  };
+  if (!clauses.empty()) {
+    std::vector<int8_t> by_shape(snap_->pod_shape_count(), -1);
+    const PodSelectorClause& first = *clauses[0];
+    if (first.all_namespaces || first.namespace_selector.has_value()) {
+      for (PodIndex p : ns_pods_) consider(p, by_shape);
+    } else {
+      for (const std::string& ns : first.namespaces) {
+        std::optional<snapshot::NamespaceId> id = snap_->FindNamespace(ns);
+        if (!id.has_value()) continue;
+        for (uint32_t i = ns_offsets_[*id]; i < ns_offsets_[*id + 1]; ++i) {
+          consider(ns_pods_[i], by_shape);
+        }
+      }
+    }
+    std::sort(out->begin(), out->end());
+  }
+  return *caches_->members.emplace(std::move(key), std::move(out))
+              .first->second;
+}
+
+const std::vector<int32_t>& TopologyIndex::HolderGroupsSelecting(
+    PodIndex p) const {
+  const uint32_t shape_id = snap_->PodShapeId(p);
+  std::lock_guard<std::mutex> lock(caches_->mu);
+  auto it = caches_->selecting.find(shape_id);
+  if (it != caches_->selecting.end()) return *it->second;
+  auto out = std::make_unique<std::vector<int32_t>>();
+  const v1::Pod& shape = snap_->PodShape(p);
+  for (size_t g = 0; g < holders_.size(); ++g) {
+    if (holders_[g].term.pods.Matches(shape.metadata().namespace_(),
+                                      shape.metadata().labels())) {
+      out->push_back(static_cast<int32_t>(g));
+    }
+  }
+  return *caches_->selecting.emplace(shape_id, std::move(out)).first->second;
+}
+
+absl::Span<const int32_t> TopologyIndex::HolderGroupsOf(PodIndex p) const {
+  return absl::MakeConstSpan(
+      pod_holder_groups_.data() + pod_holder_offsets_[p],
+      pod_holder_groups_.data() + pod_holder_offsets_[p + 1]);
+}
+
+// --- TopologyState ---------------------------------------------------------
+
+namespace {
+
+// A group of pods counted in one state: the index's members, less the pods
+// removed, plus those placed that match.
+struct GroupState {
+  std::vector<PodSelectorClause> clauses;
+  bool with_terminating = false;
+  const std::vector<PodIndex>* base = nullptr;
+  std::vector<std::pair<PodIndex, NodeIndex>> added;
+};
+
+// Counts of one constraint or term over the domains of its key.
+struct DomainCounts {
+  const TopologyIndex::Domains* domains = nullptr;
+  std::vector<int32_t> count;  // By domain id.
+};
+
+struct SpreadState {
+  std::vector<DomainCounts> counts;  // By constraint.
+  std::vector<int32_t> min;          // By constraint.
+};
+
+struct AffinityState {
+  std::vector<DomainCounts> affinity;  // By affinity term.
+  bool any_affinity_match = false;
+  std::vector<DomainCounts> anti;  // By anti-affinity term.
+  // Per topology key of existing pods' terms: blocked domains.
+  std::vector<std::pair<const TopologyIndex::Domains*, std::vector<uint8_t>>>
+      blocked;
+};
+
+struct PodCache {
+  uint64_t version = 0;
+  uint64_t node_version = 0;
+  // Per spread constraint: nodes that count (all keys, policies).
+  std::vector<std::vector<uint8_t>> eligible;
+  std::vector<std::vector<uint8_t>> domain_exists;
+  bool spread_valid = false;
+  SpreadState spread;
+  bool affinity_valid = false;
+  AffinityState affinity;
+};
+
+}  // namespace
+
+struct TopologyState::Impl {
+  explicit Impl(const TopologyIndex& i) : index(i), snap(i.snapshot()) {
+    removed_node.assign(snap.nodes().size(), 0);
+  }
+
+  const TopologyIndex& index;
+  const snapshot::Snapshot& snap;
+  std::vector<uint8_t> removed_node;
+  absl::flat_hash_set<PodIndex> removed_pods;
+  absl::flat_hash_map<PodIndex, NodeIndex> placed_at;
+  std::vector<std::pair<PodIndex, NodeIndex>> placed;
+  // Placed pods carrying anti-affinity terms, and their terms.
+  struct PlacedHolder {
+    PodIndex pod;
+    NodeIndex node;
+    std::vector<AffinityTerm> terms;
+  };
+  std::vector<PlacedHolder> placed_holders;
+  std::map<std::string, std::unique_ptr<GroupState>, std::less<>> groups;
+  absl::flat_hash_map<uint32_t, PodCache> pod_caches;  // By shape id.
+  uint64_t version = 1;
+  uint64_t node_version = 1;
+
+  // Where pod p counts now (nullopt: nowhere).
+  std::optional<NodeIndex> NodeOf(PodIndex p) const {
+    if (auto it = placed_at.find(p); it != placed_at.end()) return it->second;
+    if (removed_pods.contains(p)) return std::nullopt;
+    std::optional<NodeIndex> n = snap.NodeOfPod(p);
+    if (!n.has_value() || removed_node[*n]) return std::nullopt;
+    return n;
+  }
+
+  bool GroupMatches(const GroupState& g, PodIndex p) const {
+    if (!g.with_terminating && index.Terminating(p)) return false;
+    const v1::Pod& shape = snap.PodShape(p);
+    for (const PodSelectorClause& c : g.clauses) {
+      if (!c.Matches(shape.metadata().namespace_(),
+                     shape.metadata().labels())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  GroupState& Group(std::vector<const PodSelectorClause*> clauses,
+                    bool with_terminating) {
+    std::string key = with_terminating ? "T" : "R";
+    for (const PodSelectorClause* c : clauses) {
+      absl::StrAppend(&key, "&", c->Key());
+    }
+    auto it = groups.find(key);
+    if (it != groups.end()) return *it->second;
+    auto g = std::make_unique<GroupState>();
+    for (const PodSelectorClause* c : clauses) g->clauses.push_back(*c);
+    g->with_terminating = with_terminating;
+    g->base = &index.Members(clauses, with_terminating);
+    for (const auto& [p, n] : placed) {
+      if (GroupMatches(*g, p)) g->added.emplace_back(p, n);
+    }
+    return *groups.emplace(std::move(key), std::move(g)).first->second;
+  }
+
+  // Calls f(node) for every pod of the group where it counts now.
+  template <typename F>
+  void ForEachMember(const GroupState& g, F f) const {
+    for (PodIndex p : *g.base) {
+      if (placed_at.contains(p) || removed_pods.contains(p)) continue;
+      std::optional<NodeIndex> n = snap.NodeOfPod(p);
+      if (n.has_value() && !removed_node[*n]) f(*n);
+    }
+    for (const auto& [p, n] : g.added) {
+      // A placed pod may have been removed again.
+      auto it = placed_at.find(p);
+      if (it != placed_at.end() && it->second == n) f(n);
+    }
+  }
+
+  PodCache& Cache(const IncomingPod& pod) {
+    PodCache& c = pod_caches[snap.PodShapeId(pod.pod)];
+    if (c.node_version != node_version) {
+      c = PodCache();
+      c.node_version = node_version;
+    }
+    if (c.version != version) {
+      c.version = version;
+      c.spread_valid = false;
+      c.affinity_valid = false;
+    }
+    return c;
+  }
+
+  void ComputeEligibility(const IncomingPod& pod, PodCache& c) {
+    const std::vector<SpreadConstraint>& spread = pod.constraints->spread;
+    const size_t nodes = snap.nodes().size();
+    std::vector<const TopologyIndex::Domains*> domains;
+    for (const SpreadConstraint& sc : spread) {
+      domains.push_back(&index.DomainsOf(sc.topology_key));
+    }
+    c.eligible.assign(spread.size(), std::vector<uint8_t>(nodes, 0));
+    c.domain_exists.resize(spread.size());
+    for (size_t i = 0; i < spread.size(); ++i) {
+      c.domain_exists[i].assign(domains[i]->values.size(), 0);
+    }
+    for (NodeIndex n = 0; n < nodes; ++n) {
+      if (removed_node[n]) continue;
+      bool all_keys = true;
+      for (const auto* d : domains) {
+        if (d->of_node[n] < 0) all_keys = false;
+      }
+      if (!all_keys) continue;
+      std::optional<bool> affinity;
+      std::optional<bool> taints;
+      for (size_t i = 0; i < spread.size(); ++i) {
+        if (spread[i].honor_node_affinity) {
+          if (!affinity.has_value()) affinity = pod.matches_node_affinity(n);
+          if (!*affinity) continue;
+        }
+        if (spread[i].honor_node_taints) {
+          if (!taints.has_value()) taints = pod.tolerates_node_taints(n);
+          if (!*taints) continue;
+        }
+        c.eligible[i][n] = 1;
+        c.domain_exists[i][domains[i]->of_node[n]] = 1;
+      }
+    }
+  }
+
+  const SpreadState& Spread(const IncomingPod& pod) {
+    PodCache& c = Cache(pod);
+    if (c.spread_valid) return c.spread;
+    if (c.eligible.empty() && !pod.constraints->spread.empty()) {
+      ComputeEligibility(pod, c);
+    }
+    const std::vector<SpreadConstraint>& spread = pod.constraints->spread;
+    SpreadState& s = c.spread;
+    s.counts.assign(spread.size(), DomainCounts());
+    s.min.assign(spread.size(), 0);
+    for (size_t i = 0; i < spread.size(); ++i) {
+      DomainCounts& dc = s.counts[i];
+      dc.domains = &index.DomainsOf(spread[i].topology_key);
+      dc.count.assign(dc.domains->values.size(), 0);
+      GroupState& g = Group({&spread[i].pods}, /*with_terminating=*/false);
+      const std::vector<uint8_t>& eligible = c.eligible[i];
+      ForEachMember(g, [&](NodeIndex n) {
+        if (eligible[n]) ++dc.count[dc.domains->of_node[n]];
+      });
+      int64_t domains = 0;
+      int32_t min = std::numeric_limits<int32_t>::max();
+      for (size_t d = 0; d < dc.count.size(); ++d) {
+        if (!c.domain_exists[i][d]) continue;
+        ++domains;
+        min = std::min(min, dc.count[d]);
+      }
+      s.min[i] = domains < spread[i].min_domains ? 0 : min;
+    }
+    c.spread_valid = true;
+    return s;
+  }
+
+  DomainCounts CountTerms(std::vector<const PodSelectorClause*> clauses,
+                          const std::string& key, bool* any) {
+    DomainCounts dc;
+    dc.domains = &index.DomainsOf(key);
+    dc.count.assign(dc.domains->values.size(), 0);
+    GroupState& g = Group(std::move(clauses), /*with_terminating=*/true);
+    ForEachMember(g, [&](NodeIndex n) {
+      const int32_t d = dc.domains->of_node[n];
+      if (d < 0) return;
+      ++dc.count[d];
+      if (any != nullptr) *any = true;
+    });
+    return dc;
+  }
+
+  const AffinityState& Affinity(const IncomingPod& pod) {
+    PodCache& c = Cache(pod);
+    if (c.affinity_valid) return c.affinity;
+    AffinityState& s = c.affinity;
+    s = AffinityState();
+    const PodConstraints& pc = *pod.constraints;
+    std::vector<const PodSelectorClause*> all;
+    for (const AffinityTerm& t : pc.affinity) all.push_back(&t.pods);
+    for (const AffinityTerm& t : pc.affinity) {
+      s.affinity.push_back(
+          CountTerms(all, t.topology_key, &s.any_affinity_match));
+    }
+    for (const AffinityTerm& t : pc.anti_affinity) {
+      s.anti.push_back(CountTerms({&t.pods}, t.topology_key, nullptr));
+    }
+    // Existing pods' anti-affinity terms that select this pod.
+    std::map<std::string, size_t, std::less<>> by_key;
+    const auto block = [&](const std::string& key, NodeIndex n) {
+      auto [it, inserted] = by_key.try_emplace(key, s.blocked.size());
+      if (inserted) {
+        const TopologyIndex::Domains* d = &index.DomainsOf(key);
+        s.blocked.emplace_back(d, std::vector<uint8_t>(d->values.size(), 0));
+      }
+      auto& [domains, blocked] = s.blocked[it->second];
+      const int32_t d = domains->of_node[n];
+      if (d >= 0) blocked[d] = 1;
+    };
+    const std::vector<int32_t>& selecting =
+        index.HolderGroupsSelecting(pod.pod);
+    for (int32_t g : selecting) {
+      const TopologyIndex::HolderGroup& hg = index.holder_groups()[g];
+      for (PodIndex h : hg.holders) {
+        if (h == pod.pod || placed_at.contains(h)) continue;
+        std::optional<NodeIndex> n = NodeOf(h);
+        if (n.has_value()) block(hg.term.topology_key, *n);
+      }
+    }
+    const v1::Pod& shape = snap.PodShape(pod.pod);
+    for (const PlacedHolder& ph : placed_holders) {
+      if (ph.pod == pod.pod) continue;
+      auto it = placed_at.find(ph.pod);
+      if (it == placed_at.end() || it->second != ph.node) continue;
+      for (const AffinityTerm& t : ph.terms) {
+        if (t.pods.Matches(shape.metadata().namespace_(),
+                           shape.metadata().labels())) {
+          block(t.topology_key, ph.node);
+        }
+      }
+    }
+    c.affinity_valid = true;
+    return s;
+  }
+};
+
+TopologyState::TopologyState(const TopologyIndex& index)
+    : impl_(std::make_unique<Impl>(index)) {}
+TopologyState::~TopologyState() = default;
+
+void TopologyState::RemoveNode(NodeIndex n) {
+  if (n >= impl_->removed_node.size() || impl_->removed_node[n]) return;
+  impl_->removed_node[n] = 1;
+  ++impl_->node_version;
+  ++impl_->version;
+}
+
+void TopologyState::RemovePod(PodIndex p) {
+  impl_->removed_pods.insert(p);
+  impl_->placed_at.erase(p);
+  ++impl_->version;
+}
+
+void TopologyState::AddPod(PodIndex p, NodeIndex n) {
+  Impl& s = *impl_;
+  s.removed_pods.insert(p);
+  s.placed_at[p] = n;
+  s.placed.emplace_back(p, n);
+  for (auto& [key, g] : s.groups) {
+    if (s.GroupMatches(*g, p)) g->added.emplace_back(p, n);
+  }
+  const v1::Pod& shape = s.snap.PodShape(p);
+  if (!shape.spec()
+           .affinity()
+           .pod_anti_affinity()
+           .required_during_scheduling_ignored_during_execution()
+           .empty()) {
+    absl::StatusOr<std::vector<AffinityTerm>> terms =
+        CompileAntiAffinityTerms(shape);
+    // A pod whose terms do not compile was refused before it was placed.
+    if (terms.ok()) s.placed_holders.push_back({p, n, *std::move(terms)});
+  }
+  ++s.version;
+}
+
+std::optional<FilterFailure> TopologyState::PodTopologySpread(
+    const IncomingPod& pod, NodeIndex n) {
+  const std::vector<SpreadConstraint>& spread = pod.constraints->spread;
+  if (spread.empty()) return std::nullopt;
+  const SpreadState& s = impl_->Spread(pod);
+  for (size_t i = 0; i < spread.size(); ++i) {
+    const int32_t d = s.counts[i].domains->of_node[n];
+    if (d < 0) {
+      return FilterFailure{
+          kPodTopologySpread, FilterCode::kUnschedulableAndUnresolvable,
+          absl::StrCat(kSpreadMismatch, " (missing required label)")};
+    }
+  }
+  for (size_t i = 0; i < spread.size(); ++i) {
+    const int32_t d = s.counts[i].domains->of_node[n];
+    const int64_t skew = int64_t{s.counts[i].count[d]} +
+                         (spread[i].self_match ? 1 : 0) - s.min[i];
+    if (skew > spread[i].max_skew) {
+      return FilterFailure{kPodTopologySpread, FilterCode::kUnschedulable,
+                           std::string(kSpreadMismatch)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<FilterFailure> TopologyState::InterPodAffinity(
+    const IncomingPod& pod, NodeIndex n) {
+  const PodConstraints& pc = *pod.constraints;
+  const AffinityState& s = impl_->Affinity(pod);
+  if (!pc.affinity.empty()) {
+    bool all_keys = true;
+    bool pods_exist = true;
+    for (const DomainCounts& dc : s.affinity) {
+      const int32_t d = dc.domains->of_node[n];
+      if (d < 0) {
+        all_keys = false;
+      } else if (dc.count[d] <= 0) {
+        pods_exist = false;
+      }
+    }
+    const bool ok =
+        all_keys &&
+        (pods_exist || (!s.any_affinity_match && pc.self_matches_affinity));
+    if (!ok) {
+      return FilterFailure{kInterPodAffinity,
+                           FilterCode::kUnschedulableAndUnresolvable,
+                           std::string(kAffinityMismatch)};
+    }
+  }
+  for (const DomainCounts& dc : s.anti) {
+    const int32_t d = dc.domains->of_node[n];
+    if (d >= 0 && dc.count[d] > 0) {
+      return FilterFailure{kInterPodAffinity, FilterCode::kUnschedulable,
+                           std::string(kAntiAffinityMismatch)};
+    }
+  }
+  for (const auto& [domains, blocked] : s.blocked) {
+    const int32_t d = domains->of_node[n];
+    if (d >= 0 && blocked[d]) {
+      return FilterFailure{kInterPodAffinity, FilterCode::kUnschedulable,
+                           std::string(kExistingAntiAffinityMismatch)};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace karpenter::scheduling
