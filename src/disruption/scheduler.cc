@@ -1414,11 +1414,14 @@ SimulationResult SimulationPass::Run() {
       // fail closed rather than guess.
       Fail(m.pod,
            absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need ",
-                        !c->spread.empty()     ? "topology spread"
-                        : !c->affinity.empty() ? "pod affinity"
-                                               : "pod anti-affinity",
-                        " narrowing, which is not simulated"));
+                        ") and a new NodeClaim for it would need narrowing "
+                        "for ",
+                        !c->spread.empty()
+                            ? "PodTopologySpread (topology spread constraints)"
+                        : !c->affinity.empty()
+                            ? "InterPodAffinity (pod affinity)"
+                            : "InterPodAffinity (pod anti-affinity)",
+                        ", which is not simulated"));
       continue;
     }
     int slot = m.pool;
