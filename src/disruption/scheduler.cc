@@ -13,7 +13,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -28,6 +27,7 @@
 #include "karpenter/quantity.h"
 #include "karpenter/scheduling/filter_status.h"
 #include "karpenter/scheduling/pod_topology.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -48,8 +48,6 @@ constexpr absl::string_view kAffinityPath =
 constexpr int kCpuDim = 0;
 constexpr int kMemoryDim = 1;
 
-using ResourceList = std::map<std::string, int64_t, std::less<>>;
-
 std::vector<std::string> SortedKeys(
     const pb::Map<std::string, std::string>& m) {
   std::vector<std::string> keys;
@@ -69,70 +67,6 @@ absl::StatusOr<int64_t> ParseRequest(absl::string_view value,
         "%s: quantity \"%s\" must not be negative", field, value));
   }
   return *milli;
-}
-
-absl::Status AddTo(ResourceList& list, const std::string& name, int64_t v,
-                   absl::string_view what) {
-  int64_t& slot = list[name];
-  if (__builtin_add_overflow(slot, v, &slot)) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s: the %s requests overflow int64", what, name));
-  }
-  return absl::OkStatus();
-}
-
-// One container's requests; a resource with a limit but no request requests
-// its limit (API server defaulting).
-absl::StatusOr<ResourceList> ContainerRequests(const v1::Container& c,
-                                               const std::string& path) {
-  ResourceList out;
-  const auto& requests = c.resources().requests();
-  for (const std::string& key : SortedKeys(requests)) {
-    absl::StatusOr<int64_t> v = ParseRequest(
-        requests.at(key), absl::StrCat(path, ".resources.requests.", key));
-    if (!v.ok()) return v.status();
-    out[key] = *v;
-  }
-  const auto& limits = c.resources().limits();
-  for (const std::string& key : SortedKeys(limits)) {
-    if (requests.count(key) > 0) continue;
-    absl::StatusOr<int64_t> v = ParseRequest(
-        limits.at(key), absl::StrCat(path, ".resources.limits.", key));
-    if (!v.ok()) return v.status();
-    out[key] = *v;
-  }
-  return out;
-}
-
-absl::StatusOr<ResourceList> PodRequestList(const v1::Pod& pod) {
-  ResourceList sum;
-  ResourceList init;
-  const v1::PodSpec& spec = pod.spec();
-  for (int i = 0; i < spec.containers_size(); ++i) {
-    const std::string path = absl::StrCat("spec.containers[", i, "]");
-    absl::StatusOr<ResourceList> c =
-        ContainerRequests(spec.containers(i), path);
-    if (!c.ok()) return c.status();
-    for (const auto& [k, v] : *c) {
-      if (absl::Status s = AddTo(sum, k, v, path); !s.ok()) return s;
-    }
-  }
-  for (int i = 0; i < spec.init_containers_size(); ++i) {
-    const std::string path = absl::StrCat("spec.initContainers[", i, "]");
-    absl::StatusOr<ResourceList> c =
-        ContainerRequests(spec.init_containers(i), path);
-    if (!c.ok()) return c.status();
-    for (const auto& [k, v] : *c) init[k] = std::max(init[k], v);
-  }
-  for (const auto& [k, v] : init) sum[k] = std::max(sum[k], v);
-  for (const std::string& key : SortedKeys(spec.overhead())) {
-    const std::string field = absl::StrCat("spec.overhead.", key);
-    absl::StatusOr<int64_t> v = ParseRequest(spec.overhead().at(key), field);
-    if (!v.ok()) return v.status();
-    if (absl::Status s = AddTo(sum, key, *v, field); !s.ok()) return s;
-  }
-  sum[std::string(kPods)] = 1000;
-  return sum;
 }
 
 bool OwnedByStatefulSet(const v1::Pod& pod) {
@@ -332,10 +266,7 @@ bool TypeAdmits(const TypeInfo& t, const Requirements& reqs) {
 
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
     const v1::Pod& pod) {
-  absl::StatusOr<ResourceList> list = PodRequestList(pod);
-  if (!list.ok()) return list.status();
-  return std::vector<std::pair<std::string, int64_t>>(list->begin(),
-                                                      list->end());
+  return scheduling::PodRequests(pod);
 }
 
 std::optional<double> CheapestOffering(const InstanceType& type,
@@ -359,97 +290,8 @@ std::optional<double> CheapestOffering(const InstanceType& type,
 namespace karpenter::disruption::internal {
 namespace {
 
-// A pod's requests, fast path: keys view into the pod. Returns false when
-// a quantity does not parse or a sum overflows (the caller then takes
-// PodRequestList's error).
-using FastList = absl::InlinedVector<std::pair<absl::string_view, int64_t>, 6>;
-
-int64_t* Slot(FastList& list, absl::string_view key) {
-  for (auto& [k, v] : list) {
-    if (k == key) return &v;
-  }
-  list.emplace_back(key, 0);
-  return &list.back().second;
-}
-
-// Parsed quantities by text: pods of one workload repeat the same few
-// request strings, and a lookup is cheaper than a parse.
-class QuantityCache {
- public:
-  bool Parse(absl::string_view value, int64_t& out) {
-    if (auto it = parsed_.find(value); it != parsed_.end()) {
-      out = it->second;
-      return true;
-    }
-    absl::StatusOr<int64_t> milli = ParseQuantityMilli(value, "");
-    if (!milli.ok() || *milli < 0) return false;
-    out = *milli;
-    if (parsed_.size() < kMaxEntries) parsed_.emplace(value, out);
-    return true;
-  }
-
- private:
-  static constexpr size_t kMaxEntries = 4096;
-  absl::flat_hash_map<std::string, int64_t> parsed_;
-};
-
-bool ContainerFast(const v1::Container& c, QuantityCache& cache,
-                   FastList& out) {
-  const auto& requests = c.resources().requests();
-  for (const auto& [key, value] : requests) {
-    int64_t v = 0;
-    if (!cache.Parse(value, v)) return false;
-    out.emplace_back(key, v);
-  }
-  for (const auto& [key, value] : c.resources().limits()) {
-    if (requests.count(key) > 0) continue;
-    int64_t v = 0;
-    if (!cache.Parse(value, v)) return false;
-    out.emplace_back(key, v);
-  }
-  return true;
-}
-
-bool PodRequestsFast(const v1::Pod& pod, QuantityCache& cache, FastList& sum) {
-  const v1::PodSpec& spec = pod.spec();
-  FastList one;
-  for (const v1::Container& c : spec.containers()) {
-    one.clear();
-    if (!ContainerFast(c, cache, one)) return false;
-    for (const auto& [k, v] : one) {
-      int64_t* slot = Slot(sum, k);
-      if (__builtin_add_overflow(*slot, v, slot)) return false;
-    }
-  }
-  FastList init;
-  for (const v1::Container& c : spec.init_containers()) {
-    one.clear();
-    if (!ContainerFast(c, cache, one)) return false;
-    for (const auto& [k, v] : one) {
-      int64_t* slot = Slot(init, k);
-      *slot = std::max(*slot, v);
-    }
-  }
-  for (const auto& [k, v] : init) {
-    int64_t* slot = Slot(sum, k);
-    *slot = std::max(*slot, v);
-  }
-  for (const auto& [key, value] : spec.overhead()) {
-    int64_t v = 0;
-    if (!cache.Parse(value, v)) return false;
-    int64_t* slot = Slot(sum, key);
-    if (__builtin_add_overflow(*slot, v, slot)) return false;
-  }
-  *Slot(sum, kPods) = 1000;
-  return true;
-}
-
-// PodRequestList's error for a pod the fast path refused.
-absl::Status RequestError(const v1::Pod& pod) {
-  absl::StatusOr<ResourceList> list = PodRequestList(pod);
-  if (!list.ok()) return list.status();
-  return absl::InternalError("resource requests failed to parse");
-}
+// A pod's requests (scheduling/resources.h); keys view into the pod.
+using FastList = scheduling::PodRequestList;
 
 void AppendPiece(char tag, absl::string_view bytes, std::string& key) {
   absl::StrAppend(&key, absl::string_view(&tag, 1), bytes.size(), ":", bytes);
@@ -502,9 +344,9 @@ class BaseBuilder {
                           absl::flat_hash_map<std::string, int32_t>& ids) {
     const v1::Pod& shape = snap_.PodShape(p);
     FastList list;
-    if (!PodRequestsFast(shape, quantities_, list)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "pods/", snap_.PodKey(p), ": ", RequestError(shape).message()));
+    if (absl::Status s = requests_.Compute(shape, list); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pods/", snap_.PodKey(p), ": ", s.message()));
     }
     auto [it, inserted] = ids.try_emplace(
         ProfileKey(shape), static_cast<int32_t>(b_.profiles.size()));
@@ -763,7 +605,7 @@ class BaseBuilder {
   const snapshot::Snapshot& snap_;
   const budget::PdbIndex& pdbs_;
   SchedulerBase& b_;
-  QuantityCache quantities_;
+  scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
   // By shape id: index into lists_ and the profile, or -1 before indexing.
   std::vector<int32_t> shape_list_;

@@ -59,10 +59,13 @@
 //     should give capacity net of kube-reserved, system-reserved and
 //     eviction thresholds (Karpenter's InstanceType.Allocatable()). A
 //     resource missing from it is 0.
-//   - A container without a request for a resource but with a limit
-//     requests its limit (the API server's defaulting, for manifests that
-//     did not pass through it). Init containers are not treated as
-//     restartable sidecars (the proto has no restartPolicy).
+//   - A pod's requests, for the pod placed and for the pods already on a
+//     node alike, are scheduling::PodRequests (scheduling/resources.h):
+//     sidecar init containers (`restartPolicy: Always`) count beside the
+//     containers, pod-level `spec.resources` overrides cpu, memory and
+//     hugepages, `spec.overhead` is added, and a container without a
+//     request for a resource but with a limit requests its limit (the API
+//     server's defaulting, for manifests that did not pass through it).
 //   - A node affinity term with matchFields is never used for a new
 //     NodeClaim (its name is not known in advance). minValues is not
 //     enforced.
@@ -108,14 +111,12 @@ struct SimulatorOptions {
   bool include_pending_pods = false;
 };
 
-// A pod's resource requests as the scheduler sees them, in milli-units
-// (ParseQuantityMilli): per resource, max(sum over containers, max over
-// init containers) plus spec.overhead, and "pods" = 1000 (one pod).
-// Resource names are sorted.
-//
-// Errors: InvalidArgument naming the field and quoting the value, e.g.
-// `spec.containers[0].resources.requests.cpu: invalid quantity "abc": ...`,
-// for a malformed, out-of-range or negative quantity.
+// A pod's resource requests as the scheduler sees them, in milli-units:
+// forwards to scheduling::PodRequests (scheduling/resources.h), which
+// documents the rule (containers, sidecar and plain init containers,
+// pod-level resources, spec.overhead, "pods" = 1000) and the errors.
+// Resource names are sorted. Kept for existing callers; new code should
+// call scheduling::PodRequests.
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
     const v1::Pod& pod);
 
