@@ -26,6 +26,8 @@
 #include "karpenter/drain/classify.h"
 #include "karpenter/quantity.h"
 #include "karpenter/scheduling/filter_status.h"
+#include "karpenter/scheduling/node_ports.h"
+#include "karpenter/scheduling/node_resources.h"
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/scheduling/resources.h"
 #include "karpenter/well_known.h"
@@ -363,6 +365,11 @@ class BaseBuilder {
     lists_.push_back(std::move(list));
     shape_profile_[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
+    std::vector<scheduling::HostPort> ports = scheduling::PodHostPorts(shape);
+    if (!ports.empty()) {
+      b_.shape_ports[shape_id] = static_cast<int32_t>(b_.port_lists.size());
+      b_.port_lists.push_back(std::move(ports));
+    }
     return absl::OkStatus();
   }
 
@@ -404,6 +411,7 @@ class BaseBuilder {
     shape_profile_.assign(snap_.pod_shape_count(), -1);
     b_.shape_constraints.assign(snap_.pod_shape_count(),
                                 SchedulerBase::kNoConstraints);
+    b_.shape_ports.assign(snap_.pod_shape_count(), -1);
     absl::flat_hash_map<std::string, int32_t> profile_ids;
     for (PodIndex p = 0; p < pod_count; ++p) {
       const v1::Pod& pod = snap_.PodShape(p);
@@ -430,6 +438,8 @@ class BaseBuilder {
                std::string(kPods)};
     b_.dims.insert(b_.dims.end(), extended.begin(), extended.end());
     b_.d = b_.dims.size();
+    // The dimensions are distinct and non-empty by construction.
+    b_.resource_dims.emplace(*scheduling::ResourceDims::Create(b_.dims));
     // Each indexed shape's requests as a row over the dimensions.
     std::vector<int64_t> rows(lists_.size() * b_.d, 0);
     for (size_t l = 0; l < lists_.size(); ++l) {
@@ -472,6 +482,7 @@ class BaseBuilder {
     for (PodIndex p : snap_.PodsOnNode(n)) {
       if ((b_.pod_flags[p] & kIndexed) == 0) continue;
       for (size_t i = 0; i < b_.d; ++i) free[i] -= b_.Req(p)[i];
+      if (const auto* ports = b_.Ports(p)) b_.node_ports[n].Add(*ports);
     }
     return absl::OkStatus();
   }
@@ -493,6 +504,7 @@ class BaseBuilder {
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
     b_.node_alloc.assign(nodes.size() * b_.d, 0);
+    b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
     b_.node_deleting.assign(nodes.size(), 0);
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = NodeFree(n); !s.ok()) return s;
@@ -783,6 +795,7 @@ struct Claim {
   std::vector<int64_t> total;
   std::vector<v1::NodeSelectorRequirement> added;
   int pods = 0;
+  scheduling::HostPortSet ports;  // Held by the pods added so far.
 };
 
 }  // namespace
@@ -827,6 +840,9 @@ class SimulationPass {
   // that is not a candidate.
   std::string NoNodeAvailable(PodIndex p);
   void Place(PodIndex p, NodeIndex n);
+  // Node n's host ports in use in this pass.
+  const scheduling::HostPortSet& PortsOf(NodeIndex n) const;
+  scheduling::HostPortSet& MutablePortsOf(NodeIndex n);
   bool PlaceOnExisting(PodIndex p);
   void Fail(PodIndex p, std::string reason) {
     failed_.emplace_back(p, std::move(reason));
@@ -859,6 +875,8 @@ class SimulationPass {
   std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, bits
   std::vector<std::pair<PodIndex, std::string>> failed_;
   scheduling::TopologyState topo_{*b_.topology};
+  // Copies of the nodes' port sets this pass changed.
+  absl::flat_hash_map<NodeIndex, scheduling::HostPortSet> ports_;
   // A pod with required anti-affinity terms was placed in this pass.
   bool placed_holder_ = false;
 };
@@ -977,24 +995,25 @@ std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
                    "node(s) didn't match Pod's node affinity/selector"});
   }
   if (done()) return out;
-  const int64_t* req = b_.Req(p);
-  const int64_t* free = FreeOf(n);
-  const int64_t* alloc = &b_.node_alloc[size_t{n} * b_.d];
-  // kube-scheduler reports pods first, then cpu, memory, ephemeral storage
-  // and extended resources (noderesources/fit.go fitsRequest).
-  static constexpr size_t kOrder[] = {3, 0, 1, 2};
-  const auto check = [&](size_t i) {
-    if (req[i] <= 0 || req[i] <= free[i]) return;
-    const bool pods = b_.dims[i] == kPods;
-    out.push_back({scheduling::kNodeResourcesFit,
-                   req[i] > alloc[i] && !pods
-                       ? FilterCode::kUnschedulableAndUnresolvable
-                       : FilterCode::kUnschedulable,
-                   pods ? std::string("Too many pods")
-                        : absl::StrCat("Insufficient ", b_.dims[i])});
+  if (const auto* ports = b_.Ports(p)) {
+    if (std::optional<FilterFailure> f =
+            scheduling::NodePortsFilter(*ports, PortsOf(n))) {
+      out.push_back(*std::move(f));
+    }
+  }
+  if (done()) return out;
+  const auto d = static_cast<std::ptrdiff_t>(b_.d);
+  const auto row = [&](const int64_t* r) {
+    return absl::MakeConstSpan(r, r + d);
   };
-  for (size_t i : kOrder) check(i);
-  for (size_t i = 4; i < b_.d; ++i) check(i);
+  // The rows have b_.d values each: NodeResourcesFitFree cannot fail.
+  absl::StatusOr<std::vector<FilterFailure>> resources =
+      scheduling::NodeResourcesFitFree(*b_.resource_dims, row(b_.Req(p)),
+                                       row(&b_.node_alloc[size_t{n} * b_.d]),
+                                       row(FreeOf(n)));
+  if (resources.ok()) {
+    for (FilterFailure& f : *resources) out.push_back(std::move(f));
+  }
   if (done()) return out;
   if (std::optional<FilterFailure> f = TopologyFilter(p, n)) {
     out.push_back(*std::move(f));
@@ -1015,10 +1034,22 @@ std::string SimulationPass::NoNodeAvailable(PodIndex p) {
   return scheduling::NoNodeAvailableMessage(nodes, histogram);
 }
 
+const scheduling::HostPortSet& SimulationPass::PortsOf(NodeIndex n) const {
+  const auto it = ports_.find(n);
+  return it != ports_.end() ? it->second : b_.node_ports[n];
+}
+
+scheduling::HostPortSet& SimulationPass::MutablePortsOf(NodeIndex n) {
+  auto [it, inserted] = ports_.try_emplace(n);
+  if (inserted) it->second = b_.node_ports[n];
+  return it->second;
+}
+
 void SimulationPass::Place(PodIndex p, NodeIndex n) {
   const int64_t* req = b_.Req(p);
   int64_t* free = MutableFreeOf(n);
   for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
+  if (const auto* ports = b_.Ports(p)) MutablePortsOf(n).Add(*ports);
   topo_.AddPod(p, n);
   const scheduling::PodConstraints* c = b_.Constraints(p);
   if (c != nullptr && !c->anti_affinity.empty()) placed_holder_ = true;
@@ -1036,9 +1067,13 @@ int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
   const int64_t* req = b_.Req(p);
   const bool topology = TopologyMatters(p);
+  const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
   for (NodeIndex n : b_.node_order) {
     if (IsCandidate(n)) continue;
     if (!Fits(req, FreeOf(n)) || !Compatible(p, n)) continue;
+    if (ports != nullptr && scheduling::NodePortsFilter(*ports, PortsOf(n))) {
+      continue;
+    }
     if (topology && TopologyFilter(p, n).has_value()) continue;
     Place(p, n);
     return true;
@@ -1073,6 +1108,13 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     return absl::StrFormat("does not tolerate taint %s=%s:%s of NodePool %s",
                            t->key(), t->value(), t->effect(), pool);
   }
+  const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
+  if (ports != nullptr && scheduling::NodePortsFilter(*ports, claim.ports)) {
+    return absl::StrFormat(
+        "its host ports are taken by another pod of the one new NodeClaim of "
+        "NodePool %s",
+        pool);
+  }
   std::vector<int64_t> total = claim.total;
   const int64_t* req = b_.Req(p);
   for (size_t i = 0; i < b_.d; ++i) total[i] += req[i];
@@ -1105,6 +1147,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     claim.total = std::move(total);
     claim.added.insert(claim.added.end(), term.protos.begin(),
                        term.protos.end());
+    if (ports != nullptr) claim.ports.Add(*ports);
     ++claim.pods;
     return std::nullopt;
   }
@@ -1271,7 +1314,7 @@ SimulationResult SimulationPass::Run() {
     for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
       const PoolInfo* info = s_.Pool(pool_names[i]);
       if (info == nullptr) continue;
-      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0};
+      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0, {}};
       std::optional<std::string> probe_why = TryAdd(probe, m.pod);
       if (!probe_why) {
         slot = static_cast<int>(i);
@@ -1301,7 +1344,7 @@ SimulationResult SimulationPass::Run() {
       }
       continue;
     }
-    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0};
+    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0, {}};
     for (PodIndex p : groups[slot]) {
       if (std::optional<std::string> why = TryAdd(claim, p)) {
         Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
@@ -1326,6 +1369,9 @@ std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
     if ((b_.pod_flags[p] & kIndexed) != 0) {
       int64_t* free = MutableFreeOf(*bound);
       for (size_t i = 0; i < b_.d; ++i) free[i] += b_.Req(p)[i];
+      if (const auto* ports = b_.Ports(p)) {
+        MutablePortsOf(*bound).Remove(*ports);
+      }
     }
     topo_.RemovePod(p);
   }

@@ -136,5 +136,60 @@ TEST_CASE("simulation: requests follow scheduling::PodRequests",
   }
 }
 
+TEST_CASE("simulation: host ports held on the destination block a move",
+          "[simulation]") {
+  const auto with_ports = [](const std::string& ports,
+                             const std::string& extra = "") {
+    return absl::StrCat("containers: [{name: c, ports: [", ports,
+                        "], resources: {requests: {cpu: \"100m\"}}}]", extra);
+  };
+  const std::string plain = with_ports("");
+  struct Case {
+    std::string name;
+    std::string moving;
+    std::string resident;
+    bool moves;
+  };
+  const std::vector<Case> cases = {
+      {"same port, TCP by default",
+       with_ports("{containerPort: 80, hostPort: 80}"),
+       with_ports("{containerPort: 80, hostPort: 80, protocol: TCP}"), false},
+      {"other protocol",
+       with_ports("{containerPort: 80, hostPort: 80, protocol: UDP}"),
+       with_ports("{containerPort: 80, hostPort: 80}"), true},
+      {"other port", with_ports("{containerPort: 80, hostPort: 81}"),
+       with_ports("{containerPort: 80, hostPort: 80}"), true},
+      {"distinct host IPs",
+       with_ports("{containerPort: 80, hostPort: 80, hostIP: 10.0.0.1}"),
+       with_ports("{containerPort: 80, hostPort: 80, hostIP: 10.0.0.2}"), true},
+      {"0.0.0.0 conflicts with any IP",
+       with_ports("{containerPort: 80, hostPort: 80, hostIP: 10.0.0.1}"),
+       with_ports("{containerPort: 80, hostPort: 80}"), false},
+      {"no hostPort is no host port", with_ports("{containerPort: 80}"),
+       with_ports("{containerPort: 80}"), true},
+      {"a sidecar's port, not wanted", plain,
+       with_ports("",
+                  ", initContainers: [{name: s, restartPolicy: Always, "
+                  "ports: [{containerPort: 9, hostPort: 9}]}]"),
+       true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    CHECK(MovesToOther(c.moving, c.resident) == c.moves);
+  }
+  // The sidecar's port blocks a pod that wants it; a plain init
+  // container's does not.
+  const std::string wants9 = with_ports("{containerPort: 9, hostPort: 9}");
+  CHECK_FALSE(MovesToOther(
+      wants9, with_ports("",
+                         ", initContainers: [{name: s, restartPolicy: "
+                         "Always, ports: [{containerPort: 9, hostPort: "
+                         "9}]}]")));
+  CHECK(
+      MovesToOther(wants9, with_ports("",
+                                      ", initContainers: [{name: s, ports: "
+                                      "[{containerPort: 9, hostPort: 9}]}]")));
+}
+
 }  // namespace
 }  // namespace karpenter::disruption
