@@ -28,6 +28,7 @@
 #include "karpenter/scheduling/filter_status.h"
 #include "karpenter/scheduling/node_ports.h"
 #include "karpenter/scheduling/node_resources.h"
+#include "karpenter/scheduling/node_selector.h"
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/scheduling/resources.h"
 #include "karpenter/well_known.h"
@@ -122,49 +123,6 @@ const v1::Taint* FirstUntolerated(const v1::Pod& pod,
     if (!ToleratesAll(pod, one)) return &taint;
   }
   return nullptr;
-}
-
-// Kubernetes nodeaffinity: one expression against a node's labels.
-bool ExpressionMatches(const v1::NodeSelectorRequirement& e,
-                       const pb::Map<std::string, std::string>& labels) {
-  const auto it = labels.find(e.key());
-  const bool present = it != labels.end();
-  const auto in_values = [&] {
-    return present && std::find(e.values().begin(), e.values().end(),
-                                it->second) != e.values().end();
-  };
-  const std::string& op = e.operator_();
-  if (op == "In") return in_values();
-  if (op == "NotIn") return !in_values();
-  if (op == "Exists") return present;
-  if (op == "DoesNotExist") return !present;
-  if (op == "Gt" || op == "Lt") {
-    int64_t have = 0;
-    int64_t want = 0;
-    if (!present || e.values_size() != 1 ||
-        !absl::SimpleAtoi(it->second, &have) ||
-        !absl::SimpleAtoi(e.values(0), &want)) {
-      return false;
-    }
-    return op == "Gt" ? have > want : have < want;
-  }
-  return false;
-}
-
-bool TermMatches(const v1::NodeSelectorTerm& term, const v1::Node& node) {
-  if (term.match_expressions().empty() && term.match_fields().empty()) {
-    return false;  // An empty term matches no node.
-  }
-  for (const auto& e : term.match_expressions()) {
-    if (!ExpressionMatches(e, node.metadata().labels())) return false;
-  }
-  for (const auto& f : term.match_fields()) {
-    if (f.key() != "metadata.name") return false;
-    pb::Map<std::string, std::string> name;
-    name[f.key()] = node.metadata().name();
-    if (!ExpressionMatches(f, name)) return false;
-  }
-  return true;
 }
 
 std::string DeterministicBytes(const pb::Message& m) {
@@ -916,7 +874,7 @@ uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
              .node_affinity()
              .required_during_scheduling_ignored_during_execution()
              .node_selector_terms()) {
-      if (TermMatches(term, node)) {
+      if (scheduling::NodeSelectorTermMatches(term, node)) {
         ok = true;
         break;
       }
