@@ -148,6 +148,14 @@ TEST_CASE("well_known: every name is spelled as in Karpenter and Kubernetes",
       KARPENTER_SPELLING(kPodDeletionCost,
                          "controller.kubernetes.io/pod-deletion-cost",
                          "PodDeletionCost (annotation_key_constants.go)"),
+      KARPENTER_SPELLING(kIsDefaultStorageClassAnnotation,
+                         "storageclass.kubernetes.io/is-default-class",
+                         "IsDefaultStorageClassAnnotation (pkg/volume/util/"
+                         "storageclass.go)"),
+      KARPENTER_SPELLING(kBetaIsDefaultStorageClassAnnotation,
+                         "storageclass.beta.kubernetes.io/is-default-class",
+                         "BetaIsDefaultStorageClassAnnotation "
+                         "(pkg/volume/util/storageclass.go)"),
       KARPENTER_SPELLING(kTaintEffectNoSchedule, "NoSchedule",
                          "TaintEffectNoSchedule (types.go)"),
       KARPENTER_SPELLING(kTaintEffectPreferNoSchedule, "PreferNoSchedule",
@@ -180,7 +188,7 @@ TEST_CASE("well_known: every name is spelled as in Karpenter and Kubernetes",
   }
   // One row per constant of well_known.h: update this count (and add the
   // row) with each new constant.
-  CHECK(constants.size() == 61);
+  CHECK(constants.size() == 63);
 }
 
 #undef KARPENTER_SPELLING
