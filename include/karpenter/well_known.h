@@ -16,7 +16,9 @@
 //     writes; the v1alpha5 do-not-evict annotation;
 //   - Kubernetes k8s.io/api/core/v1: well_known_labels.go,
 //     well_known_taints.go, annotation_key_constants.go and types.go (taint
-//     effects, condition types and statuses).
+//     effects, condition types and statuses);
+//   - Kubernetes k8s.io/kubernetes pkg/volume/util/storageclass.go (the
+//     default StorageClass annotations).
 // Each constant is named after its Go identifier with a `k` prefix where Go
 // has one (`NodePoolLabelKey` -> kNodePoolLabelKey, `LabelTopologyZone` ->
 // kLabelTopologyZone); names Go spells as literals get a descriptive name.

@@ -24,6 +24,7 @@
 #include "karpenter/scheduling/node_ports.h"
 #include "karpenter/scheduling/node_resources.h"
 #include "karpenter/scheduling/pod_topology.h"
+#include "karpenter/scheduling/volumes.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::disruption::internal {
@@ -192,9 +193,23 @@ struct SchedulerBase {
   std::vector<std::vector<scheduling::HostPort>> port_lists;
   std::vector<scheduling::HostPortSet> node_ports;
   std::optional<scheduling::ResourceDims> resource_dims;  // Over `dims`.
+  // Claim-backed volumes: the index over the snapshot's claims, volumes,
+  // classes and CSINodes; per indexed pod with such volumes an index into
+  // `pod_volumes` (-1: none); per node the CSI volumes in use and its
+  // CSINode (or null).
+  std::optional<scheduling::VolumeIndex> volume_index;
+  std::vector<int32_t> pod_volumes_of;
+  std::vector<scheduling::PodVolumes> pod_volumes;
+  std::vector<scheduling::NodeVolumeUsage> node_volumes;
+  std::vector<const v1::CSINode*> node_csi;
 
   const int64_t* Req(snapshot::PodIndex p) const {
     return &pod_req[size_t{p} * d];
+  }
+  // Pod p's claim-backed volumes, or null when it has none.
+  const scheduling::PodVolumes* Volumes(snapshot::PodIndex p) const {
+    const int32_t i = pod_volumes_of[p];
+    return i >= 0 ? &pod_volumes[static_cast<size_t>(i)] : nullptr;
   }
   // Pod p's host ports, or null when it has none.
   const std::vector<scheduling::HostPort>* Ports(snapshot::PodIndex p) const {

@@ -31,6 +31,7 @@
 #include "karpenter/scheduling/node_selector.h"
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/scheduling/resources.h"
+#include "karpenter/scheduling/volumes.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -291,8 +292,52 @@ class BaseBuilder {
     if (absl::Status s = IndexPods(); !s.ok()) return s;
     if (absl::Status s = IndexNodes(); !s.ok()) return s;
     if (absl::Status s = IndexPools(); !s.ok()) return s;
+    if (absl::Status s = IndexVolumes(); !s.ok()) return s;
     IndexMoves();
     b_.topology = scheduling::TopologyIndex::Build(snap_);
+    return absl::OkStatus();
+  }
+
+  // Resolves the claim-backed volumes of every indexed pod that has some
+  // (the whole pod is decoded: an ephemeral volume's claim is named after
+  // it), and counts the CSI volumes each node's pods use. A pod whose
+  // volumes do not resolve is unsupported.
+  absl::Status IndexVolumes() {
+    absl::StatusOr<scheduling::VolumeIndex> index =
+        scheduling::VolumeIndex::Build(
+            snap_.persistent_volume_claims(), snap_.persistent_volumes(),
+            snap_.storage_classes(), snap_.csi_nodes());
+    if (!index.ok()) return index.status();
+    b_.volume_index.emplace(*std::move(index));
+    const size_t pods = snap_.pod_count();
+    b_.pod_volumes_of.assign(pods, -1);
+    const auto nodes = snap_.nodes();
+    b_.node_volumes.assign(nodes.size(), scheduling::NodeVolumeUsage());
+    b_.node_csi.assign(nodes.size(), nullptr);
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      b_.node_csi[n] = b_.volume_index->FindCSINode(nodes[n].metadata().name());
+    }
+    for (PodIndex p = 0; p < pods; ++p) {
+      if ((b_.pod_flags[p] & (kIndexed | kPending)) == 0) continue;
+      bool has = false;
+      for (const v1::Volume& v : snap_.PodShape(p).spec().volumes()) {
+        has = has || v.has_persistent_volume_claim() || v.has_ephemeral();
+      }
+      if (!has) continue;
+      absl::StatusOr<scheduling::PodVolumes> resolved =
+          scheduling::ResolvePodVolumes(snap_.DecodePod(p), *b_.volume_index);
+      if (!resolved.ok()) {
+        b_.unsupported[snap_.PodShapeId(p)] =
+            std::string(resolved.status().message());
+        continue;
+      }
+      b_.pod_volumes_of[p] = static_cast<int32_t>(b_.pod_volumes.size());
+      b_.pod_volumes.push_back(*std::move(resolved));
+      if (std::optional<NodeIndex> n = snap_.NodeOfPod(p);
+          n.has_value() && (b_.pod_flags[p] & kIndexed) != 0) {
+        b_.node_volumes[*n].Add(b_.pod_volumes.back());
+      }
+    }
     return absl::OkStatus();
   }
 
@@ -798,9 +843,19 @@ class SimulationPass {
   // that is not a candidate.
   std::string NoNodeAvailable(PodIndex p);
   void Place(PodIndex p, NodeIndex n);
+  // Why a new NodeClaim for p would have to be narrowed to its volumes'
+  // topology (the plugin and what): a bound volume with zone labels or
+  // node affinity, an unbound WaitForFirstConsumer claim whose class
+  // restricts topologies, or a claim that is missing. Nullopt if none.
+  std::optional<std::string> NeedsVolumeNarrowing(PodIndex p) const;
   // Node n's host ports in use in this pass.
   const scheduling::HostPortSet& PortsOf(NodeIndex n) const;
   scheduling::HostPortSet& MutablePortsOf(NodeIndex n);
+  // Node n's CSI volumes in use in this pass.
+  const scheduling::NodeVolumeUsage& VolumesOf(NodeIndex n) const;
+  scheduling::NodeVolumeUsage& MutableVolumesOf(NodeIndex n);
+  // NodeVolumeLimits, VolumeBinding and VolumeZone all pass.
+  bool VolumesFit(const scheduling::PodVolumes& volumes, NodeIndex n) const;
   bool PlaceOnExisting(PodIndex p);
   void Fail(PodIndex p, std::string reason) {
     failed_.emplace_back(p, std::move(reason));
@@ -835,6 +890,8 @@ class SimulationPass {
   scheduling::TopologyState topo_{*b_.topology};
   // Copies of the nodes' port sets this pass changed.
   absl::flat_hash_map<NodeIndex, scheduling::HostPortSet> ports_;
+  // Copies of the nodes' volume usage this pass changed.
+  absl::flat_hash_map<NodeIndex, scheduling::NodeVolumeUsage> volumes_;
   // A pod with required anti-affinity terms was placed in this pass.
   bool placed_holder_ = false;
 };
@@ -973,6 +1030,21 @@ std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
     for (FilterFailure& f : *resources) out.push_back(std::move(f));
   }
   if (done()) return out;
+  if (const scheduling::PodVolumes* volumes = b_.Volumes(p)) {
+    if (auto f = scheduling::NodeVolumeLimitsFilter(*volumes, VolumesOf(n),
+                                                    b_.node_csi[n])) {
+      out.push_back(*std::move(f));
+    }
+    if (done()) return out;
+    for (FilterFailure& f : scheduling::VolumeBindingFilter(*volumes, node)) {
+      out.push_back(std::move(f));
+    }
+    if (done()) return out;
+    if (auto f = scheduling::VolumeZoneFilter(*volumes, node)) {
+      out.push_back(*std::move(f));
+    }
+  }
+  if (done()) return out;
   if (std::optional<FilterFailure> f = TopologyFilter(p, n)) {
     out.push_back(*std::move(f));
   }
@@ -1003,7 +1075,63 @@ scheduling::HostPortSet& SimulationPass::MutablePortsOf(NodeIndex n) {
   return it->second;
 }
 
+std::optional<std::string> SimulationPass::NeedsVolumeNarrowing(
+    PodIndex p) const {
+  const scheduling::PodVolumes* volumes = b_.Volumes(p);
+  if (volumes == nullptr) return std::nullopt;
+  for (const scheduling::PodVolume& v : volumes->volumes) {
+    if (v.claim == nullptr) {
+      return absl::StrFormat(
+          "VolumeBinding (persistentvolumeclaim \"%s\" not found)",
+          v.claim_name);
+    }
+    if (v.volume != nullptr) {
+      if (!v.topology.empty()) {
+        return absl::StrFormat("VolumeZone (volume %s is zonal)",
+                               v.volume->metadata().name());
+      }
+      if (v.volume->spec().node_affinity().has_required()) {
+        return absl::StrFormat("VolumeBinding (node affinity of volume %s)",
+                               v.volume->metadata().name());
+      }
+    } else if (!v.wait_for_first_consumer) {
+      return "VolumeBinding (unbound immediate PersistentVolumeClaims)";
+    } else if (v.storage_class != nullptr &&
+               !v.storage_class->allowed_topologies().empty()) {
+      return absl::StrFormat(
+          "VolumeBinding (allowedTopologies of StorageClass %s)",
+          v.storage_class->metadata().name());
+    }
+  }
+  return std::nullopt;
+}
+
+const scheduling::NodeVolumeUsage& SimulationPass::VolumesOf(
+    NodeIndex n) const {
+  const auto it = volumes_.find(n);
+  return it != volumes_.end() ? it->second : b_.node_volumes[n];
+}
+
+scheduling::NodeVolumeUsage& SimulationPass::MutableVolumesOf(NodeIndex n) {
+  auto [it, inserted] = volumes_.try_emplace(n);
+  if (inserted) it->second = b_.node_volumes[n];
+  return it->second;
+}
+
+bool SimulationPass::VolumesFit(const scheduling::PodVolumes& volumes,
+                                NodeIndex n) const {
+  const v1::Node& node = b_.snap->nodes()[n];
+  return !scheduling::NodeVolumeLimitsFilter(volumes, VolumesOf(n),
+                                             b_.node_csi[n])
+              .has_value() &&
+         scheduling::VolumeBindingFilter(volumes, node).empty() &&
+         !scheduling::VolumeZoneFilter(volumes, node).has_value();
+}
+
 void SimulationPass::Place(PodIndex p, NodeIndex n) {
+  if (const scheduling::PodVolumes* v = b_.Volumes(p)) {
+    MutableVolumesOf(n).Add(*v);
+  }
   const int64_t* req = b_.Req(p);
   int64_t* free = MutableFreeOf(n);
   for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
@@ -1026,12 +1154,14 @@ bool SimulationPass::PlaceOnExisting(PodIndex p) {
   const int64_t* req = b_.Req(p);
   const bool topology = TopologyMatters(p);
   const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
+  const scheduling::PodVolumes* volumes = b_.Volumes(p);
   for (NodeIndex n : b_.node_order) {
     if (IsCandidate(n)) continue;
     if (!Fits(req, FreeOf(n)) || !Compatible(p, n)) continue;
     if (ports != nullptr && scheduling::NodePortsFilter(*ports, PortsOf(n))) {
       continue;
     }
+    if (volumes != nullptr && !VolumesFit(*volumes, n)) continue;
     if (topology && TopologyFilter(p, n).has_value()) continue;
     Place(p, n);
     return true;
@@ -1267,6 +1397,14 @@ SimulationResult SimulationPass::Run() {
                         ", which is not simulated"));
       continue;
     }
+    if (const std::optional<std::string> plugin = NeedsVolumeNarrowing(m.pod)) {
+      Fail(m.pod,
+           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and a new NodeClaim for it would need narrowing "
+                        "for ",
+                        *plugin, ", which is not simulated"));
+      continue;
+    }
     int slot = m.pool;
     std::string why = "there is no candidate NodePool";
     for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
@@ -1329,6 +1467,10 @@ std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
       for (size_t i = 0; i < b_.d; ++i) free[i] += b_.Req(p)[i];
       if (const auto* ports = b_.Ports(p)) {
         MutablePortsOf(*bound).Remove(*ports);
+      }
+      if (const scheduling::PodVolumes* v = b_.Volumes(p)) {
+        // Added at Build: removing cannot fail.
+        MutableVolumesOf(*bound).Remove(*v).IgnoreError();
       }
     }
     topo_.RemovePod(p);

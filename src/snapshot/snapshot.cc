@@ -13,6 +13,8 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
+#include "snapshot/object_sink.h"
+#include "snapshot/validate.h"
 
 namespace karpenter::snapshot {
 namespace {
@@ -55,6 +57,50 @@ absl::Status IndexByName(
     if (!inserted) return Duplicate(kind, name, list, it->second, i);
   }
   return absl::OkStatus();
+}
+
+// Runs `validate` (snapshot/validate.h) on each of the cluster-scoped
+// `objects`, naming the first that fails: "<list>[i] (<Kind> <name>): ...".
+template <typename T>
+absl::Status ValidateEach(const std::vector<T>& objects, absl::string_view kind,
+                          absl::string_view list,
+                          absl::Status (*validate)(const T&)) {
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const absl::Status s = validate(objects[i]);
+    if (s.ok()) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        list, "[", i, "] (",
+        internal::ObjectLabel(kind, "", objects[i].metadata().name()),
+        "): ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+// pkg/volume/util/storageclass.go `IsDefaultAnnotation`.
+bool IsDefaultClass(const v1::StorageClass& sc) {
+  const auto& annotations = sc.metadata().annotations();
+  for (const absl::string_view key :
+       {well_known::kIsDefaultStorageClassAnnotation,
+        well_known::kBetaIsDefaultStorageClassAnnotation}) {
+    const auto it = annotations.find(std::string(key));
+    if (it != annotations.end() && it->second == "true") return true;
+  }
+  return false;
+}
+
+// True if `a` sorts before `b` in `GetDefaultClass`'s order: newer first,
+// then by name. An absent timestamp is older than any present one.
+bool PreferredDefault(const v1::StorageClass& a, const v1::StorageClass& b) {
+  const v1::ObjectMeta& ma = a.metadata();
+  const v1::ObjectMeta& mb = b.metadata();
+  if (ma.has_creation_timestamp() != mb.has_creation_timestamp()) {
+    return ma.has_creation_timestamp();
+  }
+  const auto& ta = ma.creation_timestamp();
+  const auto& tb = mb.creation_timestamp();
+  if (ta.seconds() != tb.seconds()) return ta.seconds() > tb.seconds();
+  if (ta.nanos() != tb.nanos()) return ta.nanos() > tb.nanos();
+  return ma.name() < mb.name();
 }
 
 template <typename T>
@@ -204,6 +250,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   s.node_claims_ = std::move(objects.node_claims);
   s.volume_attachments_ = std::move(objects.volume_attachments);
   s.persistent_volume_claims_ = std::move(objects.persistent_volume_claims);
+  s.persistent_volumes_ = std::move(objects.persistent_volumes);
+  s.storage_classes_ = std::move(objects.storage_classes);
+  s.csi_nodes_ = std::move(objects.csi_nodes);
+  s.daemon_sets_ = std::move(objects.daemon_sets);
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.nodes_, "nodes"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_, "pods"));
@@ -214,12 +264,20 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       CheckCount(s.volume_attachments_, "volume_attachments"));
   KARPENTER_RETURN_IF_ERROR(
       CheckCount(s.persistent_volume_claims_, "persistent_volume_claims"));
+  KARPENTER_RETURN_IF_ERROR(
+      CheckCount(s.persistent_volumes_, "persistent_volumes"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.storage_classes_, "storage_classes"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.csi_nodes_, "csi_nodes"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.daemon_sets_, "daemon_sets"));
   DefaultNamespace(s.pdbs_);
   DefaultNamespace(s.persistent_volume_claims_);
+  DefaultNamespace(s.daemon_sets_);
   KARPENTER_RETURN_IF_ERROR(s.IndexNames());
   KARPENTER_RETURN_IF_ERROR(s.IndexPods(node_names, node_name_offsets));
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs());
   KARPENTER_RETURN_IF_ERROR(s.IndexVolumes());
+  KARPENTER_RETURN_IF_ERROR(s.IndexStorage());
+  KARPENTER_RETURN_IF_ERROR(s.IndexDaemonSets());
   s.IndexNodeClaims();
   return s;
 }
@@ -362,6 +420,51 @@ absl::Status Snapshot::IndexVolumes() {
   return absl::OkStatus();
 }
 
+absl::Status Snapshot::IndexStorage() {
+  KARPENTER_RETURN_IF_ERROR(IndexByName(persistent_volumes_, "PersistentVolume",
+                                        "persistent_volumes",
+                                        persistent_volume_by_name_));
+  KARPENTER_RETURN_IF_ERROR(
+      ValidateEach(persistent_volumes_, "PersistentVolume",
+                   "persistent_volumes", &internal::ValidatePersistentVolume));
+  KARPENTER_RETURN_IF_ERROR(IndexByName(storage_classes_, "StorageClass",
+                                        "storage_classes",
+                                        storage_class_by_name_));
+  KARPENTER_RETURN_IF_ERROR(ValidateEach(storage_classes_, "StorageClass",
+                                         "storage_classes",
+                                         &internal::ValidateStorageClass));
+  for (uint32_t i = 0; i < storage_classes_.size(); ++i) {
+    if (!IsDefaultClass(storage_classes_[i])) continue;
+    if (default_storage_class_ == kNone ||
+        PreferredDefault(storage_classes_[i],
+                         storage_classes_[default_storage_class_])) {
+      default_storage_class_ = i;
+    }
+  }
+  KARPENTER_RETURN_IF_ERROR(
+      IndexByName(csi_nodes_, "CSINode", "csi_nodes", csi_node_by_name_));
+  return ValidateEach(csi_nodes_, "CSINode", "csi_nodes",
+                      &internal::ValidateCSINode);
+}
+
+absl::Status Snapshot::IndexDaemonSets() {
+  daemon_set_by_key_.reserve(daemon_sets_.size());
+  for (uint32_t i = 0; i < daemon_sets_.size(); ++i) {
+    const v1::ObjectMeta& meta = daemon_sets_[i].metadata();
+    if (meta.name().empty()) return EmptyName("daemon_sets", i);
+    const auto [it, inserted] = daemon_set_by_key_.try_emplace(
+        std::pair{absl::string_view(meta.namespace_()),
+                  absl::string_view(meta.name())},
+        i);
+    if (!inserted) {
+      return Duplicate("DaemonSet",
+                       absl::StrCat(meta.namespace_(), "/", meta.name()),
+                       "daemon_sets", it->second, i);
+    }
+  }
+  return absl::OkStatus();
+}
+
 void Snapshot::IndexNodeClaims() {
   auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
     if (key.empty()) return;
@@ -428,6 +531,40 @@ std::optional<PersistentVolumeClaimIndex> Snapshot::FindPersistentVolumeClaim(
   const auto it = pvc_by_key_.find(std::pair{ns, name});
   if (it == pvc_by_key_.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<PersistentVolumeIndex> Snapshot::FindPersistentVolume(
+    absl::string_view name) const {
+  return Lookup(persistent_volume_by_name_, name);
+}
+
+std::optional<StorageClassIndex> Snapshot::FindStorageClass(
+    absl::string_view name) const {
+  return Lookup(storage_class_by_name_, name);
+}
+
+std::optional<CSINodeIndex> Snapshot::FindCSINode(
+    absl::string_view node) const {
+  return Lookup(csi_node_by_name_, node);
+}
+
+std::optional<DaemonSetIndex> Snapshot::FindDaemonSet(
+    absl::string_view ns, absl::string_view name) const {
+  const auto it = daemon_set_by_key_.find(std::pair{ns, name});
+  if (it == daemon_set_by_key_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<StorageClassIndex> Snapshot::StorageClassOfClaim(
+    PersistentVolumeClaimIndex c) const {
+  const v1::PersistentVolumeClaimSpec& spec =
+      persistent_volume_claims_[c].spec();
+  if (!spec.has_storage_class_name()) {
+    if (!spec.volume_name().empty()) return std::nullopt;
+    return DefaultStorageClass();
+  }
+  if (spec.storage_class_name().empty()) return std::nullopt;
+  return FindStorageClass(spec.storage_class_name());
 }
 
 absl::Span<const PdbIndex> Snapshot::PdbsInNamespace(

@@ -414,7 +414,107 @@ v1::PersistentVolumeClaim MakePersistentVolumeClaim(
   pvc.mutable_metadata()->set_name(o.name);
   pvc.mutable_metadata()->set_namespace_(o.ns);
   pvc.mutable_spec()->set_volume_name(o.volume_name);
+  if (o.storage_class.has_value()) {
+    pvc.mutable_spec()->set_storage_class_name(*o.storage_class);
+  }
   return pvc;
+}
+
+v1::PersistentVolume MakePersistentVolume(const PersistentVolumeOptions& o) {
+  v1::PersistentVolume pv;
+  pv.mutable_metadata()->set_name(o.name);
+  v1::PersistentVolumeSpec& spec = *pv.mutable_spec();
+  SetIfNotEmpty(*spec.mutable_capacity(), "storage", o.storage);
+  spec.add_access_modes("ReadWriteOnce");
+  spec.set_storage_class_name(o.storage_class);
+  spec.set_persistent_volume_reclaim_policy("Delete");
+  if (!o.claim.empty()) {
+    v1::ObjectReference& ref = *spec.mutable_claim_ref();
+    ref.set_api_version("v1");
+    ref.set_kind("PersistentVolumeClaim");
+    ref.set_namespace_(o.claim_ns);
+    ref.set_name(o.claim);
+  }
+  if (!o.csi_driver.empty()) {
+    spec.mutable_csi()->set_driver(o.csi_driver);
+    spec.mutable_csi()->set_volume_handle("vol-" + o.name);
+  }
+  if (!o.node_affinity.empty()) {
+    v1::NodeSelectorTerm& term = *spec.mutable_node_affinity()
+                                      ->mutable_required()
+                                      ->add_node_selector_terms();
+    for (const v1::NodeSelectorRequirement& r : o.node_affinity) {
+      *term.add_match_expressions() = r;
+    }
+  }
+  pv.mutable_status()->set_phase(o.claim.empty() ? "Available" : "Bound");
+  return pv;
+}
+
+v1::StorageClass MakeStorageClass(const StorageClassOptions& o) {
+  v1::StorageClass sc;
+  v1::ObjectMeta& meta = *sc.mutable_metadata();
+  meta.set_name(o.name);
+  if (o.is_default) {
+    (*meta.mutable_annotations())[std::string(
+        well_known::kIsDefaultStorageClassAnnotation)] = "true";
+  }
+  if (o.created.has_value()) {
+    *meta.mutable_creation_timestamp() = TimeToProto(*o.created);
+  }
+  sc.set_provisioner(o.provisioner);
+  if (o.volume_binding_mode.has_value()) {
+    sc.set_volume_binding_mode(*o.volume_binding_mode);
+  }
+  sc.set_reclaim_policy(o.reclaim_policy);
+  if (!o.allowed_topologies.empty()) {
+    v1::TopologySelectorTerm& term = *sc.add_allowed_topologies();
+    for (const auto& [key, values] : o.allowed_topologies) {
+      v1::TopologySelectorLabelRequirement& r =
+          *term.add_match_label_expressions();
+      r.set_key(key);
+      for (const std::string& v : values) r.add_values(v);
+    }
+  }
+  return sc;
+}
+
+v1::CSINode MakeCSINode(const CSINodeOptions& o) {
+  v1::CSINode node;
+  node.mutable_metadata()->set_name(o.name);
+  if (!o.driver.empty()) {
+    v1::CSINodeDriver& d = *node.mutable_spec()->add_drivers();
+    d.set_name(o.driver);
+    d.set_node_id(o.node_id.empty() ? "i-" + o.name : o.node_id);
+    for (const std::string& key : o.topology_keys) d.add_topology_keys(key);
+    if (o.allocatable.has_value()) {
+      d.mutable_allocatable()->set_count(*o.allocatable);
+    }
+  }
+  return node;
+}
+
+v1::DaemonSet MakeDaemonSet(const DaemonSetOptions& o) {
+  v1::DaemonSet ds;
+  ds.mutable_metadata()->set_name(o.name);
+  ds.mutable_metadata()->set_namespace_(o.ns);
+  const Labels labels = o.labels.empty() ? Labels{{"app", o.name}} : o.labels;
+  SetAll(*ds.mutable_spec()->mutable_selector()->mutable_match_labels(),
+         labels);
+  v1::PodTemplateSpec& t = *ds.mutable_spec()->mutable_template_();
+  SetAll(*t.mutable_metadata()->mutable_labels(), labels);
+  v1::PodSpec& spec = *t.mutable_spec();
+  spec.set_priority_class_name(o.priority_class);
+  for (const v1::Toleration& tol : o.tolerations) *spec.add_tolerations() = tol;
+  if (!o.cpu.empty() || !o.memory.empty() || !o.requests.empty()) {
+    v1::Container& main = *spec.add_containers();
+    main.set_name("main");
+    auto& requests = *main.mutable_resources()->mutable_requests();
+    SetIfNotEmpty(requests, "cpu", o.cpu);
+    SetIfNotEmpty(requests, "memory", o.memory);
+    SetAll(requests, o.requests);
+  }
+  return ds;
 }
 
 InstanceType MakeInstanceType(const InstanceTypeOptions& o) {
@@ -484,6 +584,24 @@ ClusterBuilder& ClusterBuilder::AddVolumeAttachment(
 ClusterBuilder& ClusterBuilder::AddPersistentVolumeClaim(
     const PersistentVolumeClaimOptions& options) {
   return Add(MakePersistentVolumeClaim(options));
+}
+
+ClusterBuilder& ClusterBuilder::AddPersistentVolume(
+    const PersistentVolumeOptions& options) {
+  return Add(MakePersistentVolume(options));
+}
+
+ClusterBuilder& ClusterBuilder::AddStorageClass(
+    const StorageClassOptions& options) {
+  return Add(MakeStorageClass(options));
+}
+
+ClusterBuilder& ClusterBuilder::AddCSINode(const CSINodeOptions& options) {
+  return Add(MakeCSINode(options));
+}
+
+ClusterBuilder& ClusterBuilder::AddDaemonSet(const DaemonSetOptions& options) {
+  return Add(MakeDaemonSet(options));
 }
 
 snapshot::ObjectSet ClusterBuilder::TakeObjects() {

@@ -279,6 +279,12 @@ class FakeClusterState {
   std::map<std::string, ControllerRecord> controllers_;
   std::map<std::string, VolumeRecord, std::less<>> volumes_;
   std::vector<v1::PersistentVolumeClaim> claims_;
+  // Kept as given, returned by every Export: no controller of the fake
+  // changes them.
+  std::vector<v1::PersistentVolume> persistent_volumes_;
+  std::vector<v1::StorageClass> storage_classes_;
+  std::vector<v1::CSINode> csi_nodes_;
+  std::vector<v1::DaemonSet> daemon_sets_;
   // "namespace/name" of a claim -> its spec.volumeName.
   absl::flat_hash_map<std::string, std::string> pv_of_claim_;
   // By (instant, sequence): time order, then scheduling order.

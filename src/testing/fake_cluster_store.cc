@@ -76,6 +76,15 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
     pv_of_claim_[Key(c.metadata().namespace_(), c.metadata().name())] =
         c.spec().volume_name();
   }
+  persistent_volumes_ = std::move(objects.persistent_volumes);
+  storage_classes_ = std::move(objects.storage_classes);
+  csi_nodes_ = std::move(objects.csi_nodes);
+  daemon_sets_ = std::move(objects.daemon_sets);
+  for (v1::DaemonSet& ds : daemon_sets_) {
+    if (ds.metadata().namespace_().empty()) {
+      ds.mutable_metadata()->set_namespace_("default");
+    }
+  }
   for (v1::VolumeAttachment& va : objects.volume_attachments) {
     std::string name = va.metadata().name();
     VolumeRecord& v = volumes_[std::move(name)];
@@ -483,6 +492,10 @@ snapshot::ObjectSet FakeClusterState::Export(bool with_pods) const {
     out.volume_attachments.push_back(v.object);
   }
   out.persistent_volume_claims = claims_;
+  out.persistent_volumes = persistent_volumes_;
+  out.storage_classes = storage_classes_;
+  out.csi_nodes = csi_nodes_;
+  out.daemon_sets = daemon_sets_;
   return out;
 }
 

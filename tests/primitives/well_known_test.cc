@@ -172,6 +172,8 @@ TEST_CASE("well_known: every name is spelled as in Karpenter and Kubernetes",
                          "VolumeBindingWaitForFirstConsumer "
                          "(storage/v1 types.go)"),
       KARPENTER_SPELLING(kClaimLost, "Lost", "ClaimLost (core/v1 types.go)"),
+      KARPENTER_SPELLING(kLabelMetadataName, "kubernetes.io/metadata.name",
+                         "LabelMetadataName (well_known_labels.go)"),
       KARPENTER_SPELLING(kTaintEffectNoSchedule, "NoSchedule",
                          "TaintEffectNoSchedule (types.go)"),
       KARPENTER_SPELLING(kTaintEffectPreferNoSchedule, "PreferNoSchedule",
@@ -204,7 +206,7 @@ TEST_CASE("well_known: every name is spelled as in Karpenter and Kubernetes",
   }
   // One row per constant of well_known.h: update this count (and add the
   // row) with each new constant.
-  CHECK(constants.size() == 68);
+  CHECK(constants.size() == 69);
 }
 
 #undef KARPENTER_SPELLING

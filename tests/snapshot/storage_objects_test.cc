@@ -1,18 +1,23 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // PersistentVolumes, StorageClasses, CSINodes and DaemonSets: loading (kubectl
-// JSON and YAML, typed lists, versions) and the API server's validation the
-// loaders apply.
+// JSON and YAML, typed lists, versions), the API server's validation the
+// loaders and Snapshot::Build apply, and their Snapshot indexes.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "../testing/kit_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/testing/builders.h"
 
 namespace karpenter::snapshot {
 namespace {
@@ -630,6 +635,431 @@ TEST_CASE("snapshot storage: Append moves every new kind",
   REQUIRE(a.daemon_sets.size() == 2);
   CHECK(a.daemon_sets[1].metadata().name() == "ds-b");
   CHECK(Empty(b));
+}
+
+// --- Snapshot.
+// ----------------------------------------------------------------
+
+using testing::MakeCSINode;
+using testing::MakeDaemonSet;
+using testing::MakePersistentVolume;
+using testing::MakePersistentVolumeClaim;
+using testing::MakeRequirement;
+using testing::MakeStorageClass;
+
+v1::PersistentVolume Pv(const std::string& name) {
+  return MakePersistentVolume({.name = name});
+}
+v1::StorageClass Sc(const std::string& name) {
+  return MakeStorageClass({.name = name});
+}
+v1::CSINode Csi(const std::string& name) { return MakeCSINode({.name = name}); }
+v1::DaemonSet Ds(const std::string& ns, const std::string& name) {
+  return MakeDaemonSet({.name = name, .ns = ns});
+}
+
+TEST_CASE("snapshot storage: lookups by name and namespace/name",
+          "[snapshot][storage]") {
+  ObjectSet set;
+  set.persistent_volumes = {Pv("pv-a"), Pv("pv-b")};
+  set.storage_classes = {Sc("gp3"), Sc("io2")};
+  set.csi_nodes = {Csi("n1"), Csi("n0")};
+  set.daemon_sets = {Ds("kube-system", "aws-node"), Ds("", "agent"),
+                     Ds("monitoring", "agent")};
+  // Cluster-scoped kinds ignore a namespace.
+  set.persistent_volumes[1].mutable_metadata()->set_namespace_("x");
+  const Snapshot s = kit_test::MustBuildSnapshot(std::move(set));
+  REQUIRE(s.persistent_volumes().size() == 2);
+  REQUIRE(s.storage_classes().size() == 2);
+  REQUIRE(s.csi_nodes().size() == 2);
+  REQUIRE(s.daemon_sets().size() == 3);
+  CHECK(s.FindPersistentVolume("pv-b") ==
+        std::optional<PersistentVolumeIndex>(1));
+  CHECK_FALSE(s.FindPersistentVolume("pv-c").has_value());
+  CHECK(s.FindStorageClass("io2") == std::optional<StorageClassIndex>(1));
+  CHECK_FALSE(s.FindStorageClass("").has_value());
+  CHECK(s.FindCSINode("n0") == std::optional<CSINodeIndex>(1));
+  CHECK(s.csi_nodes()[*s.FindCSINode("n1")].metadata().name() == "n1");
+  // An empty namespace is "default", as for claims.
+  CHECK(s.daemon_sets()[1].metadata().namespace_() == "default");
+  CHECK(s.FindDaemonSet("default", "agent") ==
+        std::optional<DaemonSetIndex>(1));
+  CHECK(s.FindDaemonSet("monitoring", "agent") ==
+        std::optional<DaemonSetIndex>(2));
+  CHECK(s.FindDaemonSet("kube-system", "aws-node") ==
+        std::optional<DaemonSetIndex>(0));
+  CHECK_FALSE(s.FindDaemonSet("", "agent").has_value());
+  CHECK_FALSE(s.FindDaemonSet("kube-system", "agent").has_value());
+  // DaemonSet namespaces are not Pod/PDB namespaces.
+  CHECK(s.namespace_count() == 0);
+  // No class is annotated default.
+  CHECK_FALSE(s.DefaultStorageClass().has_value());
+  // The empty snapshot answers every lookup.
+  const Snapshot empty;
+  CHECK(empty.persistent_volumes().empty());
+  CHECK(empty.storage_classes().empty());
+  CHECK(empty.csi_nodes().empty());
+  CHECK(empty.daemon_sets().empty());
+  CHECK_FALSE(empty.FindPersistentVolume("pv-a").has_value());
+  CHECK_FALSE(empty.FindStorageClass("gp3").has_value());
+  CHECK_FALSE(empty.FindCSINode("n1").has_value());
+  CHECK_FALSE(empty.FindDaemonSet("default", "agent").has_value());
+  CHECK_FALSE(empty.DefaultStorageClass().has_value());
+}
+
+TEST_CASE("snapshot storage: a loaded dump builds and indexes",
+          "[snapshot][storage]") {
+  ObjectSet set = MustLoadFile("storage-list.json");
+  set.Append(MustLoadFile("persistentvolumes.yaml"));
+  set.Append(MustLoadFile("daemonsets.yaml"));
+  set.Append(MustLoadFile("pvc-list.yaml"));
+  const Snapshot s = kit_test::MustBuildSnapshot(std::move(set));
+  CHECK(s.persistent_volumes().size() == 3);
+  CHECK(s.FindPersistentVolume("nfs-shared") ==
+        std::optional<PersistentVolumeIndex>(2));
+  CHECK(s.FindStorageClass("gp3") == std::optional<StorageClassIndex>(0));
+  CHECK(s.DefaultStorageClass() == std::optional<StorageClassIndex>(0));
+  CHECK(s.FindCSINode("ip-10-0-1-17.us-west-2.compute.internal") ==
+        std::optional<CSINodeIndex>(0));
+  CHECK(s.FindDaemonSet("kube-system", "kube-proxy") ==
+        std::optional<DaemonSetIndex>(1));
+  // The claim bound to the EBS volume names gp3; "scratch" asks for none.
+  const auto data = s.FindPersistentVolumeClaim("db", "data-db-0");
+  REQUIRE(data.has_value());
+  CHECK(s.StorageClassOfClaim(*data) == std::optional<StorageClassIndex>(0));
+  const auto pv = s.FindPersistentVolume(
+      s.persistent_volume_claims()[*data].spec().volume_name());
+  REQUIRE(pv.has_value());
+  CHECK(s.persistent_volumes()[*pv].spec().claim_ref().name() == "data-db-0");
+  const auto scratch = s.FindPersistentVolumeClaim("default", "scratch");
+  REQUIRE(scratch.has_value());
+  CHECK_FALSE(s.StorageClassOfClaim(*scratch).has_value());
+}
+
+TEST_CASE("snapshot storage: the default StorageClass is the newest default",
+          "[snapshot][storage]") {
+  const absl::Time t0 = testing::kTestEpoch;
+  auto build = [](std::vector<v1::StorageClass> classes) {
+    ObjectSet set;
+    set.storage_classes = std::move(classes);
+    return kit_test::MustBuildSnapshot(std::move(set));
+  };
+  auto name_of = [](const Snapshot& s) -> std::string {
+    const auto d = s.DefaultStorageClass();
+    return d ? s.storage_classes()[*d].metadata().name() : "none";
+  };
+  // Only "true", exactly, under either spelling, makes a default.
+  v1::StorageClass beta = MakeStorageClass({.name = "beta"});
+  (*beta.mutable_metadata()->mutable_annotations())
+      ["storageclass.beta.kubernetes.io/is-default-class"] = "true";
+  v1::StorageClass yes = MakeStorageClass({.name = "yes"});
+  (*yes.mutable_metadata()->mutable_annotations())
+      ["storageclass.kubernetes.io/is-default-class"] = "True";
+  CHECK(name_of(build({Sc("a"), yes})) == "none");
+  CHECK(name_of(build({Sc("a"), beta})) == "beta");
+  // The newest wins, whatever the input order.
+  for (const bool reversed : {false, true}) {
+    std::vector<v1::StorageClass> classes = {
+        MakeStorageClass({.name = "old", .is_default = true, .created = t0}),
+        MakeStorageClass({.name = "plain", .created = t0 + absl::Hours(2)}),
+        MakeStorageClass({.name = "new",
+                          .is_default = true,
+                          .created = t0 + absl::Hours(1)}),
+        MakeStorageClass({.name = "undated", .is_default = true})};
+    if (reversed) std::reverse(classes.begin(), classes.end());
+    INFO(reversed);
+    CHECK(name_of(build(std::move(classes))) == "new");
+  }
+  // Equal timestamps: the smaller name; nanoseconds count.
+  CHECK(name_of(build(
+            {MakeStorageClass({.name = "b", .is_default = true, .created = t0}),
+             MakeStorageClass(
+                 {.name = "a", .is_default = true, .created = t0})})) == "a");
+  CHECK(name_of(build(
+            {MakeStorageClass({.name = "a", .is_default = true, .created = t0}),
+             MakeStorageClass({.name = "b",
+                               .is_default = true,
+                               .created = t0 + absl::Nanoseconds(1)})})) ==
+        "b");
+  // Without timestamps, by name.
+  CHECK(name_of(build({MakeStorageClass({.name = "y", .is_default = true}),
+                       MakeStorageClass({.name = "x", .is_default = true})})) ==
+        "x");
+}
+
+TEST_CASE("snapshot storage: the class a claim uses", "[snapshot][storage]") {
+  ObjectSet set;
+  set.storage_classes = {Sc("io2"),
+                         MakeStorageClass({.name = "gp3", .is_default = true})};
+  set.persistent_volume_claims = {
+      MakePersistentVolumeClaim({.name = "unset"}),
+      MakePersistentVolumeClaim({.name = "none", .storage_class = ""}),
+      MakePersistentVolumeClaim({.name = "io2", .storage_class = "io2"}),
+      MakePersistentVolumeClaim({.name = "gone", .storage_class = "gp2"}),
+      MakePersistentVolumeClaim({.name = "bound", .volume_name = "pv-1"}),
+      MakePersistentVolumeClaim(
+          {.name = "gp3", .volume_name = "pv-2", .storage_class = "gp3"})};
+  const Snapshot s = kit_test::MustBuildSnapshot(std::move(set));
+  CHECK(s.DefaultStorageClass() == std::optional<StorageClassIndex>(1));
+  CHECK(s.StorageClassOfClaim(0) == std::optional<StorageClassIndex>(1));
+  CHECK_FALSE(s.StorageClassOfClaim(1).has_value());
+  CHECK(s.StorageClassOfClaim(2) == std::optional<StorageClassIndex>(0));
+  CHECK_FALSE(s.StorageClassOfClaim(3).has_value());
+  // A bound claim without a class keeps none; one with a class keeps it.
+  CHECK_FALSE(s.StorageClassOfClaim(4).has_value());
+  CHECK(s.StorageClassOfClaim(5) == std::optional<StorageClassIndex>(1));
+  // Without a default class an unset name resolves to nothing.
+  ObjectSet plain;
+  plain.storage_classes = {Sc("gp3")};
+  plain.persistent_volume_claims = {MakePersistentVolumeClaim()};
+  const Snapshot p = kit_test::MustBuildSnapshot(std::move(plain));
+  CHECK_FALSE(p.StorageClassOfClaim(0).has_value());
+}
+
+struct BuildCase {
+  const char* name;
+  ObjectSet set;
+  std::string message;
+};
+
+void CheckBuildErrors(std::vector<BuildCase>& cases) {
+  for (BuildCase& c : cases) {
+    INFO(c.name);
+    const absl::StatusOr<Snapshot> s = Snapshot::Build(std::move(c.set));
+    CHECK(s.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(s.status().message() == c.message);
+  }
+}
+
+TEST_CASE("snapshot storage: duplicate and empty names are rejected",
+          "[snapshot][storage]") {
+  std::vector<BuildCase> cases;
+  {
+    ObjectSet set;
+    set.persistent_volumes = {Pv("a"), Pv("b"), Pv("a")};
+    set.persistent_volumes[2].mutable_metadata()->set_namespace_("x");
+    cases.push_back({"volumes", std::move(set),
+                     "duplicate PersistentVolume \"a\": persistent_volumes[0] "
+                     "and persistent_volumes[2]"});
+  }
+  {
+    ObjectSet set;
+    set.persistent_volumes = {Pv("a"), Pv("")};
+    cases.push_back({"unnamed volume", std::move(set),
+                     "persistent_volumes[1]: metadata.name is empty"});
+  }
+  {
+    ObjectSet set;
+    set.storage_classes = {Sc("gp3"), Sc("gp3")};
+    cases.push_back({"classes", std::move(set),
+                     "duplicate StorageClass \"gp3\": storage_classes[0] and "
+                     "storage_classes[1]"});
+  }
+  {
+    ObjectSet set;
+    set.storage_classes = {Sc("")};
+    cases.push_back({"unnamed class", std::move(set),
+                     "storage_classes[0]: metadata.name is empty"});
+  }
+  {
+    ObjectSet set;
+    set.csi_nodes = {Csi("n0"), Csi("n1"), Csi("n2"), Csi("n1")};
+    cases.push_back(
+        {"CSINodes", std::move(set),
+         "duplicate CSINode \"n1\": csi_nodes[1] and csi_nodes[3]"});
+  }
+  {
+    ObjectSet set;
+    set.csi_nodes = {Csi("n0"), Csi("n1"), Csi("")};
+    cases.push_back({"unnamed CSINode", std::move(set),
+                     "csi_nodes[2]: metadata.name is empty"});
+  }
+  {
+    ObjectSet set;
+    set.daemon_sets = {Ds("a", "x"), Ds("b", "x"), Ds("b", "x")};
+    cases.push_back({"DaemonSets", std::move(set),
+                     "duplicate DaemonSet \"b/x\": daemon_sets[1] and "
+                     "daemon_sets[2]"});
+  }
+  {
+    ObjectSet set;
+    set.daemon_sets = {Ds("", "x"), Ds("default", "x")};
+    cases.push_back({"defaulted DaemonSets", std::move(set),
+                     "duplicate DaemonSet \"default/x\": daemon_sets[0] and "
+                     "daemon_sets[1]"});
+  }
+  {
+    ObjectSet set;
+    set.daemon_sets = {Ds("kube-system", "")};
+    cases.push_back({"unnamed DaemonSet", std::move(set),
+                     "daemon_sets[0]: metadata.name is empty"});
+  }
+  CheckBuildErrors(cases);
+}
+
+TEST_CASE("snapshot storage: Build applies the API server's validation",
+          "[snapshot][storage]") {
+  std::vector<BuildCase> cases;
+  {
+    ObjectSet set;
+    set.storage_classes = {
+        Sc("gp3"),
+        MakeStorageClass({.name = "fast", .volume_binding_mode = "Later"})};
+    cases.push_back({"binding mode", std::move(set),
+                     "storage_classes[1] (StorageClass fast): "
+                     "volumeBindingMode: expected \"Immediate\" or "
+                     "\"WaitForFirstConsumer\", got \"Later\""});
+  }
+  {
+    ObjectSet set;
+    set.storage_classes = {MakeStorageClass(
+        {.name = "zonal",
+         .allowed_topologies = {{"topology.kubernetes.io/zone", {}}}})};
+    cases.push_back({"topology values", std::move(set),
+                     "storage_classes[0] (StorageClass zonal): "
+                     "allowedTopologies[0].matchLabelExpressions[0].values: "
+                     "expected at least one value for key "
+                     "\"topology.kubernetes.io/zone\", got 0"});
+  }
+  {
+    ObjectSet set;
+    set.storage_classes = {MakeStorageClass(
+        {.name = "zonal", .allowed_topologies = {{"", {"a"}}}})};
+    cases.push_back({"topology key", std::move(set),
+                     "storage_classes[0] (StorageClass zonal): "
+                     "allowedTopologies[0].matchLabelExpressions[0].key: \"\": "
+                     "name part must be non-empty"});
+  }
+  {
+    ObjectSet set;
+    set.persistent_volumes = {
+        Pv("ok"), MakePersistentVolume({.name = "pv-1", .claim = "c"})};
+    set.persistent_volumes[1].mutable_spec()->mutable_claim_ref()->clear_name();
+    cases.push_back(
+        {"claimRef", std::move(set),
+         "persistent_volumes[1] (PersistentVolume pv-1): "
+         "spec.claimRef.name: expected the claim's name, got \"\""});
+  }
+  {
+    ObjectSet set;
+    set.persistent_volumes = {MakePersistentVolume(
+        {.name = "pv-1",
+         .node_affinity = {MakeRequirement("zone", "In", {"a"}),
+                           MakeRequirement("size", "Lte", {"3"})}})};
+    cases.push_back({"operator", std::move(set),
+                     "persistent_volumes[0] (PersistentVolume pv-1): "
+                     "spec.nodeAffinity.required.nodeSelectorTerms[0]"
+                     ".matchExpressions[1].operator: expected In, NotIn, "
+                     "Exists, DoesNotExist, Gt or Lt, got \"Lte\""});
+  }
+  {
+    ObjectSet set;
+    set.persistent_volumes = {MakePersistentVolume(
+        {.name = "pv-1",
+         .node_affinity = {MakeRequirement("zone", "DoesNotExist", {"a"})}})};
+    cases.push_back({"values", std::move(set),
+                     "persistent_volumes[0] (PersistentVolume pv-1): "
+                     "spec.nodeAffinity.required.nodeSelectorTerms[0]"
+                     ".matchExpressions[0].values: expected no values for "
+                     "operator \"DoesNotExist\", got 1"});
+  }
+  {
+    ObjectSet set;
+    set.persistent_volumes = {Pv("pv-1")};
+    set.persistent_volumes[0].mutable_spec()->mutable_node_affinity();
+    cases.push_back({"no required", std::move(set),
+                     "persistent_volumes[0] (PersistentVolume pv-1): "
+                     "spec.nodeAffinity.required: expected a node selector, "
+                     "got none"});
+  }
+  {
+    ObjectSet set;
+    set.csi_nodes = {MakeCSINode({.name = "n1", .allocatable = -3})};
+    cases.push_back({"allocatable", std::move(set),
+                     "csi_nodes[0] (CSINode n1): "
+                     "spec.drivers[0].allocatable.count: expected a "
+                     "non-negative integer, got -3"});
+  }
+  {
+    ObjectSet set;
+    set.csi_nodes = {Csi("n0"), Csi("n1")};
+    *set.csi_nodes[1].mutable_spec()->add_drivers() =
+        set.csi_nodes[1].spec().drivers(0);
+    cases.push_back({"drivers", std::move(set),
+                     "csi_nodes[1] (CSINode n1): spec.drivers[1].name: "
+                     "duplicate driver \"ebs.csi.aws.com\" (also "
+                     "spec.drivers[0])"});
+  }
+  {
+    ObjectSet set;
+    set.csi_nodes = {MakeCSINode({.name = "n1"})};
+    set.csi_nodes[0].mutable_spec()->mutable_drivers(0)->clear_name();
+    cases.push_back({"driver name", std::move(set),
+                     "csi_nodes[0] (CSINode n1): spec.drivers[0].name: "
+                     "expected a driver name, got \"\""});
+  }
+  CheckBuildErrors(cases);
+}
+
+TEST_CASE("snapshot storage: SnapshotBuilder moves the new kinds through",
+          "[snapshot][storage]") {
+  SnapshotBuilder builder;
+  builder.AddPod(testing::MakePod({.name = "agent-x",
+                                   .ns = "kube-system",
+                                   .node = "n1",
+                                   .owner = "DaemonSet",
+                                   .owner_name = "agent"}));
+  ObjectSet& objects = builder.objects();
+  objects.nodes = {testing::MakeNode({.name = "n1"})};
+  objects.persistent_volumes = {MakePersistentVolume(
+      {.name = "pv-1",
+       .claim = "data",
+       .node_affinity = {MakeRequirement("topology.kubernetes.io/zone", "In",
+                                         {"us-west-2a"})}})};
+  objects.storage_classes = {MakeStorageClass({.is_default = true})};
+  objects.csi_nodes = {MakeCSINode({.name = "n1", .allocatable = 39})};
+  objects.daemon_sets = {MakeDaemonSet({.cpu = "50m"})};
+  absl::StatusOr<Snapshot> built = std::move(builder).Build();
+  INFO(built.status().ToString());
+  REQUIRE(built.ok());
+  const Snapshot& s = *built;
+  CHECK(s.pod_count() == 1);
+  REQUIRE(s.FindPersistentVolume("pv-1").has_value());
+  CHECK(s.persistent_volumes()[0].spec().claim_ref().name() == "data");
+  CHECK(s.DefaultStorageClass() == std::optional<StorageClassIndex>(0));
+  REQUIRE(s.FindCSINode("n1").has_value());
+  CHECK(s.csi_nodes()[*s.FindCSINode("n1")]
+            .spec()
+            .drivers(0)
+            .allocatable()
+            .count() == 39);
+  const auto ds = s.FindDaemonSet("kube-system", "agent");
+  REQUIRE(ds.has_value());
+  CHECK(s.daemon_sets()[*ds]
+            .spec()
+            .template_()
+            .spec()
+            .containers(0)
+            .resources()
+            .requests()
+            .at("cpu") == "50m");
+  // The builder is left empty, and a second build is an empty snapshot.
+  CHECK(builder.objects().persistent_volumes.empty());
+  CHECK(builder.objects().daemon_sets.empty());
+  absl::StatusOr<Snapshot> again = std::move(builder).Build();
+  REQUIRE(again.ok());
+  CHECK(again->storage_classes().empty());
+  CHECK(again->csi_nodes().empty());
+  CHECK_FALSE(again->DefaultStorageClass().has_value());
+
+  // Build errors come through the builder too.
+  SnapshotBuilder bad;
+  bad.objects().storage_classes = {
+      MakeStorageClass({.name = "x", .volume_binding_mode = "immediate"})};
+  const absl::StatusOr<Snapshot> rejected = std::move(bad).Build();
+  CHECK(rejected.status().message() ==
+        "storage_classes[0] (StorageClass x): volumeBindingMode: expected "
+        "\"Immediate\" or \"WaitForFirstConsumer\", got \"immediate\"");
 }
 
 }  // namespace

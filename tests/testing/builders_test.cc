@@ -564,6 +564,111 @@ TEST_CASE("builders: volume attachments and claims", "[builders]") {
   CHECK(b.metadata().name() == "logs");
   CHECK(b.metadata().namespace_() == "a");
   CHECK(b.spec().volume_name() == "pv-logs");
+  CHECK_FALSE(b.spec().has_storage_class_name());
+  const v1::PersistentVolumeClaim none =
+      MakePersistentVolumeClaim({.storage_class = ""});
+  CHECK(none.spec().has_storage_class_name());
+  CHECK(none.spec().storage_class_name().empty());
+}
+
+TEST_CASE("builders: persistent volumes, classes, CSINodes, DaemonSets",
+          "[builders]") {
+  const v1::PersistentVolume pv = MakePersistentVolume();
+  CHECK(pv.metadata().name() == "pv");
+  CHECK(ToMap(pv.spec().capacity()) == Map{{"storage", "10Gi"}});
+  CHECK(pv.spec().access_modes(0) == "ReadWriteOnce");
+  CHECK(pv.spec().storage_class_name() == "gp3");
+  CHECK_FALSE(pv.spec().has_claim_ref());
+  CHECK(pv.spec().csi().driver() == "ebs.csi.aws.com");
+  CHECK(pv.spec().csi().volume_handle() == "vol-pv");
+  CHECK_FALSE(pv.spec().has_node_affinity());
+  CHECK(pv.status().phase() == "Available");
+  const v1::PersistentVolume bound = MakePersistentVolume(
+      {.name = "pv-1",
+       .storage = "",
+       .storage_class = "",
+       .claim = "data",
+       .claim_ns = "db",
+       .csi_driver = "",
+       .node_affinity = {MakeRequirement("zone", "In", {"a"})}});
+  CHECK(bound.spec().capacity().empty());
+  CHECK(bound.spec().storage_class_name().empty());
+  CHECK(bound.spec().claim_ref().kind() == "PersistentVolumeClaim");
+  CHECK(bound.spec().claim_ref().namespace_() == "db");
+  CHECK(bound.spec().claim_ref().name() == "data");
+  CHECK_FALSE(bound.spec().has_csi());
+  const auto& terms =
+      bound.spec().node_affinity().required().node_selector_terms();
+  REQUIRE(terms.size() == 1);
+  REQUIRE(terms[0].match_expressions_size() == 1);
+  CHECK(terms[0].match_expressions(0).key() == "zone");
+  CHECK(bound.status().phase() == "Bound");
+
+  const v1::StorageClass sc = MakeStorageClass();
+  CHECK(sc.metadata().name() == "gp3");
+  CHECK(sc.metadata().annotations().empty());
+  CHECK_FALSE(sc.metadata().has_creation_timestamp());
+  CHECK(sc.provisioner() == "ebs.csi.aws.com");
+  CHECK(sc.volume_binding_mode() == "WaitForFirstConsumer");
+  CHECK(sc.reclaim_policy() == "Delete");
+  CHECK(sc.allowed_topologies().empty());
+  const v1::StorageClass def = MakeStorageClass(
+      {.name = "io2",
+       .provisioner = "p",
+       .volume_binding_mode = std::nullopt,
+       .reclaim_policy = "Retain",
+       .is_default = true,
+       .created = kTestEpoch,
+       .allowed_topologies = {{"zone", {"a", "b"}}, {"rack", {"r"}}}});
+  CHECK(def.metadata().annotations().at(
+            "storageclass.kubernetes.io/is-default-class") == "true");
+  CHECK(def.metadata().creation_timestamp().seconds() == 1704067200);
+  CHECK_FALSE(def.has_volume_binding_mode());
+  CHECK(def.reclaim_policy() == "Retain");
+  REQUIRE(def.allowed_topologies_size() == 1);
+  const auto& exprs = def.allowed_topologies(0).match_label_expressions();
+  REQUIRE(exprs.size() == 2);
+  CHECK(exprs[0].key() == "rack");  // key order
+  CHECK(exprs[1].key() == "zone");
+  CHECK(exprs[1].values_size() == 2);
+
+  const v1::CSINode csi = MakeCSINode();
+  CHECK(csi.metadata().name() == "node-a");
+  REQUIRE(csi.spec().drivers_size() == 1);
+  CHECK(csi.spec().drivers(0).name() == "ebs.csi.aws.com");
+  CHECK(csi.spec().drivers(0).node_id() == "i-node-a");
+  CHECK(csi.spec().drivers(0).allocatable().count() == 25);
+  CHECK(csi.spec().drivers(0).topology_keys(0) ==
+        "topology.ebs.csi.aws.com/zone");
+  const v1::CSINode unlimited = MakeCSINode(
+      {.name = "n1", .node_id = "i-9", .allocatable = std::nullopt});
+  CHECK(unlimited.spec().drivers(0).node_id() == "i-9");
+  CHECK_FALSE(unlimited.spec().drivers(0).has_allocatable());
+  CHECK(MakeCSINode({.driver = ""}).spec().drivers().empty());
+
+  const v1::DaemonSet ds = MakeDaemonSet();
+  CHECK(ds.metadata().name() == "agent");
+  CHECK(ds.metadata().namespace_() == "kube-system");
+  CHECK(ToMap(ds.spec().selector().match_labels()) == Map{{"app", "agent"}});
+  CHECK(ToMap(ds.spec().template_().metadata().labels()) ==
+        Map{{"app", "agent"}});
+  CHECK(ds.spec().template_().spec().containers().empty());
+  const v1::DaemonSet sized =
+      MakeDaemonSet({.name = "cni",
+                     .labels = {{"k8s-app", "cni"}},
+                     .cpu = "25m",
+                     .memory = "64Mi",
+                     .requests = {{"memory", "80Mi"}},
+                     .tolerations = {MakeToleration("", "Exists")},
+                     .priority_class = "system-node-critical"});
+  CHECK(ToMap(sized.spec().selector().match_labels()) ==
+        Map{{"k8s-app", "cni"}});
+  const v1::PodSpec& spec = sized.spec().template_().spec();
+  REQUIRE(spec.containers_size() == 1);
+  CHECK(ToMap(spec.containers(0).resources().requests()) ==
+        Map{{"cpu", "25m"}, {"memory", "80Mi"}});
+  CHECK(spec.tolerations_size() == 1);
+  CHECK(spec.priority_class_name() == "system-node-critical");
 }
 
 TEST_CASE("builders: instance types and catalogues", "[builders]") {
@@ -666,7 +771,15 @@ TEST_CASE("builders: a cluster builder hands its objects over", "[builders]") {
       .Add(MakePdb())
       .Add(MakeNodePool())
       .Add(MakeVolumeAttachment())
-      .Add(MakePersistentVolumeClaim());
+      .Add(MakePersistentVolumeClaim())
+      .Add(MakePersistentVolume())
+      .Add(MakeStorageClass())
+      .Add(MakeCSINode())
+      .Add(MakeDaemonSet())
+      .AddPersistentVolume({.name = "pv-2"})
+      .AddStorageClass({.name = "io2"})
+      .AddCSINode({.name = "node-b"})
+      .AddDaemonSet({.name = "agent-2"});
   snapshot::ObjectSet objects = cluster.TakeObjects();
   CHECK(objects.nodes.size() == 2);
   CHECK(objects.nodes[0].metadata().name() == "loaded");
@@ -676,6 +789,11 @@ TEST_CASE("builders: a cluster builder hands its objects over", "[builders]") {
   CHECK(objects.node_pools.size() == 1);
   CHECK(objects.volume_attachments.size() == 1);
   CHECK(objects.persistent_volume_claims.size() == 1);
+  CHECK(objects.persistent_volumes.size() == 2);
+  CHECK(objects.storage_classes.size() == 2);
+  CHECK(objects.csi_nodes.size() == 2);
+  REQUIRE(objects.daemon_sets.size() == 2);
+  CHECK(objects.daemon_sets[1].metadata().name() == "agent-2");
   CHECK(cluster.objects().nodes.empty());
   // Two Nodes of one name do not build.
   cluster.AddNode({.name = "x"}).AddNode({.name = "x"});

@@ -247,5 +247,34 @@ TEST_CASE("fake cluster volumes: AddVolumeAttachment and options",
                           "duplicate VolumeAttachment \"x\""));
 }
 
+TEST_CASE("fake cluster volumes: storage objects and DaemonSets are kept",
+          "[fake-cluster][volumes]") {
+  snapshot::ObjectSet o;
+  o.nodes = {Node("n1")};
+  o.persistent_volumes = {MakePersistentVolume({.name = "pv-1"})};
+  o.storage_classes = {MakeStorageClass({.is_default = true})};
+  o.csi_nodes = {MakeCSINode({.name = "n1"})};
+  o.daemon_sets = {MakeDaemonSet({.name = "agent", .ns = ""})};
+  Env env(std::move(o));
+  env.RunTo(absl::Minutes(1));
+  for (const bool with_pods : {true, false}) {
+    INFO(with_pods);
+    auto s = with_pods ? env.cluster->Read() : env.cluster->ReadWithoutPods();
+    REQUIRE(s.ok());
+    CHECK(s->FindPersistentVolume("pv-1").has_value());
+    CHECK(s->DefaultStorageClass().has_value());
+    CHECK(s->FindCSINode("n1").has_value());
+    CHECK(s->FindDaemonSet("default", "agent").has_value());
+  }
+  // Invalid objects are refused as Snapshot::Build refuses them.
+  snapshot::ObjectSet bad;
+  bad.csi_nodes = {MakeCSINode({.allocatable = -1})};
+  FakeClock clock{kT0};
+  const auto refused = FakeCluster::Create(std::move(bad), clock);
+  CHECK(refused.status().message() ==
+        "csi_nodes[0] (CSINode node-a): spec.drivers[0].allocatable.count: "
+        "expected a non-negative integer, got -1");
+}
+
 }  // namespace
 }  // namespace karpenter::testing

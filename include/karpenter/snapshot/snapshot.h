@@ -10,19 +10,30 @@
 // NodeClaims by `status.providerID` and `status.nodeName`
 // (karpenter/pkg/utils/nodeclaim/nodeclaim.go, `NodeClaimForNode`), NodePools
 // by name, VolumeAttachments by `spec.nodeName` (karpenter/pkg/utils/node
-// `GetVolumeAttachments`) and PersistentVolumeClaims by namespace/name
-// (karpenter/pkg/utils/volume `GetPersistentVolumeClaim`). Objects keep their
-// input order everywhere (pods and VolumeAttachments on a node, PDBs in a
-// namespace, the unbound lists), so a given input always yields the same
-// snapshot; hash maps serve lookups only and are never iterated.
+// `GetVolumeAttachments`), PersistentVolumeClaims by namespace/name
+// (karpenter/pkg/utils/volume `GetPersistentVolumeClaim`), and what the
+// scheduling simulation reads beside them: PersistentVolumes and
+// StorageClasses by name (karpenter/pkg/controllers/provisioning/scheduling
+// volumetopology.go), CSINodes by name, which is their Node's name (volume
+// limits, karpenter/pkg/controllers/state/cluster.go), DaemonSets by
+// namespace/name (karpenter/pkg/controllers/provisioning/provisioner.go
+// `getDaemonSetPods`), and the cluster's default StorageClass. Objects keep
+// their input order everywhere (pods and VolumeAttachments on a node, PDBs
+// in a namespace, the unbound lists), so a given input always yields the
+// same snapshot; hash maps serve lookups only and are never iterated.
 //
 // Indexes are plain dense `uint32_t` positions into the object spans
 // (`nodes()[n]`), valid for the snapshot that returned them.
 //
-// Normalisation applied by Build: a Pod, PodDisruptionBudget or
-// PersistentVolumeClaim with an empty `metadata.namespace` (manifests,
-// `kubectl ... --dry-run=client`) is placed in "default", as kubectl would
-// create it. VolumeAttachments are cluster-scoped; their namespace is ignored.
+// Normalisation applied by Build: a Pod, PodDisruptionBudget,
+// PersistentVolumeClaim or DaemonSet with an empty `metadata.namespace`
+// (manifests, `kubectl ... --dry-run=client`) is placed in "default", as
+// kubectl would create it. VolumeAttachments, PersistentVolumes,
+// StorageClasses and CSINodes are cluster-scoped; their namespace is
+// ignored. Nothing else is defaulted: in particular a claim whose
+// `spec.storageClassName` is unset keeps it unset (the API server's
+// admission would write the default class's name into it);
+// `StorageClassOfClaim` resolves it to `DefaultStorageClass()` instead.
 //
 // Pods are stored compactly, because they are most of a cluster (30 per node
 // at 10k nodes is 300k pods; as `v1::Pod` messages they take 2.3 KB each, on
@@ -70,6 +81,10 @@ using NodePoolIndex = uint32_t;
 using NodeClaimIndex = uint32_t;
 using VolumeAttachmentIndex = uint32_t;
 using PersistentVolumeClaimIndex = uint32_t;
+using PersistentVolumeIndex = uint32_t;
+using StorageClassIndex = uint32_t;
+using CSINodeIndex = uint32_t;
+using DaemonSetIndex = uint32_t;
 // Dense id of a namespace holding at least one Pod or PDB.
 using NamespaceId = uint32_t;
 
@@ -81,11 +96,31 @@ class SnapshotBuilder;
 class Snapshot {
  public:
   // Indexes `objects`, taking ownership (the protos are moved, not copied).
-  // Returns InvalidArgument naming the object if a Node, NodePool, NodeClaim
-  // or VolumeAttachment name, or a Pod, PDB or PersistentVolumeClaim
-  // namespace/name, is empty or occurs twice (e.g. `duplicate Pod
-  // "default/web-1": pods[3] and pods[10]`), or if a kind has more than
-  // 2^32 - 2 objects.
+  // Returns InvalidArgument
+  //  - naming the object if a Node, NodePool, NodeClaim, VolumeAttachment,
+  //    PersistentVolume, StorageClass or CSINode name, or a Pod, PDB,
+  //    PersistentVolumeClaim or DaemonSet namespace/name, is empty or occurs
+  //    twice (e.g. `duplicate Pod "default/web-1": pods[3] and pods[10]`,
+  //    `csi_nodes[2]: metadata.name is empty`);
+  //  - if a kind has more than 2^32 - 2 objects;
+  //  - naming the list position, the object, the field and the value if a
+  //    PersistentVolume, StorageClass or CSINode breaks a rule of the API
+  //    server's that the loaders check too (karpenter/snapshot/load.h), e.g.
+  //    `storage_classes[1] (StorageClass fast): volumeBindingMode: expected
+  //    "Immediate" or "WaitForFirstConsumer", got "Later"`. The rules:
+  //    a StorageClass's volumeBindingMode, when set, is "Immediate" or
+  //    "WaitForFirstConsumer"; each allowedTopologies expression has a valid
+  //    label key (karpenter/selector.h ValidateLabelKey), at least one value,
+  //    no value twice, and no key twice in its term. A PersistentVolume's
+  //    claimRef, when set, has a name; its nodeAffinity, when set, has
+  //    `required` with at least one term, each matchExpressions entry a
+  //    valid label key, an operator among In, NotIn, Exists, DoesNotExist,
+  //    Gt and Lt, and values as the operator needs (In/NotIn: at least one;
+  //    Exists/DoesNotExist: none; Gt/Lt: exactly one, not checked to be an
+  //    integer), each matchFields entry key "metadata.name", operator In or
+  //    NotIn and one value. A CSINode's drivers have non-empty names, none
+  //    twice, and no negative allocatable.count. DaemonSets are not
+  //    validated beyond their names.
   // Pods are compacted one at a time, each freed as soon as it is stored;
   // SnapshotBuilder avoids holding every pod as a message at all.
   static absl::StatusOr<Snapshot> Build(ObjectSet objects);
@@ -108,6 +143,14 @@ class Snapshot {
   absl::Span<const v1::PersistentVolumeClaim> persistent_volume_claims() const {
     return persistent_volume_claims_;
   }
+  absl::Span<const v1::PersistentVolume> persistent_volumes() const {
+    return persistent_volumes_;
+  }
+  absl::Span<const v1::StorageClass> storage_classes() const {
+    return storage_classes_;
+  }
+  absl::Span<const v1::CSINode> csi_nodes() const { return csi_nodes_; }
+  absl::Span<const v1::DaemonSet> daemon_sets() const { return daemon_sets_; }
 
   // The number of pods; PodIndex values run from 0 to pod_count() - 1, in
   // input order.
@@ -156,6 +199,38 @@ class Snapshot {
   // without namespace).
   std::optional<PersistentVolumeClaimIndex> FindPersistentVolumeClaim(
       absl::string_view ns, absl::string_view name) const;
+  std::optional<PersistentVolumeIndex> FindPersistentVolume(
+      absl::string_view name) const;
+  std::optional<StorageClassIndex> FindStorageClass(
+      absl::string_view name) const;
+  // The CSINode of the Node named `node` (a CSINode takes its Node's name).
+  std::optional<CSINodeIndex> FindCSINode(absl::string_view node) const;
+  // The DaemonSet `ns`/`name` (`ns` as stored: "default" for one loaded
+  // without namespace).
+  std::optional<DaemonSetIndex> FindDaemonSet(absl::string_view ns,
+                                              absl::string_view name) const;
+
+  // The cluster's default StorageClass, as the API server's admission picks
+  // it for a new claim (k8s.io/kubernetes pkg/volume/util/storageclass.go
+  // `GetDefaultClass`): among the classes annotated
+  // storageclass.kubernetes.io/is-default-class: "true" (or its beta
+  // spelling, well_known.h), the newest by metadata.creationTimestamp, ties
+  // broken by the smaller name. A class without creationTimestamp counts as
+  // older than any with one. Nullopt if no class is annotated.
+  std::optional<StorageClassIndex> DefaultStorageClass() const {
+    if (default_storage_class_ == kNone) return std::nullopt;
+    return default_storage_class_;
+  }
+  // The StorageClass claim `c` uses: the class its spec.storageClassName
+  // names (nullopt if that class is not in the snapshot); nullopt for
+  // `storageClassName: ""`, which asks for no class. When storageClassName
+  // is unset: DefaultStorageClass() for an unbound claim (empty
+  // spec.volumeName), as admission assigns it to a new claim and, since
+  // Kubernetes 1.28, the PV controller to an unbound one created before any
+  // default existed; nullopt for a bound one, which keeps no class. `c` must
+  // be < persistent_volume_claims().size().
+  std::optional<StorageClassIndex> StorageClassOfClaim(
+      PersistentVolumeClaimIndex c) const;
 
   // Pods whose `spec.nodeName` is node `n`, in input order (any phase,
   // terminal pods included). `n` must be < nodes().size().
@@ -250,6 +325,8 @@ class Snapshot {
                          absl::Span<const uint64_t> node_name_offsets);
   absl::Status IndexPdbs();
   absl::Status IndexVolumes();
+  absl::Status IndexStorage();
+  absl::Status IndexDaemonSets();
   void IndexNodeClaims();
 
   std::vector<v1::Node> nodes_;
@@ -269,6 +346,10 @@ class Snapshot {
   std::vector<v1::NodeClaim> node_claims_;
   std::vector<v1::VolumeAttachment> volume_attachments_;
   std::vector<v1::PersistentVolumeClaim> persistent_volume_claims_;
+  std::vector<v1::PersistentVolume> persistent_volumes_;
+  std::vector<v1::StorageClass> storage_classes_;
+  std::vector<v1::CSINode> csi_nodes_;
+  std::vector<v1::DaemonSet> daemon_sets_;
   std::map<std::string, int64_t> skipped_kinds_;
 
   // Keys are views into the protos above; the vectors' heap buffers do not
@@ -288,6 +369,14 @@ class Snapshot {
   absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>,
                       PersistentVolumeClaimIndex>
       pvc_by_key_;
+  NameIndex persistent_volume_by_name_;
+  NameIndex storage_class_by_name_;
+  NameIndex csi_node_by_name_;
+  // By (namespace, name), not interned, as claims.
+  absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>,
+                      DaemonSetIndex>
+      daemon_set_by_key_;
+  StorageClassIndex default_storage_class_ = kNone;
 
   std::vector<NamespaceId> pod_namespace_;
   std::vector<NodeIndex> pod_node_;  // Or kNone (unbound), kUnknownNode.

@@ -2,7 +2,8 @@
 //
 // Builders: the Kubernetes and Karpenter objects a test of the SDK needs
 // (Node, Pod, NodeClaim, NodePool, PodDisruptionBudget, VolumeAttachment,
-// PersistentVolumeClaim, instance types and catalogues), each made from an
+// PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode, DaemonSet,
+// instance types and catalogues), each made from an
 // option struct whose defaults describe the common case, plus
 // `ClusterBuilder`, which gathers them into a snapshot::ObjectSet and builds
 // a Snapshot. They are what the SDK's own tests use, installed so that hosts
@@ -421,11 +422,101 @@ struct PersistentVolumeClaimOptions {
   std::string ns = "default";
   // spec.volumeName (the bound PersistentVolume); default "" (unbound).
   std::string volume_name = {};
+  // spec.storageClassName; default unset (the cluster's default class); ""
+  // asks for no class.
+  std::optional<std::string> storage_class = {};
 };
 
 // A v1 PersistentVolumeClaim as `options` describe it.
 v1::PersistentVolumeClaim MakePersistentVolumeClaim(
     const PersistentVolumeClaimOptions& options = {});
+
+struct PersistentVolumeOptions {
+  // metadata.name; default "pv".
+  std::string name = "pv";
+  // spec.capacity.storage; default "10Gi"; "" leaves capacity out.
+  std::string storage = "10Gi";
+  // spec.storageClassName; default "gp3".
+  std::string storage_class = "gp3";
+  // spec.claimRef: the bound claim's name and namespace; default "" (no
+  // claimRef: an Available volume) and "default".
+  std::string claim = {};
+  std::string claim_ns = "default";
+  // spec.csi.driver, with volumeHandle "vol-<name>"; default
+  // "ebs.csi.aws.com"; "" for no CSI source.
+  std::string csi_driver = "ebs.csi.aws.com";
+  // spec.nodeAffinity.required: one term ANDing these (see
+  // MakeRequirement); default none, and no nodeAffinity at all.
+  std::vector<v1::NodeSelectorRequirement> node_affinity = {};
+};
+
+// A v1 PersistentVolume as `options` describe it; status.phase is "Bound"
+// with a claim, "Available" without.
+v1::PersistentVolume MakePersistentVolume(
+    const PersistentVolumeOptions& options = {});
+
+struct StorageClassOptions {
+  // metadata.name; default "gp3".
+  std::string name = "gp3";
+  // provisioner; default "ebs.csi.aws.com".
+  std::string provisioner = "ebs.csi.aws.com";
+  // volumeBindingMode; default "WaitForFirstConsumer"; nullopt leaves it
+  // unset (Kubernetes reads that as "Immediate").
+  std::optional<std::string> volume_binding_mode = "WaitForFirstConsumer";
+  // reclaimPolicy; default "Delete".
+  std::string reclaim_policy = "Delete";
+  // The annotation storageclass.kubernetes.io/is-default-class: "true";
+  // default false (no annotation).
+  bool is_default = false;
+  // metadata.creationTimestamp; default unset.
+  std::optional<absl::Time> created = {};
+  // allowedTopologies: one term with one expression per key, in key order;
+  // default none.
+  std::map<std::string, std::vector<std::string>> allowed_topologies = {};
+};
+
+// A storage.k8s.io/v1 StorageClass as `options` describe it.
+v1::StorageClass MakeStorageClass(const StorageClassOptions& options = {});
+
+struct CSINodeOptions {
+  // metadata.name, its Node's name; default "node-a".
+  std::string name = "node-a";
+  // The one driver, spec.drivers[0]: its name (default "ebs.csi.aws.com";
+  // "" for no drivers at all), nodeID (default "" meaning "i-<name>"),
+  // allocatable.count (default 25, the EBS limit of most Nitro instances;
+  // nullopt for no allocatable, no limit) and topologyKeys (default
+  // topology.ebs.csi.aws.com/zone).
+  std::string driver = "ebs.csi.aws.com";
+  std::string node_id = {};
+  std::optional<int32_t> allocatable = 25;
+  std::vector<std::string> topology_keys = {"topology.ebs.csi.aws.com/zone"};
+};
+
+// A storage.k8s.io/v1 CSINode as `options` describe it.
+v1::CSINode MakeCSINode(const CSINodeOptions& options = {});
+
+struct DaemonSetOptions {
+  // metadata.name and metadata.namespace; defaults "agent" and
+  // "kube-system".
+  std::string name = "agent";
+  std::string ns = "kube-system";
+  // The pod template's labels, which spec.selector.matchLabels repeats;
+  // default (empty) app=<name>.
+  Labels labels = {};
+  // Requests of the template's one container "main" (cpu, memory, then
+  // `requests`, which override); default none, and no container at all
+  // when all are empty.
+  std::string cpu = {};
+  std::string memory = {};
+  Labels requests = {};
+  // The template's spec.tolerations and spec.priorityClassName; default
+  // none.
+  std::vector<v1::Toleration> tolerations = {};
+  std::string priority_class = {};
+};
+
+// An apps/v1 DaemonSet as `options` describe it.
+v1::DaemonSet MakeDaemonSet(const DaemonSetOptions& options = {});
 
 // --- Instance types. --------------------------------------------------------
 
@@ -489,8 +580,14 @@ class ClusterBuilder {
       const VolumeAttachmentOptions& options = {});
   ClusterBuilder& AddPersistentVolumeClaim(
       const PersistentVolumeClaimOptions& options = {});
+  ClusterBuilder& AddPersistentVolume(
+      const PersistentVolumeOptions& options = {});
+  ClusterBuilder& AddStorageClass(const StorageClassOptions& options = {});
+  ClusterBuilder& AddCSINode(const CSINodeOptions& options = {});
+  ClusterBuilder& AddDaemonSet(const DaemonSetOptions& options = {});
   // Adds `object`: a v1::Node, NodeClaim, Pod, PodDisruptionBudget,
-  // NodePool, VolumeAttachment or PersistentVolumeClaim.
+  // NodePool, VolumeAttachment, PersistentVolumeClaim, PersistentVolume,
+  // StorageClass, CSINode or DaemonSet.
   template <typename Object>
   ClusterBuilder& Add(Object object) {
     ListOf<Object>().push_back(std::move(object));
@@ -527,6 +624,14 @@ class ClusterBuilder {
       return objects_.node_pools;
     } else if constexpr (std::is_same_v<T, v1::VolumeAttachment>) {
       return objects_.volume_attachments;
+    } else if constexpr (std::is_same_v<T, v1::PersistentVolume>) {
+      return objects_.persistent_volumes;
+    } else if constexpr (std::is_same_v<T, v1::StorageClass>) {
+      return objects_.storage_classes;
+    } else if constexpr (std::is_same_v<T, v1::CSINode>) {
+      return objects_.csi_nodes;
+    } else if constexpr (std::is_same_v<T, v1::DaemonSet>) {
+      return objects_.daemon_sets;
     } else {
       static_assert(std::is_same_v<T, v1::PersistentVolumeClaim>,
                     "ClusterBuilder::Add takes the kinds an ObjectSet holds");

@@ -196,9 +196,12 @@ class FakeClusterState;
 
 class FakeCluster final : public ClusterView, public EvictionClient {
  public:
-  // Takes `objects` as the initial cluster. A Pod, PDB or PersistentVolumeClaim
-  // without a namespace goes to "default" and a Pod without a UID gets
-  // "fake-uid-<N>", as the API server would. The detach clock of unused
+  // Takes `objects` as the initial cluster. A Pod, PDB, PersistentVolumeClaim
+  // or DaemonSet without a namespace goes to "default" and a Pod without a
+  // UID gets "fake-uid-<N>", as the API server would. PersistentVolumes,
+  // StorageClasses, CSINodes and DaemonSets stay as given: the fake runs
+  // none of their controllers (a new Node gets no CSINode and no DaemonSet
+  // pods). The detach clock of unused
   // VolumeAttachments starts at clock.Now(). Pods already terminating stay
   // until their deletionTimestamp (or at once if it is past) and are not
   // replaced (their replacement is assumed to be in `objects`); the other
@@ -217,8 +220,9 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // ClusterView (karpenter/cluster_view.h); contracts there. In a Read(),
   // Nodes and NodeClaims are sorted by name, pods are in creation order (the
   // initial pods in input order, then replacements and added pods), PDBs,
-  // NodePools and PersistentVolumeClaims in input order, VolumeAttachments
-  // sorted by name; PDBs carry the live status.
+  // NodePools, PersistentVolumeClaims, PersistentVolumes, StorageClasses,
+  // CSINodes and DaemonSets in input order, VolumeAttachments sorted by
+  // name; PDBs carry the live status.
   absl::StatusOr<snapshot::Snapshot> Read() override;
   absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
                             absl::string_view finalizer) override;
