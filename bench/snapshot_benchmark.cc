@@ -2,7 +2,8 @@
 //
 // Building a Snapshot from protos at 1k/5k/10k nodes (30 pods a node, a PDB per
 // two nodes, a NodePool per 20 nodes: 10k nodes is the target of
-// docs/design.md §6: 300k pods, 5k PDBs and 500 NodePools), next to a
+// docs/design.md §6: 300k pods, 5k PDBs and 500 NodePools; plus a CSINode a
+// node and a bound PersistentVolume and claim per ten nodes), next to a
 // memory-scan baseline over as many bytes as those protos occupy. Both report
 // bytes/second, so their ratio says how far Build is from the machine's own
 // limit.
@@ -32,12 +33,19 @@ int64_t SpaceUsed(const std::vector<T>& messages) {
 
 int64_t SpaceUsed(const snapshot::ObjectSet& o) {
   return SpaceUsed(o.nodes) + SpaceUsed(o.pods) + SpaceUsed(o.pdbs) +
-         SpaceUsed(o.node_pools) + SpaceUsed(o.node_claims);
+         SpaceUsed(o.node_pools) + SpaceUsed(o.node_claims) +
+         SpaceUsed(o.volume_attachments) +
+         SpaceUsed(o.persistent_volume_claims) +
+         SpaceUsed(o.persistent_volumes) + SpaceUsed(o.storage_classes) +
+         SpaceUsed(o.csi_nodes) + SpaceUsed(o.daemon_sets);
 }
 
 int64_t ObjectCount(const snapshot::ObjectSet& o) {
-  return static_cast<int64_t>(o.nodes.size() + o.pods.size() + o.pdbs.size() +
-                              o.node_pools.size() + o.node_claims.size());
+  return static_cast<int64_t>(
+      o.nodes.size() + o.pods.size() + o.pdbs.size() + o.node_pools.size() +
+      o.node_claims.size() + o.volume_attachments.size() +
+      o.persistent_volume_claims.size() + o.persistent_volumes.size() +
+      o.storage_classes.size() + o.csi_nodes.size() + o.daemon_sets.size());
 }
 
 void BM_SnapshotBuild(benchmark::State& state) {

@@ -24,6 +24,8 @@ constexpr std::array<const char*, 3> kZones = {"us-west-2a", "us-west-2b",
                                                "us-west-2c"};
 constexpr std::array<const char*, 4> kInstanceTypes = {
     "m5.large", "m5.xlarge", "c5.2xlarge", "r5.xlarge"};
+constexpr char kEbsDriver[] = "ebs.csi.aws.com";
+constexpr char kStorageClass[] = "gp3";
 
 // Whole seconds, as the objects a cluster dump holds (metav1.Time).
 google::protobuf::Timestamp ToProto(absl::Time t) {
@@ -35,13 +37,15 @@ absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
   if (o.pdbs == -1) o.pdbs = o.nodes / 2;
   if (o.node_pools == -1) o.node_pools = std::max(1, o.nodes / 20);
   if (o.namespaces == -1) o.namespaces = std::max(1, o.nodes / 100);
-  const std::array<std::pair<const char*, int>, 6> counts = {{
+  if (o.persistent_volumes == -1) o.persistent_volumes = o.nodes / 10;
+  const std::array<std::pair<const char*, int>, 7> counts = {{
       {"nodes", o.nodes},
       {"app_pods_per_node", o.app_pods_per_node},
       {"pdbs", o.pdbs},
       {"node_pools", o.node_pools},
       {"namespaces", o.namespaces},
       {"pending_pods", o.pending_pods},
+      {"persistent_volumes", o.persistent_volumes},
   }};
   for (const auto& [field, value] : counts) {
     if (value < 0 || value > kMaxCount) {
@@ -67,10 +71,11 @@ absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
         "SyntheticClusterOptions.node_pools: 0 NodePools cannot own nodes");
   }
   if (o.namespaces == 0 &&
-      (o.pdbs > 0 || o.app_pods_per_node > 0 || o.pending_pods > 0)) {
+      (o.pdbs > 0 || o.app_pods_per_node > 0 || o.pending_pods > 0 ||
+       o.persistent_volumes > 0)) {
     return absl::InvalidArgumentError(
-        "SyntheticClusterOptions.namespaces: 0 namespaces cannot hold pods "
-        "or PDBs");
+        "SyntheticClusterOptions.namespaces: 0 namespaces cannot hold pods, "
+        "PDBs or claims");
   }
   return o;
 }
@@ -286,6 +291,106 @@ v1::PodDisruptionBudget MakePdb(int i, const SyntheticClusterOptions& o) {
   return pdb;
 }
 
+// The CSINode the EBS CSI driver registers for node `i`.
+v1::CSINode MakeCSINode(const v1::Node& node, int i,
+                        const SyntheticClusterOptions& o) {
+  v1::CSINode csi;
+  csi.set_api_version("storage.k8s.io/v1");
+  csi.set_kind("CSINode");
+  csi.mutable_metadata()->set_name(node.metadata().name());
+  *csi.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  v1::CSINodeDriver& d = *csi.mutable_spec()->add_drivers();
+  d.set_name(kEbsDriver);
+  d.set_node_id(absl::StrFormat("i-%017x", 0x1000000 + i));
+  d.add_topology_keys(std::string(well_known::kLabelTopologyZone));
+  d.mutable_allocatable()->set_count(25);
+  return csi;
+}
+
+// The DaemonSet whose pods MakePod makes for slot -1.
+v1::DaemonSet MakeNodeAgent(const SyntheticClusterOptions& o) {
+  v1::DaemonSet ds;
+  ds.set_api_version("apps/v1");
+  ds.set_kind("DaemonSet");
+  ds.mutable_metadata()->set_name("node-agent");
+  ds.mutable_metadata()->set_namespace_("kube-system");
+  *ds.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  (*ds.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] =
+      "node-agent";
+  v1::PodTemplateSpec& t = *ds.mutable_spec()->mutable_template_();
+  (*t.mutable_metadata()->mutable_labels())["app"] = "node-agent";
+  v1::Container& c = *t.mutable_spec()->add_containers();
+  c.set_name("main");
+  (*c.mutable_resources()->mutable_requests())["cpu"] = "100m";
+  (*c.mutable_resources()->mutable_requests())["memory"] = "128Mi";
+  ds.mutable_status()->set_desired_number_scheduled(o.nodes);
+  ds.mutable_status()->set_current_number_scheduled(o.nodes);
+  ds.mutable_status()->set_number_ready(o.nodes);
+  return ds;
+}
+
+v1::StorageClass MakeDefaultClass(const SyntheticClusterOptions& o) {
+  v1::StorageClass sc;
+  sc.set_api_version("storage.k8s.io/v1");
+  sc.set_kind("StorageClass");
+  sc.mutable_metadata()->set_name(kStorageClass);
+  *sc.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  (*sc.mutable_metadata()->mutable_annotations())[std::string(
+      well_known::kIsDefaultStorageClassAnnotation)] = "true";
+  sc.set_provisioner(kEbsDriver);
+  (*sc.mutable_parameters())["type"] = "gp3";
+  sc.set_reclaim_policy("Delete");
+  sc.set_volume_binding_mode("WaitForFirstConsumer");
+  return sc;
+}
+
+// PersistentVolume `i` and the claim bound to it.
+void AddVolume(int i, const SyntheticClusterOptions& o,
+               snapshot::ObjectSet& out) {
+  const std::string pv_name = absl::StrFormat("pv-%06d", i);
+  const std::string claim_name = absl::StrFormat("data-%06d", i);
+  const std::string ns = absl::StrFormat("ns-%04d", i % o.namespaces);
+
+  v1::PersistentVolume& pv = out.persistent_volumes.emplace_back();
+  pv.set_api_version("v1");
+  pv.set_kind("PersistentVolume");
+  pv.mutable_metadata()->set_name(pv_name);
+  *pv.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  v1::PersistentVolumeSpec& spec = *pv.mutable_spec();
+  (*spec.mutable_capacity())["storage"] = "20Gi";
+  spec.add_access_modes("ReadWriteOnce");
+  spec.set_storage_class_name(kStorageClass);
+  spec.set_persistent_volume_reclaim_policy("Delete");
+  v1::ObjectReference& ref = *spec.mutable_claim_ref();
+  ref.set_api_version("v1");
+  ref.set_kind("PersistentVolumeClaim");
+  ref.set_namespace_(ns);
+  ref.set_name(claim_name);
+  spec.mutable_csi()->set_driver(kEbsDriver);
+  spec.mutable_csi()->set_volume_handle(
+      absl::StrFormat("vol-%017x", 0x2000000 + i));
+  v1::NodeSelectorRequirement& zone = *spec.mutable_node_affinity()
+                                           ->mutable_required()
+                                           ->add_node_selector_terms()
+                                           ->add_match_expressions();
+  zone.set_key(std::string(well_known::kLabelTopologyZone));
+  zone.set_operator_("In");
+  zone.add_values(kZones[i % kZones.size()]);
+  pv.mutable_status()->set_phase("Bound");
+
+  v1::PersistentVolumeClaim& claim =
+      out.persistent_volume_claims.emplace_back();
+  claim.set_api_version("v1");
+  claim.set_kind("PersistentVolumeClaim");
+  claim.mutable_metadata()->set_name(claim_name);
+  claim.mutable_metadata()->set_namespace_(ns);
+  *claim.mutable_metadata()->mutable_creation_timestamp() = ToProto(o.created);
+  claim.mutable_spec()->add_access_modes("ReadWriteOnce");
+  claim.mutable_spec()->set_volume_name(pv_name);
+  claim.mutable_spec()->set_storage_class_name(kStorageClass);
+  claim.mutable_status()->set_phase("Bound");
+}
+
 // Everything but the pods into `out`; each pod, as it is made, to `add_pod`.
 void Generate(const SyntheticClusterOptions& o, snapshot::ObjectSet& out,
               absl::FunctionRef<void(v1::Pod)> add_pod) {
@@ -298,7 +403,12 @@ void Generate(const SyntheticClusterOptions& o, snapshot::ObjectSet& out,
   // them: made between streamed pods, their sub-messages would sit
   // scattered among the freed pod messages, and per-node reads would miss
   // cache the more, the larger the pods.
-  for (int i = 0; i < o.nodes; ++i) AddNodeAndClaim(i, o, out);
+  out.csi_nodes.reserve(o.nodes);
+  out.daemon_sets.push_back(MakeNodeAgent(o));
+  for (int i = 0; i < o.nodes; ++i) {
+    AddNodeAndClaim(i, o, out);
+    out.csi_nodes.push_back(MakeCSINode(out.nodes.back(), i, o));
+  }
   for (int i = 0; i < o.nodes; ++i) {
     const std::string& node = out.nodes[i].metadata().name();
     add_pod(MakePod(node, i, -1, o));
@@ -309,6 +419,10 @@ void Generate(const SyntheticClusterOptions& o, snapshot::ObjectSet& out,
   for (int i = 0; i < o.pending_pods; ++i) add_pod(MakePod("", -1, i, o));
   out.pdbs.reserve(o.pdbs);
   for (int i = 0; i < o.pdbs; ++i) out.pdbs.push_back(MakePdb(i, o));
+  out.storage_classes.push_back(MakeDefaultClass(o));
+  out.persistent_volumes.reserve(o.persistent_volumes);
+  out.persistent_volume_claims.reserve(o.persistent_volumes);
+  for (int i = 0; i < o.persistent_volumes; ++i) AddVolume(i, o, out);
 }
 
 }  // namespace

@@ -223,6 +223,7 @@ TEST_CASE("snapshot json_decode: synthetic cluster round-trips",
           "[snapshot][json_decode]") {
   testing::SyntheticClusterOptions options;
   options.nodes = 4;
+  options.persistent_volumes = 2;
   const absl::StatusOr<ObjectSet> objects =
       testing::MakeSyntheticCluster(options);
   REQUIRE(objects.ok());
@@ -240,6 +241,11 @@ TEST_CASE("snapshot json_decode: synthetic cluster round-trips",
   for (const auto& m : objects->pdbs) check(m);
   for (const auto& m : objects->node_pools) check(m);
   for (const auto& m : objects->node_claims) check(m);
+  for (const auto& m : objects->persistent_volumes) check(m);
+  for (const auto& m : objects->persistent_volume_claims) check(m);
+  for (const auto& m : objects->storage_classes) check(m);
+  for (const auto& m : objects->csi_nodes) check(m);
+  for (const auto& m : objects->daemon_sets) check(m);
 }
 
 TEST_CASE("snapshot json_decode: loader results equal protobuf's path",

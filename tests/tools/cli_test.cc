@@ -15,6 +15,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cli_test_util.h"
 
@@ -121,6 +122,24 @@ TEST_CASE("cli: every command answers --help on stdout", "[cli]") {
   CHECK(absl::StartsWith(bare.err, "usage: karpenter"));
 }
 
+TEST_CASE("cli: help names every kind to add to kubectl get", "[cli]") {
+  // The resources whose kinds the loaders read (snapshot/load.h), as one
+  // copyable command line.
+  const std::string command =
+      "  kubectl get nodes,pods,pdb,nodepools,nodeclaims,pv,pvc,"
+      "storageclasses,csinodes,daemonsets,volumeattachments -A -o yaml\n";
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"inspect", "--help"},
+                                             {"plan", "--help"},
+                                             {"simulate", "--help"}}) {
+    INFO(absl::StrJoin(args, " "));
+    Result r = Run(args);
+    CHECK(r.status == kExitOk);
+    CHECK(absl::StrContains(r.out, command));
+  }
+}
+
 TEST_CASE("cli: inspect summarises the embedded example cluster",
           "[cli][inspect]") {
   Result r = Run({"inspect"});
@@ -130,7 +149,10 @@ TEST_CASE("cli: inspect summarises the embedded example cluster",
   REQUIRE(lines.size() > 10);
   CHECK(lines[0] ==
         "Snapshot: 3 NodePools, 8 Nodes, 8 NodeClaims, 30 Pods, 3 "
-        "PodDisruptionBudgets");
+        "PodDisruptionBudgets, 0 DaemonSets");
+  CHECK(lines[1] ==
+        "Storage: 0 PersistentVolumeClaims, 0 PersistentVolumes, 0 "
+        "StorageClasses (default: none), 0 CSINodes, 0 VolumeAttachments");
   CHECK(absl::StrContains(r.out,
                           "Pods not on a node: 1 unbound, 0 on nodes "
                           "missing from the snapshot"));
@@ -157,9 +179,66 @@ TEST_CASE("cli: inspect reads several files and counts skipped kinds",
   REQUIRE(r.status == kExitOk);
   CHECK(absl::StartsWith(r.out,
                          "Snapshot: 0 NodePools, 2 Nodes, 0 NodeClaims, 1 "
-                         "Pods, 0 PodDisruptionBudgets\nSkipped: Deployment "
-                         "1\n"));
+                         "Pods, 0 PodDisruptionBudgets, 0 DaemonSets\n"
+                         "Storage: 0 PersistentVolumeClaims, 0 "
+                         "PersistentVolumes, 0 StorageClasses (default: "
+                         "none), 0 CSINodes, 0 VolumeAttachments\n"
+                         "Skipped: Deployment 1\n"));
   CHECK(absl::StrContains(r.out, "n1    -         -              -     -    "));
+}
+
+TEST_CASE("cli: inspect counts volumes, classes, CSINodes and DaemonSets",
+          "[cli][inspect]") {
+  const std::string storage = WriteTemp("storage.json", R"({"kind":"List",
+    "items":[
+      {"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}},
+      {"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-1"},
+       "spec":{"claimRef":{"namespace":"db","name":"data"}}},
+      {"apiVersion":"v1","kind":"PersistentVolumeClaim",
+       "metadata":{"name":"data","namespace":"db"},
+       "spec":{"volumeName":"pv-1"}},
+      {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",
+       "metadata":{"name":"gp2","creationTimestamp":"2023-01-01T00:00:00Z",
+         "annotations":{"storageclass.kubernetes.io/is-default-class":"true"}},
+       "provisioner":"kubernetes.io/aws-ebs"},
+      {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",
+       "metadata":{"name":"gp3","creationTimestamp":"2024-01-01T00:00:00Z",
+         "annotations":{"storageclass.kubernetes.io/is-default-class":"true"}},
+       "provisioner":"ebs.csi.aws.com",
+       "volumeBindingMode":"WaitForFirstConsumer"},
+      {"apiVersion":"storage.k8s.io/v1","kind":"CSINode",
+       "metadata":{"name":"n1"},
+       "spec":{"drivers":[{"name":"ebs.csi.aws.com","nodeID":"i-1",
+                           "allocatable":{"count":25}}]}},
+      {"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment",
+       "metadata":{"name":"csi-1"},"spec":{"nodeName":"n1"}}]})");
+  const std::string daemon_sets = WriteTemp(
+      "ds.yaml",
+      "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: aws-node\n"
+      "  namespace: kube-system\n---\napiVersion: apps/v1\nkind: DaemonSet\n"
+      "metadata:\n  name: kube-proxy\n  namespace: kube-system\n");
+  Result r = Run({"inspect", "-f", storage, daemon_sets});
+  REQUIRE(r.status == kExitOk);
+  CHECK(r.err.empty());
+  CHECK(absl::StartsWith(r.out,
+                         "Snapshot: 0 NodePools, 1 Nodes, 0 NodeClaims, 0 "
+                         "Pods, 0 PodDisruptionBudgets, 2 DaemonSets\n"
+                         "Storage: 1 PersistentVolumeClaims, 1 "
+                         "PersistentVolumes, 2 StorageClasses (default: gp3), "
+                         "1 CSINodes, 1 VolumeAttachments\n\n"));
+
+  // An invalid class is one line naming the file, object, field and value.
+  const std::string bad =
+      WriteTemp("bad-class.yaml",
+                "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n"
+                "  name: fast\nprovisioner: ebs.csi.aws.com\n"
+                "volumeBindingMode: Sometimes\n");
+  Result rejected = Run({"inspect", "-f", bad});
+  RequireOneErrorLine(rejected);
+  CHECK(absl::StrContains(rejected.err,
+                          "bad-class.yaml: document 1: StorageClass fast: "
+                          "volumeBindingMode: expected \"Immediate\" or "
+                          "\"WaitForFirstConsumer\", got \"Sometimes\""));
 }
 
 TEST_CASE("cli: inspect rejects malformed files with exit 2, never a crash",

@@ -45,6 +45,12 @@ constexpr char kUsage[] =
     "                 under a simulated clock: a timeline and a summary;\n"
     "                 without SCENARIO, the bundled rollout scenario\n"
     "\n"
+    "The commands that read a cluster take the dumps of\n"
+    "  kubectl get "
+    "nodes,pods,pdb,nodepools,nodeclaims,pv,pvc,storageclasses,csinodes,"
+    "daemonsets,volumeattachments -A -o yaml\n"
+    "(or -o json), any number of files with -f.\n"
+    "\n"
     "Run 'karpenter <command> --help' for a command's options.\n";
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // `karpenter inspect [-f FILE]...`: loads cluster dumps into a Snapshot and
-// prints what it holds: NodePools, nodes with their pods, PDBs.
+// prints what it holds: the count of every kind, NodePools, nodes with their
+// pods, PDBs.
 
 #include <algorithm>
 #include <string>
@@ -23,13 +24,15 @@ constexpr char kInspectUsage[] =
     "usage: karpenter inspect [-f FILE]...\n"
     "\n"
     "Loads one or more cluster dumps, as printed by\n"
-    "  kubectl get nodes,pods,pdb,nodepools,nodeclaims -A -o json   (or -o "
-    "yaml)\n"
-    "(single objects, kind: List, typed lists, multi-document YAML), builds a\n"
-    "snapshot and prints a summary: NodePools, nodes with their pod counts,\n"
-    "pods not on a node, PodDisruptionBudgets. Other kinds are counted and\n"
-    "skipped. Without -f, inspects the example cluster bundled in the binary\n"
-    "(examples/clusters/demo.yaml).\n"
+    "  kubectl get "
+    "nodes,pods,pdb,nodepools,nodeclaims,pv,pvc,storageclasses,csinodes,"
+    "daemonsets,volumeattachments -A -o yaml\n"
+    "(or -o json; single objects, kind: List, typed lists, multi-document\n"
+    "YAML), builds a snapshot and prints a summary: how many objects of each\n"
+    "kind it holds and the default StorageClass, NodePools, nodes with their\n"
+    "pod counts, pods not on a node, PodDisruptionBudgets. Other kinds are\n"
+    "counted and skipped. Without -f, inspects the example cluster bundled in\n"
+    "the binary (examples/clusters/demo.yaml).\n"
     "\n"
     "Exit status 2 with a one-line message on bad input.\n";
 
@@ -152,11 +155,23 @@ void PrintPdbs(const snapshot::Snapshot& snap, std::ostream& out) {
   PrintTable(table, out);
 }
 
+std::string DefaultStorageClass(const snapshot::Snapshot& snap) {
+  const auto d = snap.DefaultStorageClass();
+  return d ? snap.storage_classes()[*d].metadata().name() : "none";
+}
+
 void PrintSummary(const snapshot::Snapshot& snap, std::ostream& out) {
   out << "Snapshot: " << snap.node_pools().size() << " NodePools, "
       << snap.nodes().size() << " Nodes, " << snap.node_claims().size()
       << " NodeClaims, " << snap.pod_count() << " Pods, " << snap.pdbs().size()
-      << " PodDisruptionBudgets\n";
+      << " PodDisruptionBudgets, " << snap.daemon_sets().size()
+      << " DaemonSets\n";
+  out << "Storage: " << snap.persistent_volume_claims().size()
+      << " PersistentVolumeClaims, " << snap.persistent_volumes().size()
+      << " PersistentVolumes, " << snap.storage_classes().size()
+      << " StorageClasses (default: " << DefaultStorageClass(snap) << "), "
+      << snap.csi_nodes().size() << " CSINodes, "
+      << snap.volume_attachments().size() << " VolumeAttachments\n";
   if (!snap.skipped_kinds().empty()) {
     out << "Skipped: "
         << absl::StrJoin(snap.skipped_kinds(), ", ", absl::PairFormatter(" "))

@@ -5,9 +5,14 @@
 //
 // The shape follows the target ratios of docs/design.md §6 (10k nodes : 300k
 // pods : 5k PDBs : 500 NodePools) by default. Every Node has a NodeClaim
-// (managed, registered and initialized), pods are spread over namespaces with a
-// few app labels each, and every PDB selects one app. Same options, same
-// objects: there is no hidden randomness.
+// (managed, registered and initialized) and a CSINode (the EBS CSI driver,
+// 25 attachable volumes), pods are spread over namespaces with a few app
+// labels each, every PDB selects one app, and each node runs one pod of the
+// DaemonSet kube-system/node-agent. Storage: the default StorageClass "gp3"
+// (WaitForFirstConsumer) and PersistentVolumes bound to claims of the same
+// class, each pinned to a zone; no pod mounts them, so the pods of an app
+// keep one shape. Same options, same objects: there is no hidden
+// randomness.
 //
 // A *Deployment* is one (namespace, app) pair: its pods share the label
 // `app: <app>` and a ReplicaSet owner. Optionally a share of the Deployments
@@ -39,10 +44,12 @@ struct SyntheticClusterOptions {
   // Application pods per node; each node also runs one DaemonSet pod.
   int app_pods_per_node = 29;
   // Defaults derive from `nodes` when left at -1: nodes / 2 PDBs,
-  // nodes / 20 NodePools (at least 1), nodes / 100 namespaces (at least 1).
+  // nodes / 20 NodePools (at least 1), nodes / 100 namespaces (at least 1),
+  // nodes / 10 PersistentVolumes, each with its claim.
   int pdbs = -1;
   int node_pools = -1;
   int namespaces = -1;
+  int persistent_volumes = -1;
   // Creation time of every object; pods started one minute later.
   absl::Time created = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
 
@@ -72,8 +79,9 @@ struct SyntheticClusterOptions {
 
 // Builds the objects described by `options`. Returns InvalidArgument naming
 // the field when a count is negative (other than the -1 defaults), when
-// `nodes` is 0 while pods are asked for, when a count exceeds 10,000,000, or
-// when a percent is outside [0, 100].
+// `nodes` is 0 while pods are asked for, when there are no namespaces for
+// pods, PDBs or claims, when a count exceeds 10,000,000, or when a percent
+// is outside [0, 100].
 absl::StatusOr<snapshot::ObjectSet> MakeSyntheticCluster(
     const SyntheticClusterOptions& options);
 
