@@ -740,6 +740,8 @@ std::optional<FilterFailure> TopologyState::PodTopologySpread(
   const std::vector<SpreadConstraint>& spread = pod.constraints->spread;
   if (spread.empty()) return std::nullopt;
   const SpreadState& s = impl_->Spread(pod);
+  // One constraint after the other, as kube-scheduler: a constraint's
+  // missing label or skew answers before the next constraint is looked at.
   for (size_t i = 0; i < spread.size(); ++i) {
     const int32_t d = s.counts[i].domains->of_node[n];
     if (d < 0) {
@@ -747,9 +749,6 @@ std::optional<FilterFailure> TopologyState::PodTopologySpread(
           kPodTopologySpread, FilterCode::kUnschedulableAndUnresolvable,
           absl::StrCat(kSpreadMismatch, " (missing required label)")};
     }
-  }
-  for (size_t i = 0; i < spread.size(); ++i) {
-    const int32_t d = s.counts[i].domains->of_node[n];
     const int64_t skew = int64_t{s.counts[i].count[d]} +
                          (spread[i].self_match ? 1 : 0) - s.min[i];
     if (skew > spread[i].max_skew) {

@@ -14,11 +14,13 @@
 //     inclusion policies (nodeAffinityPolicy Honor, the default: the pod's
 //     nodeSelector and required node affinity; nodeTaintsPolicy Honor: the
 //     pod tolerates the node's NoSchedule and NoExecute taints; the default
-//     Ignore counts tainted nodes). On a node: missing one of the keys is
-//     UnschedulableAndUnresolvable ("... (missing required label)"); else
-//     skew = matching pods in the node's domain + (1 if the pod matches its
-//     own selector) - the minimum over every domain (0 when there are fewer
-//     domains than minDomains), and skew > maxSkew is Unschedulable.
+//     Ignore counts tainted nodes). On a node, constraint after constraint
+//     in the pod's order, the first failure answering: missing the
+//     constraint's key is UnschedulableAndUnresolvable ("... (missing
+//     required label)"); else skew = matching pods in the node's domain +
+//     (1 if the pod matches its own selector) - the minimum over every
+//     domain (0 when there are fewer domains than minDomains), and skew >
+//     maxSkew is Unschedulable.
 //   - interpodaffinity/filtering.go: the pod's required affinity (some pod
 //     matching every term in the node's domain of each term's key; the node
 //     must carry every key; the first-pod exception when no pod anywhere
