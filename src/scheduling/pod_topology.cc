@@ -539,9 +539,9 @@ struct TopologyState::Impl {
       if (n.has_value() && !removed_node[*n]) f(*n);
     }
     for (const auto& [p, n] : g.added) {
-      // A placed pod may have been removed again.
+      // A placed pod may have been removed again, or its node since.
       auto it = placed_at.find(p);
-      if (it != placed_at.end() && it->second == n) f(n);
+      if (it != placed_at.end() && it->second == n && !removed_node[n]) f(n);
     }
   }
 
@@ -681,7 +681,7 @@ struct TopologyState::Impl {
     }
     const v1::Pod& shape = snap.PodShape(pod.pod);
     for (const PlacedHolder& ph : placed_holders) {
-      if (ph.pod == pod.pod) continue;
+      if (ph.pod == pod.pod || removed_node[ph.node]) continue;
       auto it = placed_at.find(ph.pod);
       if (it == placed_at.end() || it->second != ph.node) continue;
       for (const AffinityTerm& t : ph.terms) {

@@ -1019,6 +1019,14 @@ TEST_CASE(
     CHECK(w.Affinity("in") ==
           Str(Answers{{"a2", kOk}, {"b1", kOk}, {"b2", kOk}, {"nozone", kOk}}));
   }
+  SECTION("a placed holder whose node is removed afterwards blocks nothing") {
+    w.AddPod("h2", "b1");
+    w.RemoveNode("b1");
+    CHECK(w.Affinity("in") == Str(Answers{{"a1", kExisting},
+                                          {"a2", kExisting},
+                                          {"b2", kOk},
+                                          {"nozone", kOk}}));
+  }
   SECTION("a placed replica counts for its sibling's anti-affinity") {
     w.RemovePod("h");
     w.AddPod("in2", "a2");
@@ -1028,12 +1036,33 @@ TEST_CASE(
                                           {"b2", kOk},
                                           {"nozone", kOk}}));
   }
+  SECTION(
+      "a placed pod on a node removed afterwards counts for no "
+      "anti-affinity") {
+    w.RemovePod("h");
+    w.AddPod("in2", "b1");
+    CHECK(w.Affinity("inz") == Str(Answers{{"a1", kOk},
+                                           {"a2", kOk},
+                                           {"b1", kAnti},
+                                           {"b2", kAnti},
+                                           {"nozone", kOk}}));
+    w.RemoveNode("b1");
+    CHECK(w.Affinity("inz") ==
+          Str(Answers{{"a1", kOk}, {"a2", kOk}, {"b2", kOk}, {"nozone", kOk}}));
+  }
   SECTION("a placed pod satisfies affinity and ends the first-pod exception") {
     CHECK(w.Affinity("aff") == Str(none));
     w.AddPod("db", "b1");
     CHECK(w.Affinity("aff") == Str(only_b));
     w.RemovePod("db");
     CHECK(w.Affinity("aff") == Str(none));
+  }
+  SECTION("a placed pod on a node removed afterwards satisfies no affinity") {
+    w.AddPod("db", "b1");
+    w.RemoveNode("b1");
+    CHECK(w.Affinity("aff") ==
+          Str(Answers{
+              {"a1", kAff}, {"a2", kAff}, {"b2", kAff}, {"nozone", kAff}}));
   }
 }
 
