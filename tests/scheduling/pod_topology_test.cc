@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "karpenter/drain/classify.h"
 #include "karpenter/testing/builders.h"
+#include "topology_test_util.h"
 
 // The builders take designated initializers that omit fields; GCC 12 warns
 // about every omitted member even though each has a default.
@@ -28,79 +29,18 @@ namespace karpenter::scheduling {
 namespace {
 
 using testing::Labels;
+using topology_test::Both;
+using topology_test::PodEdit;
+using topology_test::Spread;
+using topology_test::Term;
+using topology_test::WithAffinity;
+using topology_test::WithAntiAffinity;
+using topology_test::WithNodeSelector;
+using topology_test::WithSpread;
 
 constexpr char kZone[] = "topology.kubernetes.io/zone";
 constexpr char kHost[] = "kubernetes.io/hostname";
 constexpr absl::Time kDeleted = testing::kTestEpoch;
-
-// --- Constraint builders. ----------------------------------------------------
-
-v1::TopologySpreadConstraint Spread(const std::string& key, int32_t max_skew,
-                                    std::optional<Labels> selector,
-                                    const std::string& when = "DoNotSchedule") {
-  v1::TopologySpreadConstraint c;
-  c.set_max_skew(max_skew);
-  c.set_topology_key(key);
-  c.set_when_unsatisfiable(when);
-  if (selector.has_value()) {
-    *c.mutable_label_selector() = testing::MakeLabelSelector(*selector);
-  }
-  return c;
-}
-
-// A pod (anti-)affinity term. `selector` nullopt: no labelSelector (selects
-// no pod). `ns_selector` nullopt: no namespaceSelector.
-v1::PodAffinityTerm Term(const std::string& key, std::optional<Labels> selector,
-                         std::vector<std::string> namespaces = {},
-                         std::optional<Labels> ns_selector = std::nullopt) {
-  v1::PodAffinityTerm t;
-  t.set_topology_key(key);
-  if (selector.has_value()) {
-    *t.mutable_label_selector() = testing::MakeLabelSelector(*selector);
-  }
-  for (std::string& ns : namespaces) t.add_namespaces(std::move(ns));
-  if (ns_selector.has_value()) {
-    *t.mutable_namespace_selector() = testing::MakeLabelSelector(*ns_selector);
-  }
-  return t;
-}
-
-using PodEdit = std::function<void(v1::Pod&)>;
-
-PodEdit WithSpread(v1::TopologySpreadConstraint c) {
-  return [c](v1::Pod& p) {
-    *p.mutable_spec()->add_topology_spread_constraints() = c;
-  };
-}
-PodEdit WithAffinity(v1::PodAffinityTerm t) {
-  return [t](v1::Pod& p) {
-    *p.mutable_spec()
-         ->mutable_affinity()
-         ->mutable_pod_affinity()
-         ->add_required_during_scheduling_ignored_during_execution() = t;
-  };
-}
-PodEdit WithAntiAffinity(v1::PodAffinityTerm t) {
-  return [t](v1::Pod& p) {
-    *p.mutable_spec()
-         ->mutable_affinity()
-         ->mutable_pod_anti_affinity()
-         ->add_required_during_scheduling_ignored_during_execution() = t;
-  };
-}
-PodEdit WithNodeSelector(Labels selector) {
-  return [selector](v1::Pod& p) {
-    for (const auto& [k, v] : selector) {
-      (*p.mutable_spec()->mutable_node_selector())[k] = v;
-    }
-  };
-}
-PodEdit Both(PodEdit a, PodEdit b) {
-  return [a, b](v1::Pod& p) {
-    a(p);
-    b(p);
-  };
-}
 
 // --- The cluster and the plugins' answers. ----------------------------------
 
