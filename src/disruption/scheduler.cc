@@ -977,6 +977,10 @@ class SimulationPass {
                                                           NodeIndex n);
   // Whether p's placement depends on other pods' placement.
   bool TopologyMatters(PodIndex p);
+  // A topology key, other than the hostname, on which the anti-affinity of
+  // pods placed now keeps p out of some domain (a new node would have to be
+  // narrowed away from it), or nullopt.
+  std::optional<std::string> ExistingAntiAffinityKey(PodIndex p);
   // Every failing plugin for p on n, in kube-scheduler's order; with
   // `first_only`, stops at the first failing plugin.
   std::vector<scheduling::FilterFailure> FilterAll(PodIndex p, NodeIndex n,
@@ -1086,6 +1090,20 @@ std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
                                     affinity, taints};
   if (auto f = topo_.PodTopologySpread(pod, n)) return f;
   return topo_.InterPodAffinity(pod, n);
+}
+
+std::optional<std::string> SimulationPass::ExistingAntiAffinityKey(PodIndex p) {
+  if (!TopologyMatters(p)) return std::nullopt;
+  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const auto affinity = [&](NodeIndex m) {
+    return (Static(p, m) & kAffinityOk) != 0;
+  };
+  const auto taints = [&](NodeIndex m) {
+    return (Static(p, m) & kTaintsOk) != 0;
+  };
+  const scheduling::IncomingPod pod{p, c != nullptr ? c : &NoConstraints(),
+                                    affinity, taints};
+  return topo_.ExistingAntiAffinityKey(pod);
 }
 
 std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
@@ -1419,6 +1437,17 @@ SimulationResult SimulationPass::Run() {
                         : !c->affinity.empty() ? "pod affinity"
                                                : "pod anti-affinity",
                         " narrowing, which is not simulated"));
+      continue;
+    }
+    if (std::optional<std::string> key = ExistingAntiAffinityKey(m.pod)) {
+      // A new node escapes other pods' hostname anti-affinity, not theirs
+      // on a zone: it would have to be narrowed away from those domains.
+      Fail(m.pod,
+           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and a new NodeClaim for it would need "
+                        "narrowing away from existing pods' "
+                        "anti-affinity on ",
+                        *key, ", which is not simulated"));
       continue;
     }
     int slot = m.pool;

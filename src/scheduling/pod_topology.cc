@@ -449,9 +449,10 @@ struct AffinityState {
   std::vector<DomainCounts> affinity;  // By affinity term.
   bool any_affinity_match = false;
   std::vector<DomainCounts> anti;  // By anti-affinity term.
-  // Per topology key of existing pods' terms: blocked domains.
+  // Per topology key of existing pods' terms: blocked domains, and the key.
   std::vector<std::pair<const TopologyIndex::Domains*, std::vector<uint8_t>>>
       blocked;
+  std::vector<std::string> blocked_keys;
 };
 
 struct PodCache {
@@ -664,6 +665,7 @@ struct TopologyState::Impl {
       if (inserted) {
         const TopologyIndex::Domains* d = &index.DomainsOf(key);
         s.blocked.emplace_back(d, std::vector<uint8_t>(d->values.size(), 0));
+        s.blocked_keys.push_back(key);
       }
       auto& [domains, blocked] = s.blocked[it->second];
       const int32_t d = domains->of_node[n];
@@ -795,6 +797,18 @@ std::optional<FilterFailure> TopologyState::InterPodAffinity(
     if (d >= 0 && blocked[d]) {
       return FilterFailure{kInterPodAffinity, FilterCode::kUnschedulable,
                            std::string(kExistingAntiAffinityMismatch)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> TopologyState::ExistingAntiAffinityKey(
+    const IncomingPod& pod) {
+  const AffinityState& s = impl_->Affinity(pod);
+  for (size_t i = 0; i < s.blocked.size(); ++i) {
+    if (s.blocked_keys[i] == well_known::kLabelHostname) continue;
+    for (uint8_t b : s.blocked[i].second) {
+      if (b != 0) return s.blocked_keys[i];
     }
   }
   return std::nullopt;

@@ -234,6 +234,12 @@ class TopologyState {
   // InterPodAffinity's Filter: the first failing check, as kube-scheduler.
   std::optional<FilterFailure> InterPodAffinity(const IncomingPod& pod,
                                                 NodeIndex n);
+  // A topology key other than kubernetes.io/hostname on which the required
+  // anti-affinity of pods counted now (existing or added) keeps `pod` out
+  // of at least one domain, or nullopt. A new node escapes hostname terms
+  // (its hostname is new) but not these: it would have to be placed
+  // outside the blocked domains.
+  std::optional<std::string> ExistingAntiAffinityKey(const IncomingPod& pod);
 
  private:
   struct Impl;
