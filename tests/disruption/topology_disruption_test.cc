@@ -17,7 +17,9 @@
 #include "absl/strings/str_join.h"
 #include "controller_test_util.h"
 #include "karpenter/disruption/consolidation.h"
+#include "karpenter/disruption/plan_proto.h"
 #include "karpenter/disruption/scheduler.h"
+#include "karpenter/snapshot/load.h"
 
 // The builders take designated initializers that omit fields; GCC 12 warns
 // about every omitted member even though each has a default.
@@ -424,6 +426,101 @@ TEST_CASE(
               "pod anti-affinity narrowing, which is not simulated"});
     CHECK(CommandSummary(w.Decide()) ==
           std::vector<std::string>{"SingleNodeConsolidation:x"});
+  }
+}
+
+// --- The demo cluster. -------------------------------------------------------
+
+constexpr char kDemoEmpty[] = "ip-10-0-1-89.us-west-2.compute.internal";
+constexpr char kDemoDrifted[] = "ip-10-0-3-67.us-west-2.compute.internal";
+
+// examples/clusters/demo.yaml without its empty node (so that emptiness
+// does not act first), NodeClaim default-p8vtn (node kDemoDrifted, zone c,
+// one web replica) Drifted, and, with `spread`, every web pod spread over
+// zones (maxSkew 1, DoNotSchedule, app=web).
+snapshot::Snapshot DemoDrift(bool spread) {
+  snapshot::ObjectSet all;
+  REQUIRE(snapshot::LoadFile(
+              absl::StrCat(KARPENTER_EXAMPLES_DIR, "/clusters/demo.yaml"), all)
+              .ok());
+  snapshot::ObjectSet o;
+  for (v1::Node& n : all.nodes) {
+    if (n.metadata().name() != kDemoEmpty) o.nodes.push_back(std::move(n));
+  }
+  for (v1::NodeClaim& c : all.node_claims) {
+    if (c.status().node_name() == kDemoEmpty) continue;
+    if (c.metadata().name() == "default-p8vtn") {
+      auto* conditions = c.mutable_status()->mutable_conditions();
+      for (int i = conditions->size() - 1; i >= 0; --i) {
+        if ((*conditions)[i].type() == "Drifted")
+          conditions->DeleteSubrange(i, 1);
+      }
+      testing::SetCondition(
+          conditions,
+          {.type = "Drifted",
+           .reason = "RequirementsDrifted",
+           .since = absl::FromUnixSeconds(1740787200)});  // 2025-03-01
+    }
+    o.node_claims.push_back(std::move(c));
+  }
+  for (v1::Pod& p : all.pods) {
+    if (p.spec().node_name() == kDemoEmpty) continue;
+    const auto app = p.metadata().labels().find("app");
+    if (spread && app != p.metadata().labels().end() && app->second == "web") {
+      WithSpread(Spread(kZone, 1, kWeb))(p);
+    }
+    o.pods.push_back(std::move(p));
+  }
+  o.pdbs = std::move(all.pdbs);
+  o.node_pools = std::move(all.node_pools);
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(o));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+TEST_CASE(
+    "topology: the demo cluster's drifted node, with and without zone "
+    "spread",
+    "[disruption][topology]") {
+  absl::Time at;
+  std::string err;
+  REQUIRE(
+      absl::ParseTime(absl::RFC3339_full, "2025-03-05T12:00:00Z", &at, &err));
+  {
+    // Its web and cache pods fit on the other nodes: the drift deletes it.
+    const snapshot::Snapshot snap = DemoDrift(/*spread=*/false);
+    PassInputs inputs;
+    inputs.catalog = ObservedInstanceTypes(snap);
+    absl::StatusOr<Plan> plan = Controller().Decide(snap, inputs, at);
+    REQUIRE(plan.ok());
+    CHECK(CommandSummary(*plan) ==
+          std::vector<std::string>{absl::StrCat("Drift:", kDemoDrifted)});
+    REQUIRE(plan->commands.size() == 1);
+    CHECK(plan->commands[0].decision() == Decision::kDelete);
+  }
+  {
+    // Zone c keeps one node, ip-10-0-3-120 (NotReady, tainted: a domain all
+    // the same under nodeTaintsPolicy Ignore) and no web pod: a web pod
+    // moved to zone a or b makes a skew of 2. Karpenter would launch a
+    // replacement in zone c; the SDK does not narrow NodeClaims to a
+    // domain and refuses.
+    const snapshot::Snapshot snap = DemoDrift(/*spread=*/true);
+    PassInputs inputs;
+    inputs.catalog = ObservedInstanceTypes(snap);
+    absl::StatusOr<Plan> plan = Controller().Decide(snap, inputs, at);
+    REQUIRE(plan.ok());
+    CHECK(plan->commands.empty());
+    const NodeVerdict* v = plan->VerdictOf(kDemoDrifted);
+    REQUIRE(v != nullptr);
+    CHECK(v->code == reasons::kPodsDoNotFit);
+    CHECK(v->method == Method::kDrift);
+    CHECK(v->message ==
+          "pods cannot be rescheduled: default/web-6d4cf56db6-tq8mc: fits "
+          "no remaining node (0/6 nodes are available: 1 node(s) were not "
+          "ready, 5 node(s) didn't match pod topology spread constraints.) "
+          "and a new NodeClaim for it would need topology spread narrowing, "
+          "which is not simulated");
   }
 }
 
