@@ -61,9 +61,13 @@ absl::StatusOr<LabelSelector> MergedSelector(
   return LabelSelector::FromProto(&merged, path);
 }
 
+// With `widen`, a namespaceSelector on namespace labels other than
+// kubernetes.io/metadata.name is taken to select every namespace instead of
+// failing with kUnimplemented.
 absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
                                          const v1::Pod& owner,
-                                         const std::string& path) {
+                                         const std::string& path,
+                                         bool widen = false) {
   AffinityTerm out;
   if (term.topology_key().empty()) {
     return absl::InvalidArgumentError(
@@ -88,6 +92,10 @@ absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
       out.pods.all_namespaces = true;
     } else {
       for (const LabelSelector::Requirement& r : ns_selector->requirements()) {
+        if (r.key != well_known::kLabelMetadataName && widen) {
+          out.pods.all_namespaces = true;
+          break;
+        }
         if (r.key != well_known::kLabelMetadataName) {
           return absl::UnimplementedError(absl::StrFormat(
               "%s: selects namespaces by label \"%s\"; Namespace objects are "
@@ -95,7 +103,9 @@ absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
               ns_path, r.key, well_known::kLabelMetadataName));
         }
       }
-      out.pods.namespace_selector = *std::move(ns_selector);
+      if (!out.pods.all_namespaces) {
+        out.pods.namespace_selector = *std::move(ns_selector);
+      }
     }
   } else if (term.namespaces().empty()) {
     out.pods.namespaces.push_back(owner.metadata().namespace_());
@@ -109,11 +119,11 @@ absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
 
 absl::StatusOr<std::vector<AffinityTerm>> CompileTerms(
     const pb::RepeatedPtrField<v1::PodAffinityTerm>& terms,
-    const v1::Pod& owner, absl::string_view path) {
+    const v1::Pod& owner, absl::string_view path, bool widen = false) {
   std::vector<AffinityTerm> out;
   for (int i = 0; i < terms.size(); ++i) {
     absl::StatusOr<AffinityTerm> t =
-        CompileTerm(terms[i], owner, absl::StrCat(path, "[", i, "]"));
+        CompileTerm(terms[i], owner, absl::StrCat(path, "[", i, "]"), widen);
     if (!t.ok()) return t.status();
     out.push_back(*std::move(t));
   }
@@ -127,6 +137,20 @@ absl::Status CheckPolicy(const std::optional<std::string>& policy,
   }
   return absl::InvalidArgumentError(absl::StrFormat(
       "%s: must be \"Honor\" or \"Ignore\", got \"%s\"", field, *policy));
+}
+
+// The required anti-affinity terms of a pod already placed, as they act on
+// pods after it: a namespaceSelector that cannot be evaluated is widened to
+// every namespace, so that such a pod keeps away more pods than
+// kube-scheduler might, never fewer.
+absl::StatusOr<std::vector<AffinityTerm>> CompileHolderTerms(
+    const v1::Pod& pod) {
+  return CompileTerms(
+      pod.spec()
+          .affinity()
+          .pod_anti_affinity()
+          .required_during_scheduling_ignored_during_execution(),
+      pod, kAntiAffinityPath, /*widen=*/true);
 }
 
 }  // namespace
@@ -294,7 +318,7 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
              .required_during_scheduling_ignored_during_execution()
              .empty()) {
       absl::StatusOr<std::vector<AffinityTerm>> terms =
-          CompileAntiAffinityTerms(shape);
+          CompileHolderTerms(shape);
       if (!terms.ok()) terms = std::vector<AffinityTerm>();
       std::vector<int32_t> ids;
       for (AffinityTerm& t : *terms) {
@@ -729,8 +753,7 @@ void TopologyState::AddPod(PodIndex p, NodeIndex n) {
            .pod_anti_affinity()
            .required_during_scheduling_ignored_during_execution()
            .empty()) {
-    absl::StatusOr<std::vector<AffinityTerm>> terms =
-        CompileAntiAffinityTerms(shape);
+    absl::StatusOr<std::vector<AffinityTerm>> terms = CompileHolderTerms(shape);
     // A pod whose terms do not compile was refused before it was placed.
     if (terms.ok()) s.placed_holders.push_back({p, n, *std::move(terms)});
   }

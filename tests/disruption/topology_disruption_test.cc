@@ -304,6 +304,17 @@ TEST_CASE(
     REQUIRE(plan.commands.size() == 1);
     CHECK(plan.commands[0].decision() == Decision::kReplace);
   }
+  SECTION(
+      "drift: a namespaceSelector the SDK cannot read selects every "
+      "namespace") {
+    // Whether namespace "default" carries team=a is not in the snapshot:
+    // h may keep web-0 away, so the simulation keeps it away.
+    World w = Holder(Term(kHost, kWeb, {}, Labels{{"team", "a"}}), "1800m",
+                     /*drifted=*/true);
+    const Plan plan = w.Decide(DriftOnly());
+    REQUIRE(plan.commands.size() == 1);
+    CHECK(plan.commands[0].decision() == Decision::kReplace);
+  }
   SECTION("drift: without the term no new node is needed") {
     World w = Holder(std::nullopt, "1800m", /*drifted=*/true);
     const Plan plan = w.Decide(DriftOnly());

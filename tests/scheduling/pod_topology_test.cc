@@ -823,6 +823,15 @@ TEST_CASE("inter-pod affinity: each rule of the filter",
          c.Pod("in", "", kWeb);
        },
        {{"a1", kExisting}, {"a2", kExisting}, {"b1", kOk}, {"nozone", kOk}}},
+      {"existing: a namespaceSelector on other namespace labels is taken "
+       "to select every namespace (Namespace objects are not read)",
+       [](Cluster& c) {
+         c.Pod("h", "a1", kDb,
+               WithAntiAffinity(Term(kZone, kWeb, {}, Labels{{"team", "a"}})),
+               "team");
+         c.Pod("in", "", kWeb);
+       },
+       {{"a1", kExisting}, {"a2", kExisting}, {"b1", kOk}, {"nozone", kOk}}},
       {"existing: a terminating pod's anti-affinity still counts",
        [](Cluster& c) {
          c.Pod("h", "b1", kDb, WithAntiAffinity(Term(kZone, kWeb)))

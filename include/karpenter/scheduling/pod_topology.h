@@ -37,7 +37,10 @@
 // against the one label every namespace carries,
 // `kubernetes.io/metadata.name`; `{}` selects every namespace. A selector on
 // any other namespace label makes CompilePodConstraints fail with
-// kUnimplemented rather than guess.
+// kUnimplemented rather than guess; in the required anti-affinity of a pod
+// already placed (TopologyIndex, AddPod) such a term is taken to select
+// every namespace, so that the pod keeps away at least the pods
+// kube-scheduler would keep away.
 //
 // The pods that count are the snapshot's bound, non-terminal pods (terminal
 // pods have left kube-scheduler's cache), moved by TopologyState. Incoming
@@ -144,9 +147,11 @@ absl::StatusOr<std::vector<AffinityTerm>> CompileAntiAffinityTerms(
 class TopologyIndex {
  public:
   // O(pods). Never fails: a bound pod's anti-affinity terms that do not
-  // compile (CompilePodConstraints' errors; the API server would have
-  // refused the pod) are left out, and that pod's own constraints are
-  // reported by whoever compiles them.
+  // compile (CompilePodConstraints' InvalidArgument errors; the API server
+  // would have refused the pod) are left out, and that pod's own
+  // constraints are reported by whoever compiles them. A term whose
+  // namespaceSelector cannot be evaluated is widened to every namespace
+  // (see the file comment).
   static std::unique_ptr<TopologyIndex> Build(
       const snapshot::Snapshot& snapshot);
 
