@@ -525,8 +525,10 @@ struct TopologyState::Impl {
     return n;
   }
 
+  // Whether placed pod p is counted by g. A placed pod stands for the pod
+  // scheduled there, which is not terminating even when p is (a
+  // StatefulSet pod Karpenter reschedules while it terminates).
   bool GroupMatches(const GroupState& g, PodIndex p) const {
-    if (!g.with_terminating && index.Terminating(p)) return false;
     const v1::Pod& shape = snap.PodShape(p);
     for (const PodSelectorClause& c : g.clauses) {
       if (!c.Matches(shape.metadata().namespace_(),

@@ -574,6 +574,8 @@ TEST_CASE(
   c.Pod("in", "", kWeb, zone1).Pod("in2", "", kWeb, zone1);
   c.Pod("in3", "", kWeb, zone1);
   c.Pod("other-ns", "", kWeb, zone1, "other");
+  // A terminating pod on a2 (a StatefulSet pod Karpenter reschedules).
+  c.Pod("leaving", "a2", kWeb).Terminating();
   World w(std::move(c));
   const Answers only_c = {
       {"a1", kSkew}, {"a2", kSkew}, {"b1", kSkew}, {"c1", kOk}};
@@ -622,6 +624,14 @@ TEST_CASE(
     // a1 gone too: zone a lives on in a2, with no pod.
     w.RemoveNode("a1");
     CHECK(w.Spread("in") == Str(Answers{{"a2", kOk}, {"b1", kSkew}}));
+  }
+  SECTION("a terminating pod counts nowhere, until it is placed again") {
+    w.RemovePod("leaving");
+    CHECK(w.Spread("in") == Str(only_c));
+    // Placed, it stands for the pod that replaces it, which is not
+    // terminating.
+    w.AddPod("leaving", "c1");
+    CHECK(w.Spread("in") == Str(all));
   }
   SECTION("two pods moving one after the other") {
     // Both leave; the first goes to c; the second then sees a: 0, b: 1,

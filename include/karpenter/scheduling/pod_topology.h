@@ -230,7 +230,8 @@ class TopologyState {
   // A pod leaves its node (it is moving, or being asked about).
   void RemovePod(PodIndex p);
   // A pod (bound elsewhere, or pending) is placed on `n`; it counts there
-  // from now on, and its anti-affinity terms apply to later pods.
+  // from now on, as a pod that is not terminating (it stands for the pod
+  // scheduled there), and its anti-affinity terms apply to later pods.
   void AddPod(PodIndex p, NodeIndex n);
 
   // PodTopologySpread's Filter for `pod` on node `n`; nullopt if it passes.
