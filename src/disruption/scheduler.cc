@@ -972,6 +972,10 @@ class SimulationPass {
   bool Compatible(PodIndex p, NodeIndex n) {
     return Static(p, n) == (kAffinityOk | kTaintsOk);
   }
+  // f(pod): pod p as the topology plugins read it (its constraints, its node
+  // affinity and taint predicates).
+  template <typename F>
+  auto WithIncoming(PodIndex p, F f);
   // PodTopologySpread and InterPodAffinity for p on n (first failure).
   std::optional<scheduling::FilterFailure> TopologyFilter(PodIndex p,
                                                           NodeIndex n);
@@ -1077,8 +1081,8 @@ bool SimulationPass::TopologyMatters(PodIndex p) {
          !b_.topology->HolderGroupsSelecting(p).empty();
 }
 
-std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
-    PodIndex p, NodeIndex n) {
+template <typename F>
+auto SimulationPass::WithIncoming(PodIndex p, F f) {
   const scheduling::PodConstraints* c = b_.Constraints(p);
   const auto affinity = [&](NodeIndex m) {
     return (Static(p, m) & kAffinityOk) != 0;
@@ -1086,24 +1090,23 @@ std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
   const auto taints = [&](NodeIndex m) {
     return (Static(p, m) & kTaintsOk) != 0;
   };
-  const scheduling::IncomingPod pod{p, c != nullptr ? c : &NoConstraints(),
-                                    affinity, taints};
-  if (auto f = topo_.PodTopologySpread(pod, n)) return f;
-  return topo_.InterPodAffinity(pod, n);
+  return f(scheduling::IncomingPod{p, c != nullptr ? c : &NoConstraints(),
+                                   affinity, taints});
+}
+
+std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
+    PodIndex p, NodeIndex n) {
+  return WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    if (auto f = topo_.PodTopologySpread(pod, n)) return f;
+    return topo_.InterPodAffinity(pod, n);
+  });
 }
 
 std::optional<std::string> SimulationPass::ExistingAntiAffinityKey(PodIndex p) {
   if (!TopologyMatters(p)) return std::nullopt;
-  const scheduling::PodConstraints* c = b_.Constraints(p);
-  const auto affinity = [&](NodeIndex m) {
-    return (Static(p, m) & kAffinityOk) != 0;
-  };
-  const auto taints = [&](NodeIndex m) {
-    return (Static(p, m) & kTaintsOk) != 0;
-  };
-  const scheduling::IncomingPod pod{p, c != nullptr ? c : &NoConstraints(),
-                                    affinity, taints};
-  return topo_.ExistingAntiAffinityKey(pod);
+  return WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    return topo_.ExistingAntiAffinityKey(pod);
+  });
 }
 
 std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
@@ -1172,9 +1175,12 @@ std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
   for (size_t i : kOrder) check(i);
   for (size_t i = 4; i < b_.d; ++i) check(i);
   if (done()) return out;
-  if (std::optional<FilterFailure> f = TopologyFilter(p, n)) {
-    out.push_back(*std::move(f));
-  }
+  // Each plugin on its own: a node may fail both.
+  WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    if (auto f = topo_.PodTopologySpread(pod, n)) out.push_back(*std::move(f));
+    if (done()) return;
+    if (auto f = topo_.InterPodAffinity(pod, n)) out.push_back(*std::move(f));
+  });
   return out;
 }
 

@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/scheduling/fit.h"
 #include "karpenter/testing/builders.h"
 #include "topology_test_util.h"
 
@@ -106,7 +107,10 @@ class Cluster {
                     std::vector<v1::Taint> taints = {}) {
     objects_.nodes.push_back(testing::MakeNode({.name = name,
                                                 .labels = std::move(labels),
-                                                .taints = std::move(taints)}));
+                                                .taints = std::move(taints),
+                                                .cpu = "4",
+                                                .memory = "16Gi",
+                                                .pods = "110"}));
     return *this;
   }
   // A Running pod on `node` ("" for pending) in namespace `ns`.
@@ -1023,6 +1027,66 @@ TEST_CASE(
           Str(Answers{
               {"a1", kAff}, {"a2", kAff}, {"b2", kAff}, {"nozone", kAff}}));
   }
+}
+
+// FitPod's nodes as "node: Plugin message; Plugin message" (or "node: fits")
+// and its summary.
+std::vector<std::string> FitLines(const snapshot::ObjectSet& objects,
+                                  const std::string& pod) {
+  absl::StatusOr<snapshot::Snapshot> snap = snapshot::Snapshot::Build(objects);
+  REQUIRE(snap.ok());
+  absl::StatusOr<v1::FitReport> report = FitPod(*snap, "default", pod);
+  INFO(report.status().ToString());
+  REQUIRE(report.ok());
+  std::vector<std::string> out;
+  for (const v1::FitNode& n : report->nodes()) {
+    std::string line = absl::StrCat(n.name(), ":");
+    if (n.fits()) absl::StrAppend(&line, " fits");
+    for (const v1::FitReason& r : n.reasons()) {
+      absl::StrAppend(&line, line.back() == ':' ? " " : "; ", r.plugin(), " ",
+                      r.message());
+    }
+    out.push_back(line);
+  }
+  out.push_back(report->summary());
+  return out;
+}
+
+TEST_CASE("FitPod: both topology plugins are reported for a node failing both",
+          "[scheduling][topology]") {
+  Cluster c;
+  c.Node("a1", {{kZone, "a"}}).Node("b1", {{kZone, "b"}});
+  c.Pod("w0", "a1", kWeb);
+  c.Pod("in", "", kWeb,
+        Both(WithSpread(Spread(kZone, 1, kWeb)),
+             WithAntiAffinity(Term(kHost, kWeb))));
+  CHECK(FitLines(c.objects(), "in") ==
+        std::vector<std::string>{
+            "a1: PodTopologySpread node(s) didn't match pod topology spread "
+            "constraints; InterPodAffinity node(s) didn't match pod "
+            "anti-affinity rules",
+            "b1: fits", "1/2 nodes are available."});
+  // A bound pod is asked about as if unbound: "mine", alone in zone b, is
+  // not counted against itself there.
+  c.Pod("mine", "b1", kWeb,
+        Both(WithSpread(Spread(kZone, 1, kWeb)),
+             WithAntiAffinity(Term(kHost, Labels{{"app", "none"}}))));
+  CHECK(FitLines(c.objects(), "mine") ==
+        std::vector<std::string>{"a1: PodTopologySpread node(s) didn't match "
+                                 "pod topology spread constraints",
+                                 "b1: fits", "1/2 nodes are available."});
+  // With w1, zone a holds 2 against zone b's 1; both nodes run a web pod.
+  // The summary counts each node's first failing plugin.
+  c.Pod("w1", "a1", kWeb);
+  CHECK(FitLines(c.objects(), "in") ==
+        std::vector<std::string>{
+            "a1: PodTopologySpread node(s) didn't match pod topology spread "
+            "constraints; InterPodAffinity node(s) didn't match pod "
+            "anti-affinity rules",
+            "b1: InterPodAffinity node(s) didn't match pod anti-affinity rules",
+            "0/2 nodes are available: 1 node(s) didn't match pod "
+            "anti-affinity rules, 1 node(s) didn't match pod topology spread "
+            "constraints."});
 }
 
 TEST_CASE("CompilePodConstraints: what it keeps and what it refuses",
