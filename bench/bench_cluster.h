@@ -10,13 +10,24 @@
 
 #include <cstdlib>
 #include <utility>
+#include <vector>
 
 #include "absl/time/time.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/synthetic_cluster.h"
 
 namespace karpenter::bench {
+
+// The constraint mix of issue 20: half the Deployments carry a zone
+// topology spread, a fifth a hostname pod anti-affinity and a tenth a
+// hostPort (testing::SyntheticClusterOptions).
+inline void AddConstraintMix(testing::SyntheticClusterOptions& options) {
+  options.zone_spread_percent = 50;
+  options.hostname_anti_affinity_percent = 20;
+  options.host_port_percent = 10;
+}
 
 // The synthetic cluster of `nodes` nodes with the default ratios.
 inline snapshot::ObjectSet SyntheticObjects(int nodes) {
@@ -38,14 +49,18 @@ inline snapshot::Snapshot BuildOrDie(snapshot::ObjectSet objects) {
 // The synthetic cluster as a disruption pass sees it: NodeClaims carry their
 // Node's labels (requirements and instance-type drift read them; the
 // generator only labels the NodePool), and every `drifted_every`-th
-// NodeClaim has Drifted=True (reason AMIDrift) since `drifted_since`.
+// NodeClaim has Drifted=True (reason AMIDrift) since `drifted_since`. With
+// `constrained`, the Deployments carry the constraint mix above
+// (AddConstraintMix); the objects are otherwise the same.
 //
 // The pods stream into a SnapshotBuilder, so this never holds them all as
 // messages: the peak-memory counters measure the snapshot, not the generator.
 inline snapshot::Snapshot DriftingSnapshot(int nodes, int drifted_every,
-                                           absl::Time drifted_since) {
+                                           absl::Time drifted_since,
+                                           bool constrained = false) {
   testing::SyntheticClusterOptions options;
   options.nodes = nodes;
+  if (constrained) AddConstraintMix(options);
   snapshot::SnapshotBuilder builder;
   if (!testing::AddSyntheticCluster(options, builder).ok()) std::abort();
   snapshot::ObjectSet& objects = builder.objects();
@@ -66,6 +81,35 @@ inline snapshot::Snapshot DriftingSnapshot(int nodes, int drifted_every,
   absl::StatusOr<snapshot::Snapshot> snap = std::move(builder).Build();
   if (!snap.ok()) std::abort();
   return *std::move(snap);
+}
+
+// The synthetic cluster's four instance types, in its three zones, for
+// every NodePool of `s`.
+inline InstanceTypeCatalog SyntheticCatalog(const snapshot::Snapshot& s) {
+  std::vector<InstanceType> types;
+  const struct {
+    const char* name;
+    const char* cpu;
+    const char* memory;
+    double price;
+  } kTypes[] = {{"c5.2xlarge", "8", "16Gi", 0.34},
+                {"m5.large", "2", "8Gi", 0.096},
+                {"m5.xlarge", "4", "16Gi", 0.192},
+                {"r5.xlarge", "4", "32Gi", 0.252}};
+  for (const auto& t : kTypes) {
+    InstanceType type;
+    type.name = t.name;
+    type.capacity = {{"cpu", t.cpu}, {"memory", t.memory}, {"pods", "58"}};
+    for (const char* zone : {"us-west-2a", "us-west-2b", "us-west-2c"}) {
+      type.offerings.push_back({zone, "on-demand", t.price, true});
+    }
+    types.push_back(std::move(type));
+  }
+  InstanceTypeCatalog catalog;
+  for (const v1::NodePool& pool : s.node_pools()) {
+    catalog[pool.metadata().name()] = types;
+  }
+  return catalog;
 }
 
 }  // namespace karpenter::bench

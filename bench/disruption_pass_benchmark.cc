@@ -8,6 +8,11 @@
 // condition), so drift simulates and commands under the default 10% budget.
 // The snapshot is built outside the timed loop. The process's peak resident
 // set after the 10k pass (snapshot included) is reported per pod.
+//
+// Each *Constrained benchmark is its plain twin over the same cluster with
+// the constraint mix of issue 20 (bench::AddConstraintMix): half the
+// Deployments carry a zone topology spread, a fifth a hostname pod
+// anti-affinity, a tenth a hostPort.
 
 #include <benchmark/benchmark.h>
 
@@ -34,38 +39,13 @@ const absl::Time kCreated = absl::FromUnixSeconds(1704067200);
 const absl::Time kNow = kCreated + absl::Hours(2);
 constexpr int kDriftedEvery = 100;
 
-snapshot::Snapshot MakeSnapshot(int nodes) {
+snapshot::Snapshot MakeSnapshot(int nodes, bool constrained) {
   return bench::DriftingSnapshot(nodes, kDriftedEvery,
-                                 kCreated + absl::Hours(1));
+                                 kCreated + absl::Hours(1), constrained);
 }
 
-// The synthetic cluster's four instance types, in its three zones, for
-// every NodePool.
 InstanceTypeCatalog MakeCatalog(const snapshot::Snapshot& s) {
-  std::vector<InstanceType> types;
-  const struct {
-    const char* name;
-    const char* cpu;
-    const char* memory;
-    double price;
-  } kTypes[] = {{"c5.2xlarge", "8", "16Gi", 0.34},
-                {"m5.large", "2", "8Gi", 0.096},
-                {"m5.xlarge", "4", "16Gi", 0.192},
-                {"r5.xlarge", "4", "32Gi", 0.252}};
-  for (const auto& t : kTypes) {
-    InstanceType type;
-    type.name = t.name;
-    type.capacity = {{"cpu", t.cpu}, {"memory", t.memory}, {"pods", "58"}};
-    for (const char* zone : {"us-west-2a", "us-west-2b", "us-west-2c"}) {
-      type.offerings.push_back({zone, "on-demand", t.price, true});
-    }
-    types.push_back(std::move(type));
-  }
-  InstanceTypeCatalog catalog;
-  for (const v1::NodePool& pool : s.node_pools()) {
-    catalog[pool.metadata().name()] = types;
-  }
-  return catalog;
+  return bench::SyntheticCatalog(s);
 }
 
 int64_t PeakRssKiB() {
@@ -79,9 +59,12 @@ int64_t PeakRssKiB() {
 
 // One pass over prebuilt SnapshotFacts (the pass itself); with
 // `with_facts`, Decide(snapshot) building the facts first, as a host that
-// takes a new Snapshot for every pass pays.
-void RunPass(benchmark::State& state, bool with_facts) {
-  const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
+// takes a new Snapshot for every pass pays. With `constrained`, over the
+// cluster with the constraint mix (bench::AddConstraintMix).
+void RunPass(benchmark::State& state, bool with_facts,
+             bool constrained = false) {
+  const snapshot::Snapshot s =
+      MakeSnapshot(static_cast<int>(state.range(0)), constrained);
   disruption::PassInputs inputs;
   inputs.catalog = MakeCatalog(s);
   disruption::ControllerOptions options;
@@ -120,6 +103,20 @@ BENCHMARK(BM_DisruptionPass)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The same pass over the same cluster with the constraint mix of issue 20:
+// half the Deployments spread over zones, a fifth with hostname
+// anti-affinity, a tenth with a hostPort. peak_rss_per_pod_B is the
+// process's peak so far: run it alone (--benchmark_filter) for its own.
+void BM_DisruptionPassConstrained(benchmark::State& state) {
+  RunPass(state, false, true);
+}
+BENCHMARK(BM_DisruptionPassConstrained)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 void BM_DisruptionPassBuildingFacts(benchmark::State& state) {
   RunPass(state, true);
 }
@@ -131,15 +128,30 @@ BENCHMARK(BM_DisruptionPassBuildingFacts)
     ->UseRealTime();
 
 // SnapshotFacts::Build alone.
-void BM_SnapshotFacts(benchmark::State& state) {
-  const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
+void RunSnapshotFacts(benchmark::State& state, bool constrained) {
+  const snapshot::Snapshot s =
+      MakeSnapshot(static_cast<int>(state.range(0)), constrained);
   for (auto _ : state) {
     disruption::SnapshotFacts facts = disruption::SnapshotFacts::Build(s);
     benchmark::DoNotOptimize(facts);
   }
   state.counters["pods"] = static_cast<double>(s.pod_count());
+  state.counters["pod_shapes"] = static_cast<double>(s.pod_shape_count());
+}
+void BM_SnapshotFacts(benchmark::State& state) {
+  RunSnapshotFacts(state, false);
 }
 BENCHMARK(BM_SnapshotFacts)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_SnapshotFactsConstrained(benchmark::State& state) {
+  RunSnapshotFacts(state, true);
+}
+BENCHMARK(BM_SnapshotFactsConstrained)
     ->Arg(1000)
     ->Arg(5000)
     ->Arg(10000)
@@ -150,9 +162,10 @@ BENCHMARK(BM_SnapshotFacts)
 // alone over the prebuilt candidates and simulator (Karpenter's figure to
 // beat: ~12 s for 10k pods / 2k nodes). Build costs are reported by
 // BM_DisruptionPass (candidates) and simulation_benchmark (Scheduler).
-void BM_Consolidation(benchmark::State& state) {
+void RunConsolidation(benchmark::State& state, bool constrained) {
   const bool multi = state.range(1) == 1;
-  const snapshot::Snapshot s = MakeSnapshot(static_cast<int>(state.range(0)));
+  const snapshot::Snapshot s =
+      MakeSnapshot(static_cast<int>(state.range(0)), constrained);
   const InstanceTypeCatalog catalog = MakeCatalog(s);
   const budget::PdbIndex pdbs = budget::PdbIndex::Build(s);
   disruption::CandidateContext ctx;
@@ -173,6 +186,7 @@ void BM_Consolidation(benchmark::State& state) {
   const budget::BudgetMapping budgets =
       budget::BudgetBook::Build(s).Evaluate(kNow);
   size_t commanded = 0;
+  size_t verdicts = 0;
   for (auto _ : state) {
     disruption::BudgetLedger ledger = disruption::BudgetLedger::FromMapping(
         budgets, budget::DisruptionReason::kUnderutilized);
@@ -182,12 +196,29 @@ void BM_Consolidation(benchmark::State& state) {
               : disruption::ComputeSingleNodeConsolidation(candidates, ledger,
                                                            *sim, catalog, kNow);
     commanded = r.commands.empty() ? 0 : r.commands.front().candidates.size();
+    verdicts = r.verdicts.size();
     benchmark::DoNotOptimize(r);
   }
   state.counters["candidates"] = static_cast<double>(candidates.size());
   state.counters["commanded_nodes"] = static_cast<double>(commanded);
+  state.counters["verdicts"] = static_cast<double>(verdicts);
+}
+void BM_Consolidation(benchmark::State& state) {
+  RunConsolidation(state, false);
 }
 BENCHMARK(BM_Consolidation)
+    ->ArgNames({"nodes", "multi"})
+    ->Args({1000, 0})
+    ->Args({1000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The same over the cluster with the constraint mix (BM_DisruptionPass-
+// Constrained).
+void BM_ConsolidationConstrained(benchmark::State& state) {
+  RunConsolidation(state, true);
+}
+BENCHMARK(BM_ConsolidationConstrained)
     ->ArgNames({"nodes", "multi"})
     ->Args({1000, 0})
     ->Args({1000, 1})

@@ -15,6 +15,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
+#include "karpenter/v1/storage.pb.h"
 #include "snapshot/json_decode.h"
 #include "snapshot/json_scan.h"
 
@@ -46,5 +47,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(karpenter::v1::PodDisruptionBudget::default_instance(), json);
   Check(karpenter::v1::NodePool::default_instance(), json);
   Check(karpenter::v1::NodeClaim::default_instance(), json);
+  Check(karpenter::v1::PersistentVolumeClaim::default_instance(), json);
+  Check(karpenter::v1::DaemonSet::default_instance(), json);
+  Check(karpenter::v1::VolumeAttachment::default_instance(), json);
+  Check(karpenter::v1::PersistentVolume::default_instance(), json);
+  Check(karpenter::v1::StorageClass::default_instance(), json);
+  Check(karpenter::v1::CSINode::default_instance(), json);
   return 0;
 }

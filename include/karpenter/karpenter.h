@@ -43,6 +43,8 @@
 #include "karpenter/metrics.h"
 #include "karpenter/quantity.h"
 #include "karpenter/requirements.h"
+#include "karpenter/scheduling/node_selector.h"
+#include "karpenter/scheduling/volumes.h"
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"

@@ -190,6 +190,37 @@ inline constexpr absl::string_view kLabelBetaOS = "beta.kubernetes.io/os";
 // Pod: the ReplicaSet controller's (and Karpenter's) deletion cost.
 inline constexpr absl::string_view kPodDeletionCost =
     "controller.kubernetes.io/pod-deletion-cost";
+// PersistentVolumeClaim and PersistentVolume: the deprecated spelling of
+// `spec.storageClassName`, read before it when present.
+inline constexpr absl::string_view kBetaStorageClassAnnotation =
+    "volume.beta.kubernetes.io/storage-class";
+
+// --- Kubernetes storage (k8s.io/api/storage/v1 types.go, core/v1
+// types.go, pkg/volume/util/storageclass.go, component-helpers
+// storage/volume helpers.go). ---
+
+// StorageClass: "true" marks the cluster's default class
+// (`IsDefaultStorageClassAnnotation`, `BetaIsDefaultStorageClassAnnotation`).
+inline constexpr absl::string_view kIsDefaultStorageClassAnnotation =
+    "storageclass.kubernetes.io/is-default-class";
+inline constexpr absl::string_view kBetaIsDefaultStorageClassAnnotation =
+    "storageclass.beta.kubernetes.io/is-default-class";
+// PersistentVolumeClaim: the node the scheduler chose for a delayed-binding
+// claim's provisioning (`AnnSelectedNode`).
+inline constexpr absl::string_view kAnnSelectedNode =
+    "volume.kubernetes.io/selected-node";
+// StorageClass provisioner meaning "no dynamic provisioning"
+// (`NotSupportedProvisioner`).
+inline constexpr absl::string_view kNotSupportedProvisioner =
+    "kubernetes.io/no-provisioner";
+// StorageClass volumeBindingMode that delays binding and provisioning until
+// a pod using the claim is scheduled (`VolumeBindingWaitForFirstConsumer`;
+// the other mode, and the default, is "Immediate").
+inline constexpr absl::string_view kVolumeBindingWaitForFirstConsumer =
+    "WaitForFirstConsumer";
+// PersistentVolumeClaim status.phase of a claim whose volume is gone
+// (`ClaimLost`).
+inline constexpr absl::string_view kClaimLost = "Lost";
 
 // --- Kubernetes taint effects (types.go `TaintEffect*`). ---
 

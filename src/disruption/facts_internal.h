@@ -21,6 +21,8 @@
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/requirements.h"
+#include "karpenter/scheduling/node_ports.h"
+#include "karpenter/scheduling/node_resources.h"
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/snapshot/snapshot.h"
 
@@ -184,9 +186,20 @@ struct SchedulerBase {
   std::vector<int32_t> shape_constraints;
   std::vector<scheduling::PodConstraints> constraints;
   std::map<uint32_t, std::string> unsupported;  // By shape id.
+  // Host ports: per indexed shape an index into `port_lists` (-1: none),
+  // and per node the ports its bound pods hold.
+  std::vector<int32_t> shape_ports;
+  std::vector<std::vector<scheduling::HostPort>> port_lists;
+  std::vector<scheduling::HostPortSet> node_ports;
+  std::optional<scheduling::ResourceDims> resource_dims;  // Over `dims`.
 
   const int64_t* Req(snapshot::PodIndex p) const {
     return &pod_req[size_t{p} * d];
+  }
+  // Pod p's host ports, or null when it has none.
+  const std::vector<scheduling::HostPort>* Ports(snapshot::PodIndex p) const {
+    const int32_t i = shape_ports[snap->PodShapeId(p)];
+    return i >= 0 ? &port_lists[static_cast<size_t>(i)] : nullptr;
   }
   // Pod p's compiled constraints, or null when it has none (or they are
   // unsupported).

@@ -13,7 +13,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -27,7 +26,11 @@
 #include "karpenter/drain/classify.h"
 #include "karpenter/quantity.h"
 #include "karpenter/scheduling/filter_status.h"
+#include "karpenter/scheduling/node_ports.h"
+#include "karpenter/scheduling/node_resources.h"
+#include "karpenter/scheduling/node_selector.h"
 #include "karpenter/scheduling/pod_topology.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -48,8 +51,6 @@ constexpr absl::string_view kAffinityPath =
 constexpr int kCpuDim = 0;
 constexpr int kMemoryDim = 1;
 
-using ResourceList = std::map<std::string, int64_t, std::less<>>;
-
 std::vector<std::string> SortedKeys(
     const pb::Map<std::string, std::string>& m) {
   std::vector<std::string> keys;
@@ -69,70 +70,6 @@ absl::StatusOr<int64_t> ParseRequest(absl::string_view value,
         "%s: quantity \"%s\" must not be negative", field, value));
   }
   return *milli;
-}
-
-absl::Status AddTo(ResourceList& list, const std::string& name, int64_t v,
-                   absl::string_view what) {
-  int64_t& slot = list[name];
-  if (__builtin_add_overflow(slot, v, &slot)) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s: the %s requests overflow int64", what, name));
-  }
-  return absl::OkStatus();
-}
-
-// One container's requests; a resource with a limit but no request requests
-// its limit (API server defaulting).
-absl::StatusOr<ResourceList> ContainerRequests(const v1::Container& c,
-                                               const std::string& path) {
-  ResourceList out;
-  const auto& requests = c.resources().requests();
-  for (const std::string& key : SortedKeys(requests)) {
-    absl::StatusOr<int64_t> v = ParseRequest(
-        requests.at(key), absl::StrCat(path, ".resources.requests.", key));
-    if (!v.ok()) return v.status();
-    out[key] = *v;
-  }
-  const auto& limits = c.resources().limits();
-  for (const std::string& key : SortedKeys(limits)) {
-    if (requests.count(key) > 0) continue;
-    absl::StatusOr<int64_t> v = ParseRequest(
-        limits.at(key), absl::StrCat(path, ".resources.limits.", key));
-    if (!v.ok()) return v.status();
-    out[key] = *v;
-  }
-  return out;
-}
-
-absl::StatusOr<ResourceList> PodRequestList(const v1::Pod& pod) {
-  ResourceList sum;
-  ResourceList init;
-  const v1::PodSpec& spec = pod.spec();
-  for (int i = 0; i < spec.containers_size(); ++i) {
-    const std::string path = absl::StrCat("spec.containers[", i, "]");
-    absl::StatusOr<ResourceList> c =
-        ContainerRequests(spec.containers(i), path);
-    if (!c.ok()) return c.status();
-    for (const auto& [k, v] : *c) {
-      if (absl::Status s = AddTo(sum, k, v, path); !s.ok()) return s;
-    }
-  }
-  for (int i = 0; i < spec.init_containers_size(); ++i) {
-    const std::string path = absl::StrCat("spec.initContainers[", i, "]");
-    absl::StatusOr<ResourceList> c =
-        ContainerRequests(spec.init_containers(i), path);
-    if (!c.ok()) return c.status();
-    for (const auto& [k, v] : *c) init[k] = std::max(init[k], v);
-  }
-  for (const auto& [k, v] : init) sum[k] = std::max(sum[k], v);
-  for (const std::string& key : SortedKeys(spec.overhead())) {
-    const std::string field = absl::StrCat("spec.overhead.", key);
-    absl::StatusOr<int64_t> v = ParseRequest(spec.overhead().at(key), field);
-    if (!v.ok()) return v.status();
-    if (absl::Status s = AddTo(sum, key, *v, field); !s.ok()) return s;
-  }
-  sum[std::string(kPods)] = 1000;
-  return sum;
 }
 
 bool OwnedByStatefulSet(const v1::Pod& pod) {
@@ -186,49 +123,6 @@ const v1::Taint* FirstUntolerated(const v1::Pod& pod,
     if (!ToleratesAll(pod, one)) return &taint;
   }
   return nullptr;
-}
-
-// Kubernetes nodeaffinity: one expression against a node's labels.
-bool ExpressionMatches(const v1::NodeSelectorRequirement& e,
-                       const pb::Map<std::string, std::string>& labels) {
-  const auto it = labels.find(e.key());
-  const bool present = it != labels.end();
-  const auto in_values = [&] {
-    return present && std::find(e.values().begin(), e.values().end(),
-                                it->second) != e.values().end();
-  };
-  const std::string& op = e.operator_();
-  if (op == "In") return in_values();
-  if (op == "NotIn") return !in_values();
-  if (op == "Exists") return present;
-  if (op == "DoesNotExist") return !present;
-  if (op == "Gt" || op == "Lt") {
-    int64_t have = 0;
-    int64_t want = 0;
-    if (!present || e.values_size() != 1 ||
-        !absl::SimpleAtoi(it->second, &have) ||
-        !absl::SimpleAtoi(e.values(0), &want)) {
-      return false;
-    }
-    return op == "Gt" ? have > want : have < want;
-  }
-  return false;
-}
-
-bool TermMatches(const v1::NodeSelectorTerm& term, const v1::Node& node) {
-  if (term.match_expressions().empty() && term.match_fields().empty()) {
-    return false;  // An empty term matches no node.
-  }
-  for (const auto& e : term.match_expressions()) {
-    if (!ExpressionMatches(e, node.metadata().labels())) return false;
-  }
-  for (const auto& f : term.match_fields()) {
-    if (f.key() != "metadata.name") return false;
-    pb::Map<std::string, std::string> name;
-    name[f.key()] = node.metadata().name();
-    if (!ExpressionMatches(f, name)) return false;
-  }
-  return true;
 }
 
 std::string DeterministicBytes(const pb::Message& m) {
@@ -332,10 +226,7 @@ bool TypeAdmits(const TypeInfo& t, const Requirements& reqs) {
 
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
     const v1::Pod& pod) {
-  absl::StatusOr<ResourceList> list = PodRequestList(pod);
-  if (!list.ok()) return list.status();
-  return std::vector<std::pair<std::string, int64_t>>(list->begin(),
-                                                      list->end());
+  return scheduling::PodRequests(pod);
 }
 
 std::optional<double> CheapestOffering(const InstanceType& type,
@@ -359,97 +250,8 @@ std::optional<double> CheapestOffering(const InstanceType& type,
 namespace karpenter::disruption::internal {
 namespace {
 
-// A pod's requests, fast path: keys view into the pod. Returns false when
-// a quantity does not parse or a sum overflows (the caller then takes
-// PodRequestList's error).
-using FastList = absl::InlinedVector<std::pair<absl::string_view, int64_t>, 6>;
-
-int64_t* Slot(FastList& list, absl::string_view key) {
-  for (auto& [k, v] : list) {
-    if (k == key) return &v;
-  }
-  list.emplace_back(key, 0);
-  return &list.back().second;
-}
-
-// Parsed quantities by text: pods of one workload repeat the same few
-// request strings, and a lookup is cheaper than a parse.
-class QuantityCache {
- public:
-  bool Parse(absl::string_view value, int64_t& out) {
-    if (auto it = parsed_.find(value); it != parsed_.end()) {
-      out = it->second;
-      return true;
-    }
-    absl::StatusOr<int64_t> milli = ParseQuantityMilli(value, "");
-    if (!milli.ok() || *milli < 0) return false;
-    out = *milli;
-    if (parsed_.size() < kMaxEntries) parsed_.emplace(value, out);
-    return true;
-  }
-
- private:
-  static constexpr size_t kMaxEntries = 4096;
-  absl::flat_hash_map<std::string, int64_t> parsed_;
-};
-
-bool ContainerFast(const v1::Container& c, QuantityCache& cache,
-                   FastList& out) {
-  const auto& requests = c.resources().requests();
-  for (const auto& [key, value] : requests) {
-    int64_t v = 0;
-    if (!cache.Parse(value, v)) return false;
-    out.emplace_back(key, v);
-  }
-  for (const auto& [key, value] : c.resources().limits()) {
-    if (requests.count(key) > 0) continue;
-    int64_t v = 0;
-    if (!cache.Parse(value, v)) return false;
-    out.emplace_back(key, v);
-  }
-  return true;
-}
-
-bool PodRequestsFast(const v1::Pod& pod, QuantityCache& cache, FastList& sum) {
-  const v1::PodSpec& spec = pod.spec();
-  FastList one;
-  for (const v1::Container& c : spec.containers()) {
-    one.clear();
-    if (!ContainerFast(c, cache, one)) return false;
-    for (const auto& [k, v] : one) {
-      int64_t* slot = Slot(sum, k);
-      if (__builtin_add_overflow(*slot, v, slot)) return false;
-    }
-  }
-  FastList init;
-  for (const v1::Container& c : spec.init_containers()) {
-    one.clear();
-    if (!ContainerFast(c, cache, one)) return false;
-    for (const auto& [k, v] : one) {
-      int64_t* slot = Slot(init, k);
-      *slot = std::max(*slot, v);
-    }
-  }
-  for (const auto& [k, v] : init) {
-    int64_t* slot = Slot(sum, k);
-    *slot = std::max(*slot, v);
-  }
-  for (const auto& [key, value] : spec.overhead()) {
-    int64_t v = 0;
-    if (!cache.Parse(value, v)) return false;
-    int64_t* slot = Slot(sum, key);
-    if (__builtin_add_overflow(*slot, v, slot)) return false;
-  }
-  *Slot(sum, kPods) = 1000;
-  return true;
-}
-
-// PodRequestList's error for a pod the fast path refused.
-absl::Status RequestError(const v1::Pod& pod) {
-  absl::StatusOr<ResourceList> list = PodRequestList(pod);
-  if (!list.ok()) return list.status();
-  return absl::InternalError("resource requests failed to parse");
-}
+// A pod's requests (scheduling/resources.h); keys view into the pod.
+using FastList = scheduling::PodRequestList;
 
 void AppendPiece(char tag, absl::string_view bytes, std::string& key) {
   absl::StrAppend(&key, absl::string_view(&tag, 1), bytes.size(), ":", bytes);
@@ -502,9 +304,9 @@ class BaseBuilder {
                           absl::flat_hash_map<std::string, int32_t>& ids) {
     const v1::Pod& shape = snap_.PodShape(p);
     FastList list;
-    if (!PodRequestsFast(shape, quantities_, list)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "pods/", snap_.PodKey(p), ": ", RequestError(shape).message()));
+    if (absl::Status s = requests_.Compute(shape, list); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pods/", snap_.PodKey(p), ": ", s.message()));
     }
     auto [it, inserted] = ids.try_emplace(
         ProfileKey(shape), static_cast<int32_t>(b_.profiles.size()));
@@ -521,6 +323,11 @@ class BaseBuilder {
     lists_.push_back(std::move(list));
     shape_profile_[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
+    std::vector<scheduling::HostPort> ports = scheduling::PodHostPorts(shape);
+    if (!ports.empty()) {
+      b_.shape_ports[shape_id] = static_cast<int32_t>(b_.port_lists.size());
+      b_.port_lists.push_back(std::move(ports));
+    }
     return absl::OkStatus();
   }
 
@@ -562,6 +369,7 @@ class BaseBuilder {
     shape_profile_.assign(snap_.pod_shape_count(), -1);
     b_.shape_constraints.assign(snap_.pod_shape_count(),
                                 SchedulerBase::kNoConstraints);
+    b_.shape_ports.assign(snap_.pod_shape_count(), -1);
     absl::flat_hash_map<std::string, int32_t> profile_ids;
     for (PodIndex p = 0; p < pod_count; ++p) {
       const v1::Pod& pod = snap_.PodShape(p);
@@ -588,6 +396,8 @@ class BaseBuilder {
                std::string(kPods)};
     b_.dims.insert(b_.dims.end(), extended.begin(), extended.end());
     b_.d = b_.dims.size();
+    // The dimensions are distinct and non-empty by construction.
+    b_.resource_dims.emplace(*scheduling::ResourceDims::Create(b_.dims));
     // Each indexed shape's requests as a row over the dimensions.
     std::vector<int64_t> rows(lists_.size() * b_.d, 0);
     for (size_t l = 0; l < lists_.size(); ++l) {
@@ -630,6 +440,7 @@ class BaseBuilder {
     for (PodIndex p : snap_.PodsOnNode(n)) {
       if ((b_.pod_flags[p] & kIndexed) == 0) continue;
       for (size_t i = 0; i < b_.d; ++i) free[i] -= b_.Req(p)[i];
+      if (const auto* ports = b_.Ports(p)) b_.node_ports[n].Add(*ports);
     }
     return absl::OkStatus();
   }
@@ -651,6 +462,7 @@ class BaseBuilder {
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
     b_.node_alloc.assign(nodes.size() * b_.d, 0);
+    b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
     b_.node_deleting.assign(nodes.size(), 0);
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = NodeFree(n); !s.ok()) return s;
@@ -763,7 +575,7 @@ class BaseBuilder {
   const snapshot::Snapshot& snap_;
   const budget::PdbIndex& pdbs_;
   SchedulerBase& b_;
-  QuantityCache quantities_;
+  scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
   // By shape id: index into lists_ and the profile, or -1 before indexing.
   std::vector<int32_t> shape_list_;
@@ -941,6 +753,7 @@ struct Claim {
   std::vector<int64_t> total;
   std::vector<v1::NodeSelectorRequirement> added;
   int pods = 0;
+  scheduling::HostPortSet ports;  // Held by the pods added so far.
 };
 
 }  // namespace
@@ -993,6 +806,9 @@ class SimulationPass {
   // that is not a candidate.
   std::string NoNodeAvailable(PodIndex p);
   void Place(PodIndex p, NodeIndex n);
+  // Node n's host ports in use in this pass.
+  const scheduling::HostPortSet& PortsOf(NodeIndex n) const;
+  scheduling::HostPortSet& MutablePortsOf(NodeIndex n);
   bool PlaceOnExisting(PodIndex p);
   void Fail(PodIndex p, std::string reason) {
     failed_.emplace_back(p, std::move(reason));
@@ -1025,6 +841,8 @@ class SimulationPass {
   std::vector<int8_t> cache_;  // per (profile slot, node): -1 unknown, bits
   std::vector<std::pair<PodIndex, std::string>> failed_;
   scheduling::TopologyState topo_{*b_.topology};
+  // Copies of the nodes' port sets this pass changed.
+  absl::flat_hash_map<NodeIndex, scheduling::HostPortSet> ports_;
   // A pod with required anti-affinity terms was placed in this pass.
   bool placed_holder_ = false;
 };
@@ -1064,7 +882,7 @@ uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
              .node_affinity()
              .required_during_scheduling_ignored_during_execution()
              .node_selector_terms()) {
-      if (TermMatches(term, node)) {
+      if (scheduling::NodeSelectorTermMatches(term, node)) {
         ok = true;
         break;
       }
@@ -1156,24 +974,25 @@ std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
                    "node(s) didn't match Pod's node affinity/selector"});
   }
   if (done()) return out;
-  const int64_t* req = b_.Req(p);
-  const int64_t* free = FreeOf(n);
-  const int64_t* alloc = &b_.node_alloc[size_t{n} * b_.d];
-  // kube-scheduler reports pods first, then cpu, memory, ephemeral storage
-  // and extended resources (noderesources/fit.go fitsRequest).
-  static constexpr size_t kOrder[] = {3, 0, 1, 2};
-  const auto check = [&](size_t i) {
-    if (req[i] <= 0 || req[i] <= free[i]) return;
-    const bool pods = b_.dims[i] == kPods;
-    out.push_back({scheduling::kNodeResourcesFit,
-                   req[i] > alloc[i] && !pods
-                       ? FilterCode::kUnschedulableAndUnresolvable
-                       : FilterCode::kUnschedulable,
-                   pods ? std::string("Too many pods")
-                        : absl::StrCat("Insufficient ", b_.dims[i])});
+  if (const auto* ports = b_.Ports(p)) {
+    if (std::optional<FilterFailure> f =
+            scheduling::NodePortsFilter(*ports, PortsOf(n))) {
+      out.push_back(*std::move(f));
+    }
+  }
+  if (done()) return out;
+  const auto d = static_cast<std::ptrdiff_t>(b_.d);
+  const auto row = [&](const int64_t* r) {
+    return absl::MakeConstSpan(r, r + d);
   };
-  for (size_t i : kOrder) check(i);
-  for (size_t i = 4; i < b_.d; ++i) check(i);
+  // The rows have b_.d values each: NodeResourcesFitFree cannot fail.
+  absl::StatusOr<std::vector<FilterFailure>> resources =
+      scheduling::NodeResourcesFitFree(*b_.resource_dims, row(b_.Req(p)),
+                                       row(&b_.node_alloc[size_t{n} * b_.d]),
+                                       row(FreeOf(n)));
+  if (resources.ok()) {
+    for (FilterFailure& f : *resources) out.push_back(std::move(f));
+  }
   if (done()) return out;
   // Each plugin on its own: a node may fail both.
   WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
@@ -1197,10 +1016,22 @@ std::string SimulationPass::NoNodeAvailable(PodIndex p) {
   return scheduling::NoNodeAvailableMessage(nodes, histogram);
 }
 
+const scheduling::HostPortSet& SimulationPass::PortsOf(NodeIndex n) const {
+  const auto it = ports_.find(n);
+  return it != ports_.end() ? it->second : b_.node_ports[n];
+}
+
+scheduling::HostPortSet& SimulationPass::MutablePortsOf(NodeIndex n) {
+  auto [it, inserted] = ports_.try_emplace(n);
+  if (inserted) it->second = b_.node_ports[n];
+  return it->second;
+}
+
 void SimulationPass::Place(PodIndex p, NodeIndex n) {
   const int64_t* req = b_.Req(p);
   int64_t* free = MutableFreeOf(n);
   for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
+  if (const auto* ports = b_.Ports(p)) MutablePortsOf(n).Add(*ports);
   topo_.AddPod(p, n);
   const scheduling::PodConstraints* c = b_.Constraints(p);
   if (c != nullptr && !c->anti_affinity.empty()) placed_holder_ = true;
@@ -1218,9 +1049,13 @@ int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
   const int64_t* req = b_.Req(p);
   const bool topology = TopologyMatters(p);
+  const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
   for (NodeIndex n : b_.node_order) {
     if (IsCandidate(n)) continue;
     if (!Fits(req, FreeOf(n)) || !Compatible(p, n)) continue;
+    if (ports != nullptr && scheduling::NodePortsFilter(*ports, PortsOf(n))) {
+      continue;
+    }
     if (topology && TopologyFilter(p, n).has_value()) continue;
     Place(p, n);
     return true;
@@ -1255,6 +1090,13 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     return absl::StrFormat("does not tolerate taint %s=%s:%s of NodePool %s",
                            t->key(), t->value(), t->effect(), pool);
   }
+  const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
+  if (ports != nullptr && scheduling::NodePortsFilter(*ports, claim.ports)) {
+    return absl::StrFormat(
+        "its host ports are taken by another pod of the one new NodeClaim of "
+        "NodePool %s",
+        pool);
+  }
   std::vector<int64_t> total = claim.total;
   const int64_t* req = b_.Req(p);
   for (size_t i = 0; i < b_.d; ++i) total[i] += req[i];
@@ -1287,6 +1129,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     claim.total = std::move(total);
     claim.added.insert(claim.added.end(), term.protos.begin(),
                        term.protos.end());
+    if (ports != nullptr) claim.ports.Add(*ports);
     ++claim.pods;
     return std::nullopt;
   }
@@ -1438,11 +1281,14 @@ SimulationResult SimulationPass::Run() {
       // fail closed rather than guess.
       Fail(m.pod,
            absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need ",
-                        !c->spread.empty()     ? "topology spread"
-                        : !c->affinity.empty() ? "pod affinity"
-                                               : "pod anti-affinity",
-                        " narrowing, which is not simulated"));
+                        ") and a new NodeClaim for it would need narrowing "
+                        "for ",
+                        !c->spread.empty()
+                            ? "PodTopologySpread (topology spread constraints)"
+                        : !c->affinity.empty()
+                            ? "InterPodAffinity (pod affinity)"
+                            : "InterPodAffinity (pod anti-affinity)",
+                        ", which is not simulated"));
       continue;
     }
     if (std::optional<std::string> key = ExistingAntiAffinityKey(m.pod)) {
@@ -1450,10 +1296,10 @@ SimulationResult SimulationPass::Run() {
       // on a zone: it would have to be narrowed away from those domains.
       Fail(m.pod,
            absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need "
-                        "narrowing away from existing pods' "
-                        "anti-affinity on ",
-                        *key, ", which is not simulated"));
+                        ") and a new NodeClaim for it would need narrowing "
+                        "for InterPodAffinity (existing pods' anti-affinity "
+                        "on ",
+                        *key, "), which is not simulated"));
       continue;
     }
     int slot = m.pool;
@@ -1461,7 +1307,7 @@ SimulationResult SimulationPass::Run() {
     for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
       const PoolInfo* info = s_.Pool(pool_names[i]);
       if (info == nullptr) continue;
-      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0};
+      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0, {}};
       std::optional<std::string> probe_why = TryAdd(probe, m.pod);
       if (!probe_why) {
         slot = static_cast<int>(i);
@@ -1491,7 +1337,7 @@ SimulationResult SimulationPass::Run() {
       }
       continue;
     }
-    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0};
+    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0, {}};
     for (PodIndex p : groups[slot]) {
       if (std::optional<std::string> why = TryAdd(claim, p)) {
         Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
@@ -1516,6 +1362,9 @@ std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
     if ((b_.pod_flags[p] & kIndexed) != 0) {
       int64_t* free = MutableFreeOf(*bound);
       for (size_t i = 0; i < b_.d; ++i) free[i] += b_.Req(p)[i];
+      if (const auto* ports = b_.Ports(p)) {
+        MutablePortsOf(*bound).Remove(*ports);
+      }
     }
     topo_.RemovePod(p);
   }

@@ -82,6 +82,10 @@ void ObjectSet::Append(ObjectSet&& other) {
   MoveAppend(other.node_claims, node_claims);
   MoveAppend(other.volume_attachments, volume_attachments);
   MoveAppend(other.persistent_volume_claims, persistent_volume_claims);
+  MoveAppend(other.persistent_volumes, persistent_volumes);
+  MoveAppend(other.storage_classes, storage_classes);
+  MoveAppend(other.csi_nodes, csi_nodes);
+  MoveAppend(other.daemon_sets, daemon_sets);
   for (const auto& [kind, count] : other.skipped_kinds) {
     skipped_kinds[kind] += count;
   }

@@ -19,6 +19,7 @@
 #include "karpenter/well_known.h"
 #include "snapshot/json_decode.h"
 #include "snapshot/json_scan.h"
+#include "snapshot/validate.h"
 
 namespace karpenter::snapshot::internal {
 namespace {
@@ -30,7 +31,9 @@ constexpr absl::string_view kTimestampType = "google.protobuf.Timestamp";
 bool IsRecognisedKindName(absl::string_view kind) {
   return kind == "Node" || kind == "Pod" || kind == "PodDisruptionBudget" ||
          kind == "NodePool" || kind == "NodeClaim" ||
-         kind == "VolumeAttachment" || kind == "PersistentVolumeClaim";
+         kind == "VolumeAttachment" || kind == "PersistentVolumeClaim" ||
+         kind == "PersistentVolume" || kind == "StorageClass" ||
+         kind == "CSINode" || kind == "DaemonSet";
 }
 
 // Describes what a protobuf scalar type expects, for "expected X, got Y".
@@ -251,6 +254,16 @@ absl::Status Decode(FastJsonDecoder& decoder, absl::string_view json,
   if constexpr (std::is_same_v<T, v1::NodePool>) {
     ProbeNodePoolPresence(json, message);
   }
+  // The API server's rules the snapshot relies on (snapshot/validate.h).
+  if constexpr (std::is_same_v<T, v1::PersistentVolume>) {
+    KARPENTER_RETURN_IF_ERROR(ValidatePersistentVolume(message));
+  }
+  if constexpr (std::is_same_v<T, v1::StorageClass>) {
+    KARPENTER_RETURN_IF_ERROR(ValidateStorageClass(message));
+  }
+  if constexpr (std::is_same_v<T, v1::CSINode>) {
+    KARPENTER_RETURN_IF_ERROR(ValidateCSINode(message));
+  }
   out.push_back(std::move(message));
   return absl::OkStatus();
 }
@@ -277,9 +290,17 @@ ObjectKind Classify(absl::string_view kind, absl::string_view api_version) {
   if (kind == "PersistentVolumeClaim" && (any || api_version == "v1")) {
     return ObjectKind::kPersistentVolumeClaim;
   }
-  if (kind == "VolumeAttachment" &&
-      (any || api_version == "storage.k8s.io/v1")) {
+  if (kind == "PersistentVolume" && (any || api_version == "v1")) {
+    return ObjectKind::kPersistentVolume;
+  }
+  const bool storage = any || api_version == "storage.k8s.io/v1";
+  if (kind == "VolumeAttachment" && storage) {
     return ObjectKind::kVolumeAttachment;
+  }
+  if (kind == "StorageClass" && storage) return ObjectKind::kStorageClass;
+  if (kind == "CSINode" && storage) return ObjectKind::kCSINode;
+  if (kind == "DaemonSet" && (any || api_version == "apps/v1")) {
+    return ObjectKind::kDaemonSet;
   }
   if (kind == "PodDisruptionBudget" &&
       (any || api_version == "policy/v1" || api_version == "policy/v1beta1")) {
@@ -308,6 +329,14 @@ const pb::Descriptor* DescriptorFor(ObjectKind kind) {
       return v1::VolumeAttachment::descriptor();
     case ObjectKind::kPersistentVolumeClaim:
       return v1::PersistentVolumeClaim::descriptor();
+    case ObjectKind::kPersistentVolume:
+      return v1::PersistentVolume::descriptor();
+    case ObjectKind::kStorageClass:
+      return v1::StorageClass::descriptor();
+    case ObjectKind::kCSINode:
+      return v1::CSINode::descriptor();
+    case ObjectKind::kDaemonSet:
+      return v1::DaemonSet::descriptor();
     case ObjectKind::kSkipped:
       break;
   }
@@ -375,6 +404,16 @@ absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
     case ObjectKind::kPersistentVolumeClaim:
       return Decode(decoder_, json, kind_name, api_version,
                     out_.persistent_volume_claims);
+    case ObjectKind::kPersistentVolume:
+      return Decode(decoder_, json, kind_name, api_version,
+                    out_.persistent_volumes);
+    case ObjectKind::kStorageClass:
+      return Decode(decoder_, json, kind_name, api_version,
+                    out_.storage_classes);
+    case ObjectKind::kCSINode:
+      return Decode(decoder_, json, kind_name, api_version, out_.csi_nodes);
+    case ObjectKind::kDaemonSet:
+      return Decode(decoder_, json, kind_name, api_version, out_.daemon_sets);
     case ObjectKind::kSkipped:
       break;
   }

@@ -33,6 +33,10 @@ enum class ObjectKind {
   kNodeClaim,
   kVolumeAttachment,
   kPersistentVolumeClaim,
+  kPersistentVolume,
+  kStorageClass,
+  kCSINode,
+  kDaemonSet,
   kSkipped
 };
 

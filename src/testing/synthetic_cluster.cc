@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -34,12 +35,13 @@ absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
   if (o.pdbs == -1) o.pdbs = o.nodes / 2;
   if (o.node_pools == -1) o.node_pools = std::max(1, o.nodes / 20);
   if (o.namespaces == -1) o.namespaces = std::max(1, o.nodes / 100);
-  const std::array<std::pair<const char*, int>, 5> counts = {{
+  const std::array<std::pair<const char*, int>, 6> counts = {{
       {"nodes", o.nodes},
       {"app_pods_per_node", o.app_pods_per_node},
       {"pdbs", o.pdbs},
       {"node_pools", o.node_pools},
       {"namespaces", o.namespaces},
+      {"pending_pods", o.pending_pods},
   }};
   for (const auto& [field, value] : counts) {
     if (value < 0 || value > kMaxCount) {
@@ -48,16 +50,70 @@ absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
                        " is outside [0, ", kMaxCount, "]"));
     }
   }
+  const std::array<std::pair<const char*, int>, 3> percents = {{
+      {"zone_spread_percent", o.zone_spread_percent},
+      {"hostname_anti_affinity_percent", o.hostname_anti_affinity_percent},
+      {"host_port_percent", o.host_port_percent},
+  }};
+  for (const auto& [field, value] : percents) {
+    if (value < 0 || value > 100) {
+      return absl::InvalidArgumentError(absl::StrCat("SyntheticClusterOptions.",
+                                                     field, ": ", value,
+                                                     " is outside [0, 100]"));
+    }
+  }
   if (o.node_pools == 0 && o.nodes > 0) {
     return absl::InvalidArgumentError(
         "SyntheticClusterOptions.node_pools: 0 NodePools cannot own nodes");
   }
-  if (o.namespaces == 0 && (o.pdbs > 0 || o.app_pods_per_node > 0)) {
+  if (o.namespaces == 0 &&
+      (o.pdbs > 0 || o.app_pods_per_node > 0 || o.pending_pods > 0)) {
     return absl::InvalidArgumentError(
         "SyntheticClusterOptions.namespaces: 0 namespaces cannot hold pods "
         "or PDBs");
   }
   return o;
+}
+
+// Whether Deployment `deployment` is among the `percent` share drawn with
+// `salt`: splitmix64 of the id and the salt, so that each constraint draws
+// independently of the others.
+bool Picked(int64_t deployment, uint64_t salt, int percent) {
+  if (percent <= 0) return false;
+  uint64_t x = static_cast<uint64_t>(deployment) + salt * 0x9e3779b97f4a7c15u;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+  x ^= x >> 31;
+  return static_cast<int>(x % 100) < percent;
+}
+
+// The constraints of Deployment `deployment` (app label `app`) on `spec`.
+void AddConstraints(int64_t deployment, const std::string& app,
+                    const SyntheticClusterOptions& o, v1::PodSpec& spec) {
+  if (Picked(deployment, 1, o.zone_spread_percent)) {
+    v1::TopologySpreadConstraint& c = *spec.add_topology_spread_constraints();
+    c.set_max_skew(1);
+    c.set_topology_key(std::string(well_known::kLabelTopologyZone));
+    c.set_when_unsatisfiable("DoNotSchedule");
+    (*c.mutable_label_selector()->mutable_match_labels())["app"] = app;
+  }
+  if (Picked(deployment, 2, o.hostname_anti_affinity_percent)) {
+    v1::PodAffinityTerm& t =
+        *spec.mutable_affinity()
+             ->mutable_pod_anti_affinity()
+             ->add_required_during_scheduling_ignored_during_execution();
+    t.set_topology_key(std::string(well_known::kLabelHostname));
+    (*t.mutable_label_selector()->mutable_match_labels())["app"] = app;
+  }
+  if (Picked(deployment, 3, o.host_port_percent)) {
+    // A node's pods are consecutive serials and deployment % 60 equals
+    // serial % 60, so host ports never collide on a node.
+    v1::ContainerPort& port = *spec.mutable_containers(0)->add_ports();
+    port.set_name("http");
+    port.set_container_port(8080);
+    port.set_host_port(8080 + static_cast<int32_t>(deployment % 60));
+    port.set_protocol("TCP");
+  }
 }
 
 void SetCondition(absl::string_view type, absl::string_view status,
@@ -142,14 +198,19 @@ void AddNodeAndClaim(int i, const SyntheticClusterOptions& o,
   }
 }
 
+// The pod in `slot` of node `node_index` (slot -1: its DaemonSet pod), or,
+// when `node` is empty, pending application pod `slot` (node_index unused).
 v1::Pod MakePod(const std::string& node, int node_index, int slot,
                 const SyntheticClusterOptions& o) {
+  const bool pending = node.empty();
   v1::Pod pod;
   pod.set_api_version("v1");
   pod.set_kind("Pod");
   v1::ObjectMeta& meta = *pod.mutable_metadata();
   v1::OwnerReference& owner = *meta.add_owner_references();
   owner.set_controller(true);
+  // The pod's Deployment id, app * namespaces + ns (-1: a DaemonSet pod).
+  int64_t deployment = -1;
   if (slot < 0) {  // the node's DaemonSet pod
     meta.set_name(absl::StrFormat("node-agent-%06d", node_index));
     meta.set_namespace_("kube-system");
@@ -158,11 +219,13 @@ v1::Pod MakePod(const std::string& node, int node_index, int slot,
     owner.set_kind("DaemonSet");
     owner.set_name("node-agent");
   } else {
-    const long serial =
-        static_cast<long>(node_index) * o.app_pods_per_node + slot;
+    const int64_t serial =
+        pending ? int64_t{o.nodes} * o.app_pods_per_node + slot
+                : int64_t{node_index} * o.app_pods_per_node + slot;
     const int ns = static_cast<int>(serial % o.namespaces);
     const int app =
         static_cast<int>((serial / o.namespaces) % kAppsPerNamespace);
+    deployment = int64_t{app} * o.namespaces + ns;
     meta.set_name(absl::StrFormat("app-%d-%08d", app, serial));
     meta.set_namespace_(absl::StrFormat("ns-%04d", ns));
     (*meta.mutable_labels())["app"] = absl::StrCat("app-", app);
@@ -170,15 +233,30 @@ v1::Pod MakePod(const std::string& node, int node_index, int slot,
     owner.set_kind("ReplicaSet");
     owner.set_name(absl::StrCat("app-", app, "-5d8f7c"));
   }
-  meta.set_uid(absl::StrFormat("pod-%06d-%04d", node_index, slot + 1));
+  if (pending) {
+    meta.set_uid(absl::StrFormat("pending-%08d", slot));
+  } else {
+    meta.set_uid(absl::StrFormat("pod-%06d-%04d", node_index, slot + 1));
+  }
   *meta.mutable_creation_timestamp() = ToProto(o.created);
   v1::PodSpec& spec = *pod.mutable_spec();
-  spec.set_node_name(node);
+  if (!pending) spec.set_node_name(node);
   spec.set_termination_grace_period_seconds(30);
   v1::Container& c = *spec.add_containers();
   c.set_name("main");
   (*c.mutable_resources()->mutable_requests())["cpu"] = "100m";
   (*c.mutable_resources()->mutable_requests())["memory"] = "128Mi";
+  if (deployment >= 0) {
+    AddConstraints(deployment, meta.labels().at("app"), o, spec);
+  }
+  if (pending) {
+    pod.mutable_status()->set_phase("Pending");
+    v1::Condition& scheduled = *pod.mutable_status()->add_conditions();
+    SetCondition(well_known::kConditionTypePodScheduled,
+                 well_known::kConditionFalse, o.created, scheduled);
+    scheduled.set_reason("Unschedulable");
+    return pod;
+  }
   pod.mutable_status()->set_phase("Running");
   *pod.mutable_status()->mutable_start_time() =
       ToProto(o.created + absl::Minutes(1));
@@ -216,14 +294,19 @@ void Generate(const SyntheticClusterOptions& o, snapshot::ObjectSet& out,
     out.node_pools.push_back(MakeNodePool(i, o));
   out.nodes.reserve(o.nodes);
   out.node_claims.reserve(o.nodes);
+  // Every Node before the first pod, as a host decoding a node list holds
+  // them: made between streamed pods, their sub-messages would sit
+  // scattered among the freed pod messages, and per-node reads would miss
+  // cache the more, the larger the pods.
+  for (int i = 0; i < o.nodes; ++i) AddNodeAndClaim(i, o, out);
   for (int i = 0; i < o.nodes; ++i) {
-    AddNodeAndClaim(i, o, out);
-    const std::string& node = out.nodes.back().metadata().name();
+    const std::string& node = out.nodes[i].metadata().name();
     add_pod(MakePod(node, i, -1, o));
     for (int slot = 0; slot < o.app_pods_per_node; ++slot) {
       add_pod(MakePod(node, i, slot, o));
     }
   }
+  for (int i = 0; i < o.pending_pods; ++i) add_pod(MakePod("", -1, i, o));
   out.pdbs.reserve(o.pdbs);
   for (int i = 0; i < o.pdbs; ++i) out.pdbs.push_back(MakePdb(i, o));
 }
@@ -236,7 +319,8 @@ absl::StatusOr<snapshot::ObjectSet> MakeSyntheticCluster(
   if (!resolved.ok()) return resolved.status();
   snapshot::ObjectSet out;
   out.pods.reserve(static_cast<size_t>(resolved->nodes) *
-                   (resolved->app_pods_per_node + 1));
+                       (resolved->app_pods_per_node + 1) +
+                   static_cast<size_t>(resolved->pending_pods));
   Generate(*resolved, out,
            [&out](v1::Pod pod) { out.pods.push_back(std::move(pod)); });
   return out;

@@ -601,7 +601,7 @@ TEST_CASE("simulation: pod topology constraints are simulated, not guessed",
     if (!row.scheduled && row.unsupported.empty()) {
       REQUIRE(run.result.unschedulable.size() == 1);
       CHECK_THAT(run.result.unschedulable[0],
-                 Catch::Contains("narrowing, which is not simulated"));
+                 Catch::Contains("would need narrowing for "));
     }
   }
 }

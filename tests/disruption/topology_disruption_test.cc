@@ -139,8 +139,9 @@ const PodEdit kZoneSpread = WithSpread(Spread(kZone, 1, kWeb));
 constexpr char kSpreadRefused[] =
     "default/web-c: fits no remaining node (0/3 nodes are available: 1 "
     "Insufficient cpu, 2 node(s) didn't match pod topology spread "
-    "constraints.) and a new NodeClaim for it would need topology spread "
-    "narrowing, which is not simulated";
+    "constraints.) and a new NodeClaim for it would need narrowing for "
+    "PodTopologySpread (topology spread constraints), which is not "
+    "simulated";
 
 TEST_CASE("topology: consolidation refuses a move that breaks zone spread",
           "[disruption][topology]") {
@@ -222,8 +223,8 @@ World Replicas(const std::string& n3_fill, bool drifted = false) {
 constexpr char kApartRefused[] =
     "default/r-1: fits no remaining node (0/2 nodes are available: 1 "
     "Insufficient cpu, 1 node(s) didn't match pod anti-affinity rules.) and "
-    "a new NodeClaim for it would need pod anti-affinity narrowing, which is "
-    "not simulated";
+    "a new NodeClaim for it would need narrowing for InterPodAffinity (pod "
+    "anti-affinity), which is not simulated";
 
 TEST_CASE("topology: replicas with hostname anti-affinity never share a node",
           "[disruption][topology]") {
@@ -342,8 +343,8 @@ TEST_CASE(
           "default/web-0: fits no remaining node (0/2 nodes are available: 1 "
           "Insufficient cpu, 1 node(s) didn't satisfy existing pods "
           "anti-affinity rules.) and a new NodeClaim for it would need "
-          "narrowing away from existing pods' anti-affinity on "
-          "topology.kubernetes.io/zone, which is not simulated"));
+          "narrowing for InterPodAffinity (existing pods' anti-affinity on "
+          "topology.kubernetes.io/zone), which is not simulated"));
 }
 
 // --- Pods moved earlier count for later ones. --------------------------------
@@ -405,8 +406,8 @@ TEST_CASE(
               "default/web-y: fits no remaining node (0/2 nodes are "
               "available: 1 Insufficient cpu, 1 node(s) didn't match pod "
               "topology spread constraints.) and a new NodeClaim for it "
-              "would need topology spread narrowing, which is not "
-              "simulated"});
+              "would need narrowing for PodTopologySpread (topology spread "
+              "constraints), which is not simulated"});
     // Multi-node consolidation finds nothing; single-node takes x.
     CHECK(CommandSummary(w.Decide()) ==
           std::vector<std::string>{"SingleNodeConsolidation:x"});
@@ -434,7 +435,8 @@ TEST_CASE(
               "default/web-y: fits no remaining node (0/2 nodes are "
               "available: 1 Insufficient cpu, 1 node(s) didn't match pod "
               "anti-affinity rules.) and a new NodeClaim for it would need "
-              "pod anti-affinity narrowing, which is not simulated"});
+              "narrowing for InterPodAffinity (pod anti-affinity), which is "
+              "not simulated"});
     CHECK(CommandSummary(w.Decide()) ==
           std::vector<std::string>{"SingleNodeConsolidation:x"});
   }
@@ -530,8 +532,9 @@ TEST_CASE(
           "pods cannot be rescheduled: default/web-6d4cf56db6-tq8mc: fits "
           "no remaining node (0/6 nodes are available: 1 node(s) were not "
           "ready, 5 node(s) didn't match pod topology spread constraints.) "
-          "and a new NodeClaim for it would need topology spread narrowing, "
-          "which is not simulated");
+          "and a new NodeClaim for it would need narrowing for "
+          "PodTopologySpread (topology spread constraints), which is not "
+          "simulated");
   }
 }
 

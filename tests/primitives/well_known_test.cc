@@ -148,6 +148,30 @@ TEST_CASE("well_known: every name is spelled as in Karpenter and Kubernetes",
       KARPENTER_SPELLING(kPodDeletionCost,
                          "controller.kubernetes.io/pod-deletion-cost",
                          "PodDeletionCost (annotation_key_constants.go)"),
+      KARPENTER_SPELLING(kBetaStorageClassAnnotation,
+                         "volume.beta.kubernetes.io/storage-class",
+                         "BetaStorageClassAnnotation "
+                         "(annotation_key_constants.go)"),
+      // Storage: k8s.io/api/storage/v1 and core/v1 types.go,
+      // pkg/volume/util/storageclass.go, component-helpers storage/volume.
+      KARPENTER_SPELLING(kIsDefaultStorageClassAnnotation,
+                         "storageclass.kubernetes.io/is-default-class",
+                         "IsDefaultStorageClassAnnotation "
+                         "(volume/util/storageclass.go)"),
+      KARPENTER_SPELLING(kBetaIsDefaultStorageClassAnnotation,
+                         "storageclass.beta.kubernetes.io/is-default-class",
+                         "BetaIsDefaultStorageClassAnnotation "
+                         "(volume/util/storageclass.go)"),
+      KARPENTER_SPELLING(kAnnSelectedNode, "volume.kubernetes.io/selected-node",
+                         "AnnSelectedNode (storage/volume/helpers.go)"),
+      KARPENTER_SPELLING(kNotSupportedProvisioner,
+                         "kubernetes.io/no-provisioner",
+                         "NotSupportedProvisioner (storage/volume/helpers.go)"),
+      KARPENTER_SPELLING(kVolumeBindingWaitForFirstConsumer,
+                         "WaitForFirstConsumer",
+                         "VolumeBindingWaitForFirstConsumer "
+                         "(storage/v1 types.go)"),
+      KARPENTER_SPELLING(kClaimLost, "Lost", "ClaimLost (core/v1 types.go)"),
       KARPENTER_SPELLING(kTaintEffectNoSchedule, "NoSchedule",
                          "TaintEffectNoSchedule (types.go)"),
       KARPENTER_SPELLING(kTaintEffectPreferNoSchedule, "PreferNoSchedule",
@@ -180,7 +204,7 @@ TEST_CASE("well_known: every name is spelled as in Karpenter and Kubernetes",
   }
   // One row per constant of well_known.h: update this count (and add the
   // row) with each new constant.
-  CHECK(constants.size() == 61);
+  CHECK(constants.size() == 68);
 }
 
 #undef KARPENTER_SPELLING

@@ -219,7 +219,8 @@ TEST_CASE("snapshot volumes: typed lists, versions and skipped kinds",
      "metadata": {"name": "old"}},
     {"kind": "PersistentVolumeClaim", "apiVersion": "example.com/v1",
      "metadata": {"name": "odd"}},
-    {"kind": "PersistentVolume", "apiVersion": "v1", "metadata": {"name": "pv"}}
+    {"kind": "CSIDriver", "apiVersion": "storage.k8s.io/v1",
+     "metadata": {"name": "ebs.csi.aws.com"}}
   ])");
   REQUIRE(set.volume_attachments.size() == 2);
   CHECK(set.volume_attachments[1].metadata().name() == "b");
@@ -229,7 +230,7 @@ TEST_CASE("snapshot volumes: typed lists, versions and skipped kinds",
   CHECK(set.persistent_volume_claims[0].api_version() == "v1");
   CHECK(set.skipped_kinds ==
         std::map<std::string, int64_t>{
-            {"PersistentVolume", 1},
+            {"CSIDriver", 1},
             {"PersistentVolumeClaim (example.com/v1)", 1},
             {"VolumeAttachment (storage.k8s.io/v1beta1)", 1}});
 }

@@ -109,6 +109,7 @@ TEST_CASE("cli: every command answers --help on stdout", "[cli]") {
                                              {"inspect", "-h"},
                                              {"plan", "--help"},
                                              {"explain", "--help"},
+                                             {"fit", "--help"},
                                              {"simulate", "--help"}}) {
     Result r = Run(args);
     CHECK(r.status == kExitOk);

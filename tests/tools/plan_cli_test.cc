@@ -112,6 +112,39 @@ TEST_CASE("plan cli: bad usage and malformed input exit 2 with one line",
   for (const test::UsageCase& c : cases) test::CheckUsageError(c);
 }
 
+TEST_CASE("plan cli: a zone spread keeps a drifted node's pod from moving",
+          "[cli][plan]") {
+  // demo-drifted.yaml: the demo without its empty node, with ip-10-0-3-67's
+  // NodeClaim Drifted; demo-web-spread.yaml: the same with the web pods
+  // spread across zones (maxSkew 1, DoNotSchedule), one per zone.
+  constexpr char kDrifted[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const test::Result plain = Run(
+      {"plan", "-f", KARPENTER_TESTDATA_DIR "/demo-drifted.yaml", "--at", kAt});
+  REQUIRE(plain.status == kExitOk);
+  CHECK(absl::StartsWith(plain.out,
+                         "Disruption pass at 2025-03-05T12:00:00Z: 1 command "
+                         "(Drift acted)\n"));
+  CHECK(absl::StrContains(plain.out,
+                          "1  Drift   Delete    " + std::string(kDrifted)));
+  CHECK(absl::StrContains(RowOf(plain.out, kDrifted), "Commanded"));
+  const test::Result spread =
+      Run({"plan", "-f", KARPENTER_TESTDATA_DIR "/demo-web-spread.yaml", "--at",
+           kAt});
+  REQUIRE(spread.status == kExitOk);
+  CHECK(absl::StartsWith(
+      spread.out,
+      "Disruption pass at 2025-03-05T12:00:00Z: 0 commands\n\nNo commands.\n"));
+  const std::string row = RowOf(spread.out, kDrifted);
+  CHECK(absl::StrContains(row, " PodsDoNotFit "));
+  CHECK(absl::StrContains(
+      row,
+      "pods cannot be rescheduled: default/web-6d4cf56db6-tq8mc: fits no "
+      "remaining node (0/6 nodes are available: 1 node(s) were not ready, 5 "
+      "node(s) didn't match pod topology spread constraints.)"));
+  CHECK(absl::StrContains(row, "topology spread"));
+  CHECK(absl::StrContains(row, "not simulated"));
+}
+
 TEST_CASE("explain cli: a blocked node names its PDB and its expiry",
           "[cli][explain]") {
   const test::Result r = Run({"explain", kBusy, "--at", kAt});

@@ -37,6 +37,9 @@ constexpr char kUsage[] =
     "  explain NODE [-f FILE]... [--at RFC3339]\n"
     "                 everything that decides NODE, and when a pass would\n"
     "                 disrupt it if nothing else changed\n"
+    "  fit NAMESPACE/POD [-f FILE]... [-o text|json]\n"
+    "                 would the pod fit on each node now, and if not, which\n"
+    "                 kube-scheduler plugins reject it and why\n"
     "  simulate [SCENARIO] [--until DURATION] [-o text|json] [--svg FILE]\n"
     "                 run disruption, termination and eviction against fakes\n"
     "                 under a simulated clock: a timeline and a summary;\n"
@@ -165,6 +168,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "budgets") return RunBudgetsCommand(rest, out, err);
   if (command == "plan") return RunPlanCommand(rest, out, err);
   if (command == "explain") return RunExplainCommand(rest, out, err);
+  if (command == "fit") return RunFitCommand(rest, out, err);
   if (command == "simulate") return RunSimulateCommand(rest, out, err);
   PrintError(err, "unknown command \"" + command +
                       "\" (run 'karpenter --help' for the list)");

@@ -59,6 +59,10 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
 int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err);
 
+// `karpenter fit ...`; `args` starts after "fit".
+int RunFitCommand(const std::vector<std::string>& args, std::ostream& out,
+                  std::ostream& err);
+
 // `karpenter simulate ...`; `args` starts after "simulate". Returns
 // kExitInvalid when the run exceeded a budget or PDB or leaked an instance.
 int RunSimulateCommand(const std::vector<std::string>& args, std::ostream& out,

@@ -8,10 +8,10 @@
 // Ports the parts of Karpenter pkg/controllers/disruption/helpers.go
 // `SimulateScheduling` and pkg/controllers/provisioning/scheduling
 // (scheduler.go, existingnode.go, nodeclaim.go) that deprovisioning needs
-// (docs/semantics.md §2.4 IsCurrentlyReschedulable, §2.6, §2.7), with
-// the Kubernetes predicates of k8s.io/component-helpers
-// scheduling/corev1/nodeaffinity (node selector and required node affinity)
-// and Toleration.ToleratesTaint.
+// (docs/semantics.md §2.4 IsCurrentlyReschedulable, §2.6, §2.7, §9), with
+// kube-scheduler's Filter plugins for existing nodes
+// (pkg/scheduler/framework/plugins/ in kubernetes/kubernetes, through
+// karpenter/scheduling/*.h).
 //
 // What moves: the candidates' `reschedulable_pods` that are currently
 // reschedulable (no active do-not-disrupt at SimulatorOptions::now, not
@@ -19,21 +19,32 @@
 // of nodes already deleting (deletionTimestamp on the Node or its NodeClaim,
 // or a `karpenter.sh/disrupted` taint). Pods of candidates that do not move
 // (DaemonSet, mirror, do-not-disrupt, fully PDB-blocked) get no capacity.
+// The simulated cluster has no candidates (they are no topology domain and
+// their pods count nowhere) and the moving pods have left their nodes.
 //
 // Where they may go, in this order:
 //   1. Existing nodes that are not candidates, not deleting, not
-//      `spec.unschedulable`, with condition Ready=True. A pod fits when its
-//      requests fit the node's free capacity in every resource it requests
-//      (cpu, memory, ephemeral-storage, extended resources, and 1 "pods"),
-//      its nodeSelector labels are all on the node, one term of its required
-//      node affinity matches the node (terms ORed, expressions ANDed;
-//      matchFields only knows metadata.name), and it tolerates every
-//      NoSchedule and NoExecute taint of the node. Free capacity is
-//      `status.allocatable` (or `status.capacity` when allocatable is
-//      empty) minus the requests of the node's non-terminal pods.
-//      Placement is first-fit-decreasing: pods by descending cpu, then
-//      memory, then namespace/name; nodes in one fixed order computed by
-//      Build, least free cpu first (tight packing), ties by node name.
+//      `spec.unschedulable`, with condition Ready=True, where the pod passes
+//      every kube-scheduler Filter plugin the SDK implements:
+//      TaintToleration, NodeAffinity (nodeSelector and required node
+//      affinity, scheduling/node_selector.h), NodePorts
+//      (scheduling/node_ports.h), NodeResourcesFit (free capacity =
+//      `status.allocatable`, or `status.capacity` when allocatable is
+//      empty, minus the requests of the node's non-terminal pods;
+//      scheduling/node_resources.h), NodeVolumeLimits, VolumeBinding and
+//      VolumeZone (scheduling/volumes.h), PodTopologySpread and
+//      InterPodAffinity (scheduling/pod_topology.h). Each pod placed counts
+//      for the pods placed after it (resources, host ports, CSI volumes,
+//      spread and affinity counts). Placement is first-fit-decreasing: pods
+//      by descending cpu, then memory, then namespace/name; nodes in one
+//      fixed order computed by Build, least free cpu first (tight packing),
+//      ties by node name. A pod no node takes carries kube-scheduler's
+//      summary over every node that is not a candidate: "fits no remaining
+//      node (0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't
+//      match pod topology spread constraints.)", each node counted under its
+//      first failing plugin; nodes Karpenter excludes count as "node(s)
+//      were not ready" / "node(s) were marked for deletion" / "node(s) were
+//      unschedulable".
 //   2. Otherwise one new NodeClaim per NodePool, the NodePool of the
 //      candidate the pod came from (pods of deleting nodes take the first
 //      candidate NodePool, in candidate order, whose template admits them).
@@ -41,36 +52,65 @@
 //      nodeclaim.go CanAdd: the pod must tolerate the template taints, the
 //      template requirements and labels must be Compatible with the pod's
 //      nodeSelector and node affinity term (well-known labels may be
-//      undefined; terms are tried in order), and at least one instance type
-//      must still fit: an instance type of the catalogue whose labels,
-//      name and an available offering (zone, capacity type) are admitted by
-//      the accumulated requirements, and whose capacity minus the NodePool's
+//      undefined; terms are tried in order), no other pod of the claim may
+//      hold a conflicting host port, and at least one instance type must
+//      still fit: an instance type of the catalogue whose labels, name and
+//      an available offering (zone, capacity type) are admitted by the
+//      accumulated requirements, and whose capacity minus the NodePool's
 //      DaemonSet overhead holds every pod added so far. A pod for which none
 //      remains is unschedulable: Karpenter would need a second NodeClaim,
 //      and consolidation never replaces m nodes with n > 1.
+//      A pod whose new NodeClaim would have to be narrowed to a topology
+//      domain fails closed instead, its reason naming the plugin ("... and
+//      a new NodeClaim for it would need narrowing for PodTopologySpread
+//      (topology spread constraints), which is not simulated"): a
+//      DoNotSchedule topology spread constraint, required pod affinity or
+//      anti-affinity, a bound zonal volume or one with node affinity, an
+//      unbound WaitForFirstConsumer claim whose class restricts
+//      topologies, an unbound Immediate or a missing claim, or an existing
+//      pod's required anti-affinity against it on a key other than
+//      kubernetes.io/hostname. Karpenter would narrow the claim
+//      (topology.go, volumetopology.go); the SDK does not yet.
 //
 // Approximations, each deliberate:
 //   - DaemonSet overhead of a new node of a NodePool is the sum, over the
 //     distinct DaemonSets (owner reference namespace/name) with a
 //     non-terminal pod on that NodePool's nodes, of the per-resource
 //     maximum request of its pods there. Karpenter reads the DaemonSet
-//     templates; a Snapshot has no DaemonSets.
+//     templates.
 //   - An instance type's `capacity` is taken as its allocatable: hosts
 //     should give capacity net of kube-reserved, system-reserved and
 //     eviction thresholds (Karpenter's InstanceType.Allocatable()). A
 //     resource missing from it is 0.
-//   - A container without a request for a resource but with a limit
-//     requests its limit (the API server's defaulting, for manifests that
-//     did not pass through it). Init containers are not treated as
-//     restartable sidecars (the proto has no restartPolicy).
+//   - A pod's requests, for the pod placed and for the pods already on a
+//     node alike, are scheduling::PodRequests (scheduling/resources.h):
+//     sidecar init containers (`restartPolicy: Always`) count beside the
+//     containers, pod-level `spec.resources` overrides cpu, memory and
+//     hugepages, `spec.overhead` is added, and a container without a
+//     request for a resource but with a limit requests its limit (the API
+//     server's defaulting, for manifests that did not pass through it).
+//   - Topology domains on existing nodes are kube-scheduler's: the values
+//     of the nodes of the snapshot (NotReady and deleting nodes included,
+//     candidates excluded). Karpenter also counts the domains its NodePools
+//     could launch into (topology.go); a zone no node is in yet is no
+//     domain here.
+//   - Pods placed on the new NodeClaim count for no spread or affinity of
+//     later pods (its zone is undecided: Karpenter's late committal).
+//   - Preferred node affinity, preferred pod (anti-)affinity and
+//     ScheduleAnyway spreads are not enforced (Karpenter tries them as
+//     required first and relaxes them; kube-scheduler only scores them).
 //   - A node affinity term with matchFields is never used for a new
 //     NodeClaim (its name is not known in advance). minValues is not
 //     enforced.
-//   - Constraints not simulated (required pod affinity, required pod
-//     anti-affinity, topology spread with whenUnsatisfiable DoNotSchedule
-//     or unset) make the result `unsupported` rather than wrong. Volume
-//     topology (zonal PersistentVolumes), host ports and preferred terms
-//     are ignored.
+//   - A pod whose constraints cannot be evaluated (a namespaceSelector on
+//     labels other than kubernetes.io/metadata.name, since Namespace objects
+//     are not read; constraints or volumes that do not compile) makes the
+//     result `unsupported` rather than wrong.
+//   - Not simulated: VolumeRestrictions (ReadWriteOncePod, disk
+//     conflicts), storage capacity, in-tree volume limits, DRA claims,
+//     NodePool limits and reserved capacity, Karpenter's rule that a
+//     destination still inside its own consolidateAfter (v1.14) or not yet
+//     initialized cannot receive a candidate's pods.
 //
 // Thread-safety: immutable after Build; Simulate may be called concurrently.
 // A Scheduler keeps a pointer to the Snapshot it was built over, which must
@@ -108,14 +148,12 @@ struct SimulatorOptions {
   bool include_pending_pods = false;
 };
 
-// A pod's resource requests as the scheduler sees them, in milli-units
-// (ParseQuantityMilli): per resource, max(sum over containers, max over
-// init containers) plus spec.overhead, and "pods" = 1000 (one pod).
-// Resource names are sorted.
-//
-// Errors: InvalidArgument naming the field and quoting the value, e.g.
-// `spec.containers[0].resources.requests.cpu: invalid quantity "abc": ...`,
-// for a malformed, out-of-range or negative quantity.
+// A pod's resource requests as the scheduler sees them, in milli-units:
+// forwards to scheduling::PodRequests (scheduling/resources.h), which
+// documents the rule (containers, sidecar and plain init containers,
+// pod-level resources, spec.overhead, "pods" = 1000) and the errors.
+// Resource names are sorted. Kept for existing callers; new code should
+// call scheduling::PodRequests.
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(
     const v1::Pod& pod);
 

@@ -7,23 +7,26 @@
 //
 // Accepted shapes, in JSON and YAML alike:
 //   - a single object;
-//   - `kind: List`, as `kubectl get nodes,pods,pdb,nodepools,nodeclaims,
-//     pvc,volumeattachments -A` prints it (items carry their own kind and
-//     apiVersion);
+//   - `kind: List`, as `kubectl get nodes,pods,pdb,nodepools,nodeclaims,pv,
+//     pvc,storageclasses,csinodes,daemonsets,volumeattachments -A` prints it
+//     (items carry their own kind and apiVersion);
 //   - typed lists as the API server returns them (`NodeList`, `PodList`,
 //     `PodDisruptionBudgetList`, `NodePoolList`, `NodeClaimList`,
-//     `PersistentVolumeClaimList`, `VolumeAttachmentList`, and any other
-//     `<Kind>List` with `items`): an item without `kind` takes the list's
-//     kind minus "List" and the list's apiVersion;
+//     `PersistentVolumeList`, `PersistentVolumeClaimList`,
+//     `StorageClassList`, `CSINodeList`, `DaemonSetList`,
+//     `VolumeAttachmentList`, and any other `<Kind>List` with `items`): an
+//     item without `kind` takes the list's kind minus "List" and the list's
+//     apiVersion;
 //   - a JSON top-level array of objects (lenient; kubectl never prints one);
 //   - multi-document YAML (`---`); empty documents are skipped.
 //
-// Recognised kinds: Node, Pod and PersistentVolumeClaim (apiVersion v1),
-// PodDisruptionBudget (policy/v1, policy/v1beta1), NodePool and NodeClaim
-// (karpenter.sh/v1, karpenter.sh/v1beta1), VolumeAttachment
-// (storage.k8s.io/v1). An object without apiVersion is read by its kind
-// alone. Any other kind, or a recognised kind under another apiVersion, is
-// skipped and counted in `ObjectSet::skipped_kinds` under "<kind>" or
+// Recognised kinds: Node, Pod, PersistentVolume and PersistentVolumeClaim
+// (apiVersion v1), PodDisruptionBudget (policy/v1, policy/v1beta1), NodePool
+// and NodeClaim (karpenter.sh/v1, karpenter.sh/v1beta1), StorageClass,
+// CSINode and VolumeAttachment (storage.k8s.io/v1), DaemonSet (apps/v1). An
+// object without apiVersion is read by its kind alone. Any other kind, or a
+// recognised kind under another apiVersion, is skipped and counted in
+// `ObjectSet::skipped_kinds` under "<kind>" or
 // "<kind> (<apiVersion>)" respectively.
 //
 // Field mapping is proto3 JSON == Kubernetes JSON (see meta.proto): JSON is
@@ -46,6 +49,12 @@
 // the list item (0-based), the object and the field, e.g.
 //   cluster.yaml: document 2: items[5] (Pod default/web-1):
 //   spec.terminationGracePeriodSeconds: expected an integer, got "abc"
+// Besides types, the loaders check what the API server would have rejected
+// and the snapshot relies on, as `Snapshot::Build` does (see snapshot.h):
+// a StorageClass's volumeBindingMode and allowedTopologies, a
+// PersistentVolume's claimRef and nodeAffinity, a CSINode's drivers, e.g.
+//   sc.yaml: document 1 (StorageClass fast): volumeBindingMode: expected
+//   "Immediate" or "WaitForFirstConsumer", got "Later"
 // An offending value longer than 80 bytes is shown cut, with its size:
 //   got "root:x:0:0:root:/root:/bin/bash daemon:x:1:1:..." (1432 bytes)
 // Malformed or hostile input (bad syntax, nesting deeper than 100, YAML alias
@@ -84,6 +93,10 @@ struct ObjectSet {
   std::vector<v1::NodeClaim> node_claims;
   std::vector<v1::VolumeAttachment> volume_attachments;
   std::vector<v1::PersistentVolumeClaim> persistent_volume_claims;
+  std::vector<v1::PersistentVolume> persistent_volumes;
+  std::vector<v1::StorageClass> storage_classes;
+  std::vector<v1::CSINode> csi_nodes;
+  std::vector<v1::DaemonSet> daemon_sets;
   // Kind (or "<kind> (<apiVersion>)") -> number of objects skipped.
   std::map<std::string, int64_t> skipped_kinds;
 

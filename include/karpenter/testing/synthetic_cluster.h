@@ -9,6 +9,17 @@
 // few app labels each, and every PDB selects one app. Same options, same
 // objects: there is no hidden randomness.
 //
+// A *Deployment* is one (namespace, app) pair: its pods share the label
+// `app: <app>` and a ReplicaSet owner. Optionally a share of the Deployments
+// carry the scheduling constraints that make kube-scheduler count other
+// pods (a zone topology spread, a hostname pod anti-affinity) or a host
+// port. The generator places pods round-robin, not as kube-scheduler
+// would: a Deployment never has two pods on one node (when
+// app_pods_per_node <= 60) and host ports never collide on a node, but the
+// zone skew of a spread Deployment's pods may exceed its maxSkew of 1
+// (kube-scheduler checks only incoming pods, so such a cluster is legal;
+// its pods then move only to their least-populated zones).
+//
 // Thread-safety: MakeSyntheticCluster is a pure function; AddSyntheticCluster
 // writes only to its builder.
 
@@ -34,11 +45,35 @@ struct SyntheticClusterOptions {
   int namespaces = -1;
   // Creation time of every object; pods started one minute later.
   absl::Time created = absl::FromUnixSeconds(1704067200);  // 2024-01-01Z
+
+  // The share of Deployments, in percent, whose pods carry:
+  //   - zone_spread_percent: a topology spread constraint {maxSkew 1,
+  //     topologyKey topology.kubernetes.io/zone, whenUnsatisfiable
+  //     DoNotSchedule, labelSelector matchLabels app: <app>};
+  //   - hostname_anti_affinity_percent: a required pod anti-affinity term
+  //     {topologyKey kubernetes.io/hostname, labelSelector matchLabels
+  //     app: <app>};
+  //   - host_port_percent: a container port {name http, containerPort 8080,
+  //     hostPort 8080 + (deployment % 60), TCP}.
+  // Each Deployment is picked for each constraint by its own hash of the
+  // Deployment's id (percent / 100 odds, independently), so the shares are
+  // the percents within sampling noise and the three sets overlap as
+  // independent draws would. 0 (the default) leaves every pod as it was.
+  int zone_spread_percent = 0;
+  int hostname_anti_affinity_percent = 0;
+  int host_port_percent = 0;
+
+  // Pending application pods (no spec.nodeName, phase Pending, condition
+  // PodScheduled=False reason Unschedulable), made after the bound ones and
+  // continuing their numbering, so they belong to the same Deployments and
+  // carry the same constraints.
+  int pending_pods = 0;
 };
 
 // Builds the objects described by `options`. Returns InvalidArgument naming
 // the field when a count is negative (other than the -1 defaults), when
-// `nodes` is 0 while pods are asked for, or when a count exceeds 10,000,000.
+// `nodes` is 0 while pods are asked for, when a count exceeds 10,000,000, or
+// when a percent is outside [0, 100].
 absl::StatusOr<snapshot::ObjectSet> MakeSyntheticCluster(
     const SyntheticClusterOptions& options);
 
