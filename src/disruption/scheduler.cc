@@ -830,11 +830,19 @@ class SimulationPass {
   bool Compatible(PodIndex p, NodeIndex n) {
     return Static(p, n) == (kAffinityOk | kTaintsOk);
   }
+  // f(pod): pod p as the topology plugins read it (its constraints, its node
+  // affinity and taint predicates).
+  template <typename F>
+  auto WithIncoming(PodIndex p, F f);
   // PodTopologySpread and InterPodAffinity for p on n (first failure).
   std::optional<scheduling::FilterFailure> TopologyFilter(PodIndex p,
                                                           NodeIndex n);
   // Whether p's placement depends on other pods' placement.
   bool TopologyMatters(PodIndex p);
+  // A topology key, other than the hostname, on which the anti-affinity of
+  // pods placed now keeps p out of some domain (a new node would have to be
+  // narrowed away from it), or nullopt.
+  std::optional<std::string> ExistingAntiAffinityKey(PodIndex p);
   // Every failing plugin for p on n, in kube-scheduler's order; with
   // `first_only`, stops at the first failing plugin.
   std::vector<scheduling::FilterFailure> FilterAll(PodIndex p, NodeIndex n,
@@ -948,8 +956,8 @@ bool SimulationPass::TopologyMatters(PodIndex p) {
          !b_.topology->HolderGroupsSelecting(p).empty();
 }
 
-std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
-    PodIndex p, NodeIndex n) {
+template <typename F>
+auto SimulationPass::WithIncoming(PodIndex p, F f) {
   const scheduling::PodConstraints* c = b_.Constraints(p);
   const auto affinity = [&](NodeIndex m) {
     return (Static(p, m) & kAffinityOk) != 0;
@@ -957,10 +965,23 @@ std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
   const auto taints = [&](NodeIndex m) {
     return (Static(p, m) & kTaintsOk) != 0;
   };
-  const scheduling::IncomingPod pod{p, c != nullptr ? c : &NoConstraints(),
-                                    affinity, taints};
-  if (auto f = topo_.PodTopologySpread(pod, n)) return f;
-  return topo_.InterPodAffinity(pod, n);
+  return f(scheduling::IncomingPod{p, c != nullptr ? c : &NoConstraints(),
+                                   affinity, taints});
+}
+
+std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
+    PodIndex p, NodeIndex n) {
+  return WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    if (auto f = topo_.PodTopologySpread(pod, n)) return f;
+    return topo_.InterPodAffinity(pod, n);
+  });
+}
+
+std::optional<std::string> SimulationPass::ExistingAntiAffinityKey(PodIndex p) {
+  if (!TopologyMatters(p)) return std::nullopt;
+  return WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    return topo_.ExistingAntiAffinityKey(pod);
+  });
 }
 
 std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
@@ -1045,9 +1066,12 @@ std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
     }
   }
   if (done()) return out;
-  if (std::optional<FilterFailure> f = TopologyFilter(p, n)) {
-    out.push_back(*std::move(f));
-  }
+  // Each plugin on its own: a node may fail both.
+  WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    if (auto f = topo_.PodTopologySpread(pod, n)) out.push_back(*std::move(f));
+    if (done()) return;
+    if (auto f = topo_.InterPodAffinity(pod, n)) out.push_back(*std::move(f));
+  });
   return out;
 }
 
@@ -1403,6 +1427,17 @@ SimulationResult SimulationPass::Run() {
                         ") and a new NodeClaim for it would need narrowing "
                         "for ",
                         *plugin, ", which is not simulated"));
+      continue;
+    }
+    if (std::optional<std::string> key = ExistingAntiAffinityKey(m.pod)) {
+      // A new node escapes other pods' hostname anti-affinity, not theirs
+      // on a zone: it would have to be narrowed away from those domains.
+      Fail(m.pod,
+           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and a new NodeClaim for it would need narrowing "
+                        "for InterPodAffinity (existing pods' anti-affinity "
+                        "on ",
+                        *key, "), which is not simulated"));
       continue;
     }
     int slot = m.pool;

@@ -61,9 +61,13 @@ absl::StatusOr<LabelSelector> MergedSelector(
   return LabelSelector::FromProto(&merged, path);
 }
 
+// With `widen`, a namespaceSelector on namespace labels other than
+// kubernetes.io/metadata.name is taken to select every namespace instead of
+// failing with kUnimplemented.
 absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
                                          const v1::Pod& owner,
-                                         const std::string& path) {
+                                         const std::string& path,
+                                         bool widen = false) {
   AffinityTerm out;
   if (term.topology_key().empty()) {
     return absl::InvalidArgumentError(
@@ -88,6 +92,10 @@ absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
       out.pods.all_namespaces = true;
     } else {
       for (const LabelSelector::Requirement& r : ns_selector->requirements()) {
+        if (r.key != well_known::kLabelMetadataName && widen) {
+          out.pods.all_namespaces = true;
+          break;
+        }
         if (r.key != well_known::kLabelMetadataName) {
           return absl::UnimplementedError(absl::StrFormat(
               "%s: selects namespaces by label \"%s\"; Namespace objects are "
@@ -95,7 +103,9 @@ absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
               ns_path, r.key, well_known::kLabelMetadataName));
         }
       }
-      out.pods.namespace_selector = *std::move(ns_selector);
+      if (!out.pods.all_namespaces) {
+        out.pods.namespace_selector = *std::move(ns_selector);
+      }
     }
   } else if (term.namespaces().empty()) {
     out.pods.namespaces.push_back(owner.metadata().namespace_());
@@ -109,11 +119,11 @@ absl::StatusOr<AffinityTerm> CompileTerm(const v1::PodAffinityTerm& term,
 
 absl::StatusOr<std::vector<AffinityTerm>> CompileTerms(
     const pb::RepeatedPtrField<v1::PodAffinityTerm>& terms,
-    const v1::Pod& owner, absl::string_view path) {
+    const v1::Pod& owner, absl::string_view path, bool widen = false) {
   std::vector<AffinityTerm> out;
   for (int i = 0; i < terms.size(); ++i) {
     absl::StatusOr<AffinityTerm> t =
-        CompileTerm(terms[i], owner, absl::StrCat(path, "[", i, "]"));
+        CompileTerm(terms[i], owner, absl::StrCat(path, "[", i, "]"), widen);
     if (!t.ok()) return t.status();
     out.push_back(*std::move(t));
   }
@@ -127,6 +137,20 @@ absl::Status CheckPolicy(const std::optional<std::string>& policy,
   }
   return absl::InvalidArgumentError(absl::StrFormat(
       "%s: must be \"Honor\" or \"Ignore\", got \"%s\"", field, *policy));
+}
+
+// The required anti-affinity terms of a pod already placed, as they act on
+// pods after it: a namespaceSelector that cannot be evaluated is widened to
+// every namespace, so that such a pod keeps away more pods than
+// kube-scheduler might, never fewer.
+absl::StatusOr<std::vector<AffinityTerm>> CompileHolderTerms(
+    const v1::Pod& pod) {
+  return CompileTerms(
+      pod.spec()
+          .affinity()
+          .pod_anti_affinity()
+          .required_during_scheduling_ignored_during_execution(),
+      pod, kAntiAffinityPath, /*widen=*/true);
 }
 
 }  // namespace
@@ -294,7 +318,7 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
              .required_during_scheduling_ignored_during_execution()
              .empty()) {
       absl::StatusOr<std::vector<AffinityTerm>> terms =
-          CompileAntiAffinityTerms(shape);
+          CompileHolderTerms(shape);
       if (!terms.ok()) terms = std::vector<AffinityTerm>();
       std::vector<int32_t> ids;
       for (AffinityTerm& t : *terms) {
@@ -449,9 +473,10 @@ struct AffinityState {
   std::vector<DomainCounts> affinity;  // By affinity term.
   bool any_affinity_match = false;
   std::vector<DomainCounts> anti;  // By anti-affinity term.
-  // Per topology key of existing pods' terms: blocked domains.
+  // Per topology key of existing pods' terms: blocked domains, and the key.
   std::vector<std::pair<const TopologyIndex::Domains*, std::vector<uint8_t>>>
       blocked;
+  std::vector<std::string> blocked_keys;
 };
 
 struct PodCache {
@@ -500,8 +525,10 @@ struct TopologyState::Impl {
     return n;
   }
 
+  // Whether placed pod p is counted by g. A placed pod stands for the pod
+  // scheduled there, which is not terminating even when p is (a
+  // StatefulSet pod Karpenter reschedules while it terminates).
   bool GroupMatches(const GroupState& g, PodIndex p) const {
-    if (!g.with_terminating && index.Terminating(p)) return false;
     const v1::Pod& shape = snap.PodShape(p);
     for (const PodSelectorClause& c : g.clauses) {
       if (!c.Matches(shape.metadata().namespace_(),
@@ -539,9 +566,9 @@ struct TopologyState::Impl {
       if (n.has_value() && !removed_node[*n]) f(*n);
     }
     for (const auto& [p, n] : g.added) {
-      // A placed pod may have been removed again.
+      // A placed pod may have been removed again, or its node since.
       auto it = placed_at.find(p);
-      if (it != placed_at.end() && it->second == n) f(n);
+      if (it != placed_at.end() && it->second == n && !removed_node[n]) f(n);
     }
   }
 
@@ -664,6 +691,7 @@ struct TopologyState::Impl {
       if (inserted) {
         const TopologyIndex::Domains* d = &index.DomainsOf(key);
         s.blocked.emplace_back(d, std::vector<uint8_t>(d->values.size(), 0));
+        s.blocked_keys.push_back(key);
       }
       auto& [domains, blocked] = s.blocked[it->second];
       const int32_t d = domains->of_node[n];
@@ -681,7 +709,7 @@ struct TopologyState::Impl {
     }
     const v1::Pod& shape = snap.PodShape(pod.pod);
     for (const PlacedHolder& ph : placed_holders) {
-      if (ph.pod == pod.pod) continue;
+      if (ph.pod == pod.pod || removed_node[ph.node]) continue;
       auto it = placed_at.find(ph.pod);
       if (it == placed_at.end() || it->second != ph.node) continue;
       for (const AffinityTerm& t : ph.terms) {
@@ -727,8 +755,7 @@ void TopologyState::AddPod(PodIndex p, NodeIndex n) {
            .pod_anti_affinity()
            .required_during_scheduling_ignored_during_execution()
            .empty()) {
-    absl::StatusOr<std::vector<AffinityTerm>> terms =
-        CompileAntiAffinityTerms(shape);
+    absl::StatusOr<std::vector<AffinityTerm>> terms = CompileHolderTerms(shape);
     // A pod whose terms do not compile was refused before it was placed.
     if (terms.ok()) s.placed_holders.push_back({p, n, *std::move(terms)});
   }
@@ -740,6 +767,8 @@ std::optional<FilterFailure> TopologyState::PodTopologySpread(
   const std::vector<SpreadConstraint>& spread = pod.constraints->spread;
   if (spread.empty()) return std::nullopt;
   const SpreadState& s = impl_->Spread(pod);
+  // One constraint after the other, as kube-scheduler: a constraint's
+  // missing label or skew answers before the next constraint is looked at.
   for (size_t i = 0; i < spread.size(); ++i) {
     const int32_t d = s.counts[i].domains->of_node[n];
     if (d < 0) {
@@ -747,9 +776,6 @@ std::optional<FilterFailure> TopologyState::PodTopologySpread(
           kPodTopologySpread, FilterCode::kUnschedulableAndUnresolvable,
           absl::StrCat(kSpreadMismatch, " (missing required label)")};
     }
-  }
-  for (size_t i = 0; i < spread.size(); ++i) {
-    const int32_t d = s.counts[i].domains->of_node[n];
     const int64_t skew = int64_t{s.counts[i].count[d]} +
                          (spread[i].self_match ? 1 : 0) - s.min[i];
     if (skew > spread[i].max_skew) {
@@ -796,6 +822,18 @@ std::optional<FilterFailure> TopologyState::InterPodAffinity(
     if (d >= 0 && blocked[d]) {
       return FilterFailure{kInterPodAffinity, FilterCode::kUnschedulable,
                            std::string(kExistingAntiAffinityMismatch)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> TopologyState::ExistingAntiAffinityKey(
+    const IncomingPod& pod) {
+  const AffinityState& s = impl_->Affinity(pod);
+  for (size_t i = 0; i < s.blocked.size(); ++i) {
+    if (s.blocked_keys[i] == well_known::kLabelHostname) continue;
+    for (uint8_t b : s.blocked[i].second) {
+      if (b != 0) return s.blocked_keys[i];
     }
   }
   return std::nullopt;

@@ -67,9 +67,10 @@
 //      DoNotSchedule topology spread constraint, required pod affinity or
 //      anti-affinity, a bound zonal volume or one with node affinity, an
 //      unbound WaitForFirstConsumer claim whose class restricts
-//      topologies, an unbound Immediate or a missing claim. Karpenter would
-//      narrow the claim (topology.go, volumetopology.go); the SDK does not
-//      yet.
+//      topologies, an unbound Immediate or a missing claim, or an existing
+//      pod's required anti-affinity against it on a key other than
+//      kubernetes.io/hostname. Karpenter would narrow the claim
+//      (topology.go, volumetopology.go); the SDK does not yet.
 //
 // Approximations, each deliberate:
 //   - DaemonSet overhead of a new node of a NodePool is the sum, over the

@@ -14,11 +14,13 @@
 //     inclusion policies (nodeAffinityPolicy Honor, the default: the pod's
 //     nodeSelector and required node affinity; nodeTaintsPolicy Honor: the
 //     pod tolerates the node's NoSchedule and NoExecute taints; the default
-//     Ignore counts tainted nodes). On a node: missing one of the keys is
-//     UnschedulableAndUnresolvable ("... (missing required label)"); else
-//     skew = matching pods in the node's domain + (1 if the pod matches its
-//     own selector) - the minimum over every domain (0 when there are fewer
-//     domains than minDomains), and skew > maxSkew is Unschedulable.
+//     Ignore counts tainted nodes). On a node, constraint after constraint
+//     in the pod's order, the first failure answering: missing the
+//     constraint's key is UnschedulableAndUnresolvable ("... (missing
+//     required label)"); else skew = matching pods in the node's domain +
+//     (1 if the pod matches its own selector) - the minimum over every
+//     domain (0 when there are fewer domains than minDomains), and skew >
+//     maxSkew is Unschedulable.
 //   - interpodaffinity/filtering.go: the pod's required affinity (some pod
 //     matching every term in the node's domain of each term's key; the node
 //     must carry every key; the first-pod exception when no pod anywhere
@@ -35,7 +37,10 @@
 // against the one label every namespace carries,
 // `kubernetes.io/metadata.name`; `{}` selects every namespace. A selector on
 // any other namespace label makes CompilePodConstraints fail with
-// kUnimplemented rather than guess.
+// kUnimplemented rather than guess; in the required anti-affinity of a pod
+// already placed (TopologyIndex, AddPod) such a term is taken to select
+// every namespace, so that the pod keeps away at least the pods
+// kube-scheduler would keep away.
 //
 // The pods that count are the snapshot's bound, non-terminal pods (terminal
 // pods have left kube-scheduler's cache), moved by TopologyState. Incoming
@@ -142,9 +147,11 @@ absl::StatusOr<std::vector<AffinityTerm>> CompileAntiAffinityTerms(
 class TopologyIndex {
  public:
   // O(pods). Never fails: a bound pod's anti-affinity terms that do not
-  // compile (CompilePodConstraints' errors; the API server would have
-  // refused the pod) are left out, and that pod's own constraints are
-  // reported by whoever compiles them.
+  // compile (CompilePodConstraints' InvalidArgument errors; the API server
+  // would have refused the pod) are left out, and that pod's own
+  // constraints are reported by whoever compiles them. A term whose
+  // namespaceSelector cannot be evaluated is widened to every namespace
+  // (see the file comment).
   static std::unique_ptr<TopologyIndex> Build(
       const snapshot::Snapshot& snapshot);
 
@@ -223,7 +230,8 @@ class TopologyState {
   // A pod leaves its node (it is moving, or being asked about).
   void RemovePod(PodIndex p);
   // A pod (bound elsewhere, or pending) is placed on `n`; it counts there
-  // from now on, and its anti-affinity terms apply to later pods.
+  // from now on, as a pod that is not terminating (it stands for the pod
+  // scheduled there), and its anti-affinity terms apply to later pods.
   void AddPod(PodIndex p, NodeIndex n);
 
   // PodTopologySpread's Filter for `pod` on node `n`; nullopt if it passes.
@@ -232,6 +240,12 @@ class TopologyState {
   // InterPodAffinity's Filter: the first failing check, as kube-scheduler.
   std::optional<FilterFailure> InterPodAffinity(const IncomingPod& pod,
                                                 NodeIndex n);
+  // A topology key other than kubernetes.io/hostname on which the required
+  // anti-affinity of pods counted now (existing or added) keeps `pod` out
+  // of at least one domain, or nullopt. A new node escapes hostname terms
+  // (its hostname is new) but not these: it would have to be placed
+  // outside the blocked domains.
+  std::optional<std::string> ExistingAntiAffinityKey(const IncomingPod& pod);
 
  private:
   struct Impl;
