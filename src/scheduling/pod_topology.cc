@@ -264,6 +264,11 @@ absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
       CompileAntiAffinityTerms(pod);
   if (!anti.ok()) return anti.status();
   out.anti_affinity = *std::move(anti);
+  out.has_node_affinity =
+      !spec.node_selector().empty() ||
+      spec.affinity()
+          .node_affinity()
+          .has_required_during_scheduling_ignored_during_execution();
   out.self_matches_affinity = true;
   for (const AffinityTerm& t : out.affinity) {
     if (!t.pods.Matches(pod.metadata().namespace_(), labels)) {
@@ -608,7 +613,8 @@ struct TopologyState::Impl {
       std::optional<bool> affinity;
       std::optional<bool> taints;
       for (size_t i = 0; i < spread.size(); ++i) {
-        if (spread[i].honor_node_affinity) {
+        if (spread[i].honor_node_affinity &&
+            pod.constraints->has_node_affinity) {
           if (!affinity.has_value()) affinity = pod.matches_node_affinity(n);
           if (!*affinity) continue;
         }

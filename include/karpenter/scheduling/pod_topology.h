@@ -117,6 +117,9 @@ struct PodConstraints {
   std::vector<AffinityTerm> anti_affinity;
   // The pod matches every one of its own affinity terms.
   bool self_matches_affinity = false;
+  // The pod has a nodeSelector or required node affinity: without either,
+  // nodeAffinityPolicy Honor admits every node and is not evaluated.
+  bool has_node_affinity = false;
   // ScheduleAnyway constraints, preferred terms: scoring only, not compiled.
 
   bool empty() const {
