@@ -139,18 +139,22 @@ absl::Status CheckPolicy(const std::optional<std::string>& policy,
       "%s: must be \"Honor\" or \"Ignore\", got \"%s\"", field, *policy));
 }
 
+const pb::RepeatedPtrField<v1::PodAffinityTerm>& RequiredAntiAffinity(
+    const v1::Pod& pod) {
+  return pod.spec()
+      .affinity()
+      .pod_anti_affinity()
+      .required_during_scheduling_ignored_during_execution();
+}
+
 // The required anti-affinity terms of a pod already placed, as they act on
 // pods after it: a namespaceSelector that cannot be evaluated is widened to
 // every namespace, so that such a pod keeps away more pods than
 // kube-scheduler might, never fewer.
 absl::StatusOr<std::vector<AffinityTerm>> CompileHolderTerms(
     const v1::Pod& pod) {
-  return CompileTerms(
-      pod.spec()
-          .affinity()
-          .pod_anti_affinity()
-          .required_during_scheduling_ignored_during_execution(),
-      pod, kAntiAffinityPath, /*widen=*/true);
+  return CompileTerms(RequiredAntiAffinity(pod), pod, kAntiAffinityPath,
+                      /*widen=*/true);
 }
 
 }  // namespace
@@ -185,12 +189,7 @@ std::string PodSelectorClause::Key() const {
 
 absl::StatusOr<std::vector<AffinityTerm>> CompileAntiAffinityTerms(
     const v1::Pod& pod) {
-  return CompileTerms(
-      pod.spec()
-          .affinity()
-          .pod_anti_affinity()
-          .required_during_scheduling_ignored_during_execution(),
-      pod, kAntiAffinityPath);
+  return CompileTerms(RequiredAntiAffinity(pod), pod, kAntiAffinityPath);
 }
 
 absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
@@ -316,12 +315,7 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
         kCounted | (drain::IsTerminating(shape) ? kTerm : uint8_t{0});
     ++per_ns[snap.NamespaceOfPod(p) + 1];
     const uint32_t shape_id = snap.PodShapeId(p);
-    if (shape_terms_of[shape_id] < 0 &&
-        !shape.spec()
-             .affinity()
-             .pod_anti_affinity()
-             .required_during_scheduling_ignored_during_execution()
-             .empty()) {
+    if (shape_terms_of[shape_id] < 0 && !RequiredAntiAffinity(shape).empty()) {
       absl::StatusOr<std::vector<AffinityTerm>> terms =
           CompileHolderTerms(shape);
       if (!terms.ok()) terms = std::vector<AffinityTerm>();
@@ -756,11 +750,7 @@ void TopologyState::AddPod(PodIndex p, NodeIndex n) {
     if (s.GroupMatches(*g, p)) g->added.emplace_back(p, n);
   }
   const v1::Pod& shape = s.snap.PodShape(p);
-  if (!shape.spec()
-           .affinity()
-           .pod_anti_affinity()
-           .required_during_scheduling_ignored_during_execution()
-           .empty()) {
+  if (!RequiredAntiAffinity(shape).empty()) {
     absl::StatusOr<std::vector<AffinityTerm>> terms = CompileHolderTerms(shape);
     // A pod whose terms do not compile was refused before it was placed.
     if (terms.ok()) s.placed_holders.push_back({p, n, *std::move(terms)});
