@@ -180,8 +180,9 @@ struct SelectorRow {
   bool want_labels;      // NodeSelectorMatchesLabels on its labels.
 };
 
-TEST_CASE("NodeSelectorMatches: terms ORed; labels-only form skips fields",
-          "[scheduling][node_selector]") {
+TEST_CASE(
+    "NodeSelectorMatches: terms ORed, and the labels-only form skips fields",
+    "[scheduling][node_selector]") {
   const SelectorRow rows[] = {
       {"no terms", "", false, false},
       {"only an empty term", "node_selector_terms {}", false, false},
