@@ -70,9 +70,8 @@ absl::StatusOr<SyntheticClusterOptions> Resolve(SyntheticClusterOptions o) {
     return absl::InvalidArgumentError(
         "SyntheticClusterOptions.node_pools: 0 NodePools cannot own nodes");
   }
-  if (o.namespaces == 0 &&
-      (o.pdbs > 0 || o.app_pods_per_node > 0 || o.pending_pods > 0 ||
-       o.persistent_volumes > 0)) {
+  if (o.namespaces == 0 && (o.pdbs > 0 || o.app_pods_per_node > 0 ||
+                            o.pending_pods > 0 || o.persistent_volumes > 0)) {
     return absl::InvalidArgumentError(
         "SyntheticClusterOptions.namespaces: 0 namespaces cannot hold pods, "
         "PDBs or claims");
