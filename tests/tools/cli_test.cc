@@ -111,6 +111,7 @@ TEST_CASE("cli: every command answers --help on stdout", "[cli]") {
                                              {"plan", "--help"},
                                              {"explain", "--help"},
                                              {"fit", "--help"},
+                                             {"provision", "--help"},
                                              {"simulate", "--help"}}) {
     Result r = Run(args);
     CHECK(r.status == kExitOk);

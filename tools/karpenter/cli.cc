@@ -40,6 +40,10 @@ constexpr char kUsage[] =
     "  fit NAMESPACE/POD [-f FILE]... [-o text|json]\n"
     "                 would the pod fit on each node now, and if not, which\n"
     "                 kube-scheduler plugins reject it and why\n"
+    "  provision [-f FILE]... [-o text|json]\n"
+    "                 the NodeClaims Karpenter would launch for the pending\n"
+    "                 pods the existing nodes cannot take, and the pods that\n"
+    "                 schedule nowhere, with why\n"
     "  simulate [SCENARIO] [--until DURATION] [-o text|json] [--svg FILE]\n"
     "                 run disruption, termination and eviction against fakes\n"
     "                 under a simulated clock: a timeline and a summary;\n"
@@ -175,6 +179,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "plan") return RunPlanCommand(rest, out, err);
   if (command == "explain") return RunExplainCommand(rest, out, err);
   if (command == "fit") return RunFitCommand(rest, out, err);
+  if (command == "provision") return RunProvisionCommand(rest, out, err);
   if (command == "simulate") return RunSimulateCommand(rest, out, err);
   PrintError(err, "unknown command \"" + command +
                       "\" (run 'karpenter --help' for the list)");

@@ -63,6 +63,10 @@ int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
 int RunFitCommand(const std::vector<std::string>& args, std::ostream& out,
                   std::ostream& err);
 
+// `karpenter provision ...`; `args` starts after "provision".
+int RunProvisionCommand(const std::vector<std::string>& args, std::ostream& out,
+                        std::ostream& err);
+
 // `karpenter simulate ...`; `args` starts after "simulate". Returns
 // kExitInvalid when the run exceeded a budget or PDB or leaked an instance.
 int RunSimulateCommand(const std::vector<std::string>& args, std::ostream& out,
