@@ -154,6 +154,14 @@ struct PoolBase {
   const v1::NodePool* pool = nullptr;
   Requirements base;  // Template requirements, labels and the pool label.
   std::vector<int64_t> overhead;  // DaemonSet overhead, per dimension.
+  int32_t weight = 0;             // spec.weight (0 when unset).
+  bool ready = true;              // Not Ready=False.
+  // spec.limits, by resource name (sorted), in milli-units.
+  std::vector<std::string> limit_keys;
+  std::vector<int64_t> limits;
+  // The pool's nodes that are not deleting, with their status.capacity
+  // per limit key (Karpenter subtracts state nodes' capacity).
+  std::vector<std::pair<snapshot::NodeIndex, std::vector<int64_t>>> usage;
 };
 
 // The Snapshot-only tables of the scheduling simulation.
@@ -168,6 +176,7 @@ struct SchedulerBase {
   std::vector<int64_t> node_free;   // nodes x d
   std::vector<int64_t> node_alloc;  // nodes x d: allocatable (or capacity)
   std::vector<uint8_t> node_deleting;
+  std::vector<uint8_t> node_uninitialized;  // NodeClaim not initialized.
   std::vector<snapshot::NodeIndex> node_order;  // Targets, placement order.
   // IsReschedulable pods of deleting nodes (movable or not).
   std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> deleting_pods;

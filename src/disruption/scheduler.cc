@@ -156,15 +156,21 @@ using Term = internal::Profile::Term;
 struct TypeInfo {
   const InstanceType* type = nullptr;
   std::vector<int64_t> capacity;
+  // Capacity per PoolInfo::limit_keys (0 when the type does not list it).
+  std::vector<int64_t> limited;
 };
 
 struct PoolInfo {
   const v1::NodePool* pool = nullptr;
+  const internal::PoolBase* pb = nullptr;
+  std::string name;
   Requirements base;  // Template requirements, labels and the pool label.
   std::vector<int64_t> overhead;
   std::vector<TypeInfo> types;
   // Indexes of `types` that `base` admits.
   std::vector<size_t> admitted;
+  // Requirements of `base` with minValues: key and minValues.
+  std::vector<std::pair<std::string, int32_t>> min_values;
 };
 
 using internal::kDoNotDisruptAtNow;
@@ -503,16 +509,34 @@ class BaseBuilder {
             snap_.node_claims()[*claim].metadata().has_deletion_timestamp());
   }
 
+  // Karpenter's StateNode.Initialized: a node without a NodeClaim is
+  // initialized; with one, when the NodeClaim's Initialized condition is
+  // True or the node carries karpenter.sh/initialized=true.
+  bool NodeInitialized(const v1::Node& node) const {
+    std::optional<snapshot::NodeClaimIndex> claim =
+        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+    if (!claim) return true;
+    const auto& labels = node.metadata().labels();
+    const auto it =
+        labels.find(std::string(well_known::kNodeInitializedLabelKey));
+    return (it != labels.end() && it->second == "true") ||
+           IsConditionTrue(snap_.node_claims()[*claim].status().conditions(),
+                           well_known::kConditionTypeInitialized);
+  }
+
   absl::Status IndexNodes() {
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
     b_.node_alloc.assign(nodes.size() * b_.d, 0);
     b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
     b_.node_deleting.assign(nodes.size(), 0);
+    b_.node_uninitialized.assign(nodes.size(), 0);
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = NodeFree(n); !s.ok()) return s;
       const v1::Node& node = nodes[n];
       b_.node_deleting[n] = NodeDeleting(node);
+      b_.node_uninitialized[n] = !NodeInitialized(node);
       if (!b_.node_deleting[n] && !node.spec().unschedulable() &&
           IsConditionTrue(node.status().conditions(),
                           well_known::kConditionTypeReady)) {
@@ -549,9 +573,53 @@ class BaseBuilder {
       }
       info.base.Add(Requirement::In(well_known::kNodePoolLabelKey, {name}));
       info.overhead.assign(b_.d, 0);
+      info.weight = pool.spec().has_weight() ? pool.spec().weight() : 0;
+      info.ready = ConditionStatus(pool.status().conditions(),
+                                   well_known::kConditionTypeReady) != "False";
+      for (const std::string& key : SortedKeys(pool.spec().limits())) {
+        absl::StatusOr<int64_t> v =
+            ParseRequest(pool.spec().limits().at(key),
+                         absl::StrCat("spec.limits.", key));
+        if (!v.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("nodepools/", name, ": ", v.status().message()));
+        }
+        info.limit_keys.push_back(key);
+        info.limits.push_back(*v);
+      }
       b_.pools.emplace(name, std::move(info));
     }
     AddDaemonSetOverhead();
+    return PoolUsage();
+  }
+
+  // Each limited pool's nodes that are not deleting, with their capacity
+  // per limited resource.
+  absl::Status PoolUsage() {
+    const std::string pool_key(well_known::kNodePoolLabelKey);
+    const auto nodes = snap_.nodes();
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      if (b_.node_deleting[n]) continue;
+      const v1::Node& node = nodes[n];
+      const auto label = node.metadata().labels().find(pool_key);
+      if (label == node.metadata().labels().end()) continue;
+      const auto it = b_.pools.find(label->second);
+      if (it == b_.pools.end() || it->second.limit_keys.empty()) continue;
+      PoolBase& info = it->second;
+      std::vector<int64_t> used(info.limit_keys.size(), 0);
+      for (size_t i = 0; i < used.size(); ++i) {
+        const auto c = node.status().capacity().find(info.limit_keys[i]);
+        if (c == node.status().capacity().end()) continue;
+        absl::StatusOr<int64_t> v = ParseRequest(
+            c->second, absl::StrCat("status.capacity.", info.limit_keys[i]));
+        if (!v.ok()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "nodes/", node.metadata().name(), ": ", v.status().message()));
+        }
+        used[i] = *v;
+      }
+      info.usage.emplace_back(n, std::move(used));
+    }
     return absl::OkStatus();
   }
 
@@ -663,6 +731,9 @@ struct Scheduler::State {
   // simulation touches the candidates' NodePools only); null when the
   // snapshot has no such NodePool.
   const PoolInfo* Pool(absl::string_view name) const;
+  // Every NodePool that is not Ready=False, by descending weight, then
+  // name: the order Karpenter's scheduler tries NodeClaim templates in.
+  const std::vector<const PoolInfo*>& PoolsByWeight() const;
 
  private:
   // Instance type `type`'s capacity per dimension (CheckCatalog has parsed
@@ -670,6 +741,8 @@ struct Scheduler::State {
   absl::StatusOr<std::vector<int64_t>> Capacity(const InstanceType& type,
                                                 absl::string_view pool) const;
 
+  mutable std::once_flag by_weight_once_;
+  mutable std::vector<const PoolInfo*> by_weight_;
   mutable std::mutex mu_;  // Guards pools_.
   mutable std::map<std::string, std::unique_ptr<PoolInfo>, std::less<>> pools_;
 };
@@ -699,6 +772,17 @@ absl::Status Scheduler::State::CheckCatalog() const {
     for (const InstanceType& type : it->second) {
       absl::StatusOr<std::vector<int64_t>> c = Capacity(type, name);
       if (!c.ok()) return c.status();
+      for (const std::string& key : pb.limit_keys) {
+        const auto q = type.capacity.find(key);
+        if (q == type.capacity.end()) continue;
+        absl::StatusOr<int64_t> v =
+            ParseRequest(q->second, absl::StrCat("capacity.", key));
+        if (!v.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrFormat("instance type \"%s\" of NodePool \"%s\": %s",
+                              type.name, name, v.status().message()));
+        }
+      }
     }
   }
   return absl::OkStatus();
@@ -712,13 +796,29 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
   if (pb == base->pools.end()) return nullptr;
   auto info = std::make_unique<PoolInfo>();
   info->pool = pb->second.pool;
+  info->pb = &pb->second;
+  info->name = std::string(name);
   info->base = pb->second.base;
   info->overhead = pb->second.overhead;
+  for (const auto& [key, r] : info->base.map()) {
+    if (r.min_values().has_value()) {
+      info->min_values.emplace_back(key, *r.min_values());
+    }
+  }
   const auto it = catalog->find(name);
   if (it != catalog->end()) {
     for (const InstanceType& type : it->second) {
       // CheckCatalog accepted every capacity.
-      TypeInfo t{&type, Capacity(type, name).value_or(std::vector<int64_t>())};
+      TypeInfo t{&type, Capacity(type, name).value_or(std::vector<int64_t>()),
+                 {}};
+      for (const std::string& key : pb->second.limit_keys) {
+        const auto c = type.capacity.find(key);
+        int64_t v = 0;
+        if (c != type.capacity.end()) {
+          v = ParseRequest(c->second, key).value_or(0);
+        }
+        t.limited.push_back(v);
+      }
       if (TypeAdmits(t, info->base)) {
         info->admitted.push_back(info->types.size());
       }
@@ -726,6 +826,20 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
     }
   }
   return pools_.emplace(std::string(name), std::move(info)).first->second.get();
+}
+
+const std::vector<const PoolInfo*>& Scheduler::State::PoolsByWeight() const {
+  std::call_once(by_weight_once_, [&] {
+    for (const auto& [name, pb] : base->pools) {
+      if (!pb.ready) continue;
+      by_weight_.push_back(Pool(name));
+    }
+    std::stable_sort(by_weight_.begin(), by_weight_.end(),
+                     [](const PoolInfo* a, const PoolInfo* b) {
+                       return a->pb->weight > b->pb->weight;
+                     });
+  });
+  return by_weight_;
 }
 
 absl::Status Scheduler::State::Finish() {
@@ -783,22 +897,46 @@ Scheduler::~Scheduler() = default;
 
 namespace {
 
-// A pod to place, and the candidate NodePool it falls back to (index into
-// the pass's pool list; -1: the first pool whose template admits it).
+// A pod to place, and whether it comes from a candidate (Karpenter does not
+// move a candidate's pods onto a node that is not initialized).
 struct Moving {
   PodIndex pod = 0;
-  int pool = -1;
+  int from_candidate = 0;
 };
 
-// The new NodeClaim being filled for one NodePool.
+// A new NodeClaim being filled (Karpenter's in-flight NodeClaim).
 struct Claim {
   const PoolInfo* info = nullptr;
+  int id = 0;  // Order of opening; its hostname is a placeholder.
+  // The NodePool's requirements, narrowed by every pod added (their node
+  // selectors and affinity, volume topology, topology domains).
   Requirements reqs;
   std::vector<size_t> types;  // Indexes into info->types that still fit.
-  std::vector<int64_t> total;
-  std::vector<v1::NodeSelectorRequirement> added;
-  int pods = 0;
+  std::vector<int64_t> total;  // DaemonSet overhead plus the pods' requests.
+  std::vector<PodIndex> pods;
   scheduling::HostPortSet ports;  // Held by the pods added so far.
+  // minValues was not met and the BestEffort policy relaxed it.
+  bool min_values_relaxed = false;
+};
+
+// A pod added to a new NodeClaim, with the claim's requirements right after
+// it was added: Karpenter records a pod in a topology domain then, and only
+// when the claim's value for the key is decided (topology.go Record).
+struct ClaimRecord {
+  PodIndex pod = 0;
+  int claim = 0;
+  Requirements reqs;
+};
+
+// Pods on new NodeClaims that one selector selects, by where they are on
+// one topology key.
+struct Tally {
+  size_t scanned = 0;  // Records looked at.
+  std::map<std::string, int32_t, std::less<>> decided;
+  absl::flat_hash_map<int, int32_t> per_claim;
+  // Claims whose value is undecided, with the values they could take
+  // (nullopt: any).
+  std::vector<std::optional<Requirement>> undecided;
 };
 
 }  // namespace
@@ -811,6 +949,8 @@ class SimulationPass {
       : s_(s), b_(*s.base), candidates_(candidates) {}
 
   SimulationResult Run();
+  // Karpenter's provisioner over `pods` (see Scheduler::Provision).
+  Scheduler::Provisioned Provision(absl::Span<const PodIndex> pods);
   // Every node's Filter failures for pod `p` as if it were unbound (see
   // Scheduler::Fit).
   std::vector<std::vector<scheduling::FilterFailure>> FitAll(PodIndex p);
@@ -868,8 +1008,38 @@ class SimulationPass {
   void Fail(PodIndex p, std::string reason) {
     failed_.emplace_back(p, std::move(reason));
   }
-  std::optional<std::string> TryAdd(Claim& claim, PodIndex p) const;
+  // Adds pod `p` to `claim` if its NodePool's template, the topology and
+  // one instance type admit it with the pods already there; else returns
+  // why not.
+  std::optional<std::string> TryAdd(Claim& claim, PodIndex p);
+  // Places p on a new NodeClaim: an open one first, else a new one of the
+  // first NodePool by weight that takes it. Returns why not.
+  std::optional<std::string> PlaceOnNewClaim(PodIndex p);
+  // Narrows `reqs` (a claim's requirements with p's own, `pod_reqs`) to the
+  // topology domains p may take on `claim` (Karpenter's
+  // Topology.AddRequirements). False, with `why`, when no domain is left.
+  bool Narrow(PodIndex p, const Claim& claim, const Requirements& pod_reqs,
+              Requirements& reqs, std::string& why);
+  // Whether the pods on new NodeClaims keep p from existing node n (their
+  // spread counts, their anti-affinity, p's anti-affinity against them).
+  bool ClaimsBlock(PodIndex p, NodeIndex n);
+  // The values of topology key `key` new NodeClaims may take: the NodePools'
+  // (requirements, labels, offerings) and the existing nodes'; sorted.
+  const std::vector<std::string>& Universe(const std::string& key);
+  Tally& TallyOf(const scheduling::PodSelectorClause& clause,
+                 const std::string& key);
+  // The requirements a claim may take from the NodePool's remaining limits:
+  // the instance types whose capacity fits in them. False when none.
+  std::vector<size_t> WithinLimits(const PoolInfo& info);
   Replacement Finish(const Claim& claim) const;
+  // Places each pod in order: an existing node, else (when `new_claims`) a
+  // new NodeClaim; records why not.
+  void PlaceAll(absl::Span<const Moving> pods, bool new_claims);
+  // One attempt at placing m; why it failed.
+  std::optional<std::string> PlaceOne(const Moving& m, bool new_claims);
+  // A node with a NodeClaim that is not initialized (state.go
+  // StateNode.Initialized).
+  bool uninitialized(NodeIndex n) const { return b_.node_uninitialized[n]; }
   void SortFfd(std::vector<Moving>& pods) const;
 
   bool IsCandidate(NodeIndex n) const {
@@ -902,6 +1072,21 @@ class SimulationPass {
   absl::flat_hash_map<NodeIndex, scheduling::NodeVolumeUsage> volumes_;
   // A pod with required anti-affinity terms was placed in this pass.
   bool placed_holder_ = false;
+  // New NodeClaims opened in this pass, in order, and the pods added.
+  std::vector<Claim> claims_;
+  std::vector<ClaimRecord> records_;
+  // records_ whose pod has required anti-affinity terms.
+  std::vector<size_t> holder_records_;
+  absl::flat_hash_map<std::string, Tally> tallies_;
+  std::map<std::string, std::vector<std::string>, std::less<>> universe_;
+  // Per NodePool with limits: what is left of them (nullopt until first
+  // needed).
+  absl::flat_hash_map<const PoolInfo*, std::vector<int64_t>> remaining_;
+
+ public:
+  // Pods placed on existing nodes, in order.
+  std::vector<std::pair<PodIndex, NodeIndex>> placed_;
+  const std::vector<Claim>& claims() const { return claims_; }
 };
 
 namespace {
@@ -1163,6 +1348,7 @@ void SimulationPass::Place(PodIndex p, NodeIndex n) {
   topo_.AddPod(p, n);
   const scheduling::PodConstraints* c = b_.Constraints(p);
   if (c != nullptr && !c->anti_affinity.empty()) placed_holder_ = true;
+  placed_.emplace_back(p, n);
 }
 
 int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
@@ -1187,6 +1373,7 @@ bool SimulationPass::PlaceOnExisting(PodIndex p) {
     }
     if (volumes != nullptr && !VolumesFit(*volumes, n)) continue;
     if (topology && TopologyFilter(p, n).has_value()) continue;
+    if (!records_.empty() && ClaimsBlock(p, n)) continue;
     Place(p, n);
     return true;
   }
@@ -1208,13 +1395,427 @@ void SimulationPass::SortFfd(std::vector<Moving>& pods) const {
   });
 }
 
+namespace {
+
+// The values instance type `t` offers for `key` (minValues counts them):
+// its name, its available offerings' zones or capacity types, or its label.
+std::vector<std::string> TypeValues(const TypeInfo& t, absl::string_view key) {
+  std::vector<std::string> out;
+  if (key == well_known::kLabelInstanceTypeStable) {
+    out.push_back(t.type->name);
+  } else if (key == well_known::kLabelTopologyZone ||
+             key == well_known::kCapacityTypeLabelKey) {
+    for (const Offering& o : t.type->offerings) {
+      if (!o.available) continue;
+      out.push_back(key == well_known::kLabelTopologyZone ? o.zone
+                                                          : o.capacity_type);
+    }
+  } else if (const auto it = t.type->labels.find(std::string(key));
+             it != t.type->labels.end()) {
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+v1::NodeSelectorRequirement RequirementProto(const Requirement& r) {
+  v1::NodeSelectorRequirement out;
+  out.set_key(r.key());
+  switch (r.op()) {
+    case Requirement::Operator::kIn:
+      out.set_operator_("In");
+      break;
+    case Requirement::Operator::kNotIn:
+      out.set_operator_("NotIn");
+      break;
+    case Requirement::Operator::kExists:
+      out.set_operator_("Exists");
+      break;
+    case Requirement::Operator::kDoesNotExist:
+      out.set_operator_("DoesNotExist");
+      break;
+  }
+  if (r.op() == Requirement::Operator::kIn ||
+      r.op() == Requirement::Operator::kNotIn) {
+    for (const std::string& v : r.values()) out.add_values(v);
+  }
+  if (r.min_values().has_value()) out.set_min_values(*r.min_values());
+  return out;
+}
+
+std::string HostnamePlaceholder(int claim) {
+  return absl::StrCat("hostname-placeholder-", claim);
+}
+
+std::string CountsText(const std::map<std::string, int64_t>& counts) {
+  return absl::StrJoin(counts, ", ", absl::PairFormatter("="));
+}
+
+}  // namespace
+
+Tally& SimulationPass::TallyOf(const scheduling::PodSelectorClause& clause,
+                               const std::string& key) {
+  Tally& t = tallies_[absl::StrCat(clause.Key(), "\x1f", key)];
+  const bool hostname = key == well_known::kLabelHostname;
+  for (; t.scanned < records_.size(); ++t.scanned) {
+    const ClaimRecord& rec = records_[t.scanned];
+    const v1::Pod& shape = b_.snap->PodShape(rec.pod);
+    if (!clause.Matches(shape.metadata().namespace_(),
+                        shape.metadata().labels())) {
+      continue;
+    }
+    ++t.per_claim[rec.claim];
+    if (hostname) continue;
+    const Requirement* r = rec.reqs.Get(key);
+    if (r != nullptr && !r->complement() && r->values().size() == 1) {
+      ++t.decided[r->values().front()];
+    } else if (r != nullptr) {
+      t.undecided.emplace_back(*r);
+    } else {
+      t.undecided.emplace_back(std::nullopt);
+    }
+  }
+  return t;
+}
+
+const std::vector<std::string>& SimulationPass::Universe(
+    const std::string& key) {
+  auto it = universe_.find(key);
+  if (it != universe_.end()) return it->second;
+  std::set<std::string> values;
+  for (const std::string& v : b_.topology->DomainsOf(key).values) {
+    values.insert(v);
+  }
+  for (const PoolInfo* info : s_.PoolsByWeight()) {
+    const Requirement* r = info->base.Get(key);
+    if (r != nullptr && !r->complement() &&
+        key != well_known::kLabelTopologyZone &&
+        key != well_known::kCapacityTypeLabelKey &&
+        key != well_known::kLabelInstanceTypeStable) {
+      values.insert(r->values().begin(), r->values().end());
+      continue;
+    }
+    for (size_t t : info->admitted) {
+      const TypeInfo& type = info->types[t];
+      if (key == well_known::kLabelTopologyZone ||
+          key == well_known::kCapacityTypeLabelKey) {
+        const Requirement* other = info->base.Get(
+            key == well_known::kLabelTopologyZone
+                ? well_known::kCapacityTypeLabelKey
+                : well_known::kLabelTopologyZone);
+        for (const Offering& o : type.type->offerings) {
+          const bool zone = key == well_known::kLabelTopologyZone;
+          const std::string& v = zone ? o.zone : o.capacity_type;
+          const std::string& w = zone ? o.capacity_type : o.zone;
+          if (!o.available || (r != nullptr && !r->Has(v)) ||
+              (other != nullptr && !other->Has(w))) {
+            continue;
+          }
+          values.insert(v);
+        }
+        continue;
+      }
+      for (const std::string& v : TypeValues(type, key)) {
+        if (r == nullptr || r->Has(v)) values.insert(v);
+      }
+    }
+  }
+  return universe_
+      .emplace(key, std::vector<std::string>(values.begin(), values.end()))
+      .first->second;
+}
+
+bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
+                            const Requirements& pod_reqs, Requirements& reqs,
+                            std::string& why) {
+  const v1::Pod& shape = b_.snap->PodShape(p);
+  const std::string hostname(well_known::kLabelHostname);
+  const auto restrict_to = [&](const std::string& key,
+                               std::vector<std::string> values,
+                               absl::string_view what) {
+    reqs.Add(Requirement::In(key, values));
+    const Requirement* r = reqs.Get(key);
+    if (r != nullptr && r->IsEmpty()) {
+      why = absl::StrCat("no domain of ", key, " is left for ", what);
+      return false;
+    }
+    return true;
+  };
+  const scheduling::PodConstraints* c = b_.Constraints(p);
+  if (c != nullptr) {
+    const bool ok = WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+      for (size_t i = 0; i < c->spread.size(); ++i) {
+        const scheduling::SpreadConstraint& sc = c->spread[i];
+        const std::string& key = sc.topology_key;
+        Tally& t = TallyOf(sc.pods, key);
+        const int32_t self = sc.self_match ? 1 : 0;
+        if (key == hostname) {
+          // A new node can always be made: the minimum is 0.
+          const auto on = t.per_claim.find(claim.id);
+          const int32_t count = (on == t.per_claim.end() ? 0 : on->second);
+          if (count + self > sc.max_skew) {
+            why = absl::StrFormat(
+                "the NodeClaim already has %d pod(s) of the topology spread "
+                "on %s (maxSkew %d)",
+                count, key, sc.max_skew);
+            return false;
+          }
+          continue;
+        }
+        std::map<std::string, int64_t> counts;
+        for (const auto& [v, n] : topo_.SpreadDomainCounts(pod, i)) {
+          counts[v] = n;
+        }
+        for (const std::string& v : Universe(key)) counts.try_emplace(v, 0);
+        for (const auto& [v, n] : t.decided) counts[v] += n;
+        const Requirement* pd =
+            sc.honor_node_affinity ? pod_reqs.Get(key) : nullptr;
+        int64_t min = std::numeric_limits<int64_t>::max();
+        int32_t domains = 0;
+        for (const auto& [v, n] : counts) {
+          if (pd != nullptr && !pd->Has(v)) continue;
+          ++domains;
+          min = std::min(min, n);
+        }
+        if (domains < sc.min_domains) min = 0;
+        const Requirement* nd = reqs.Get(key);
+        const std::string* best = nullptr;
+        int64_t best_count = std::numeric_limits<int64_t>::max();
+        for (const auto& [v, n] : counts) {
+          if ((pd != nullptr && !pd->Has(v)) || (nd != nullptr && !nd->Has(v)))
+            continue;
+          const int64_t with = n + self;
+          if (with - min <= sc.max_skew && with < best_count) {
+            best = &v;
+            best_count = with;
+          }
+        }
+        if (best == nullptr) {
+          why = absl::StrFormat(
+              "no domain of %s keeps the topology spread within maxSkew %d "
+              "(counts %s)",
+              key, sc.max_skew, CountsText(counts));
+          return false;
+        }
+        reqs.Add(Requirement::In(key, {*best}));
+      }
+      for (size_t i = 0; i < c->affinity.size(); ++i) {
+        const scheduling::AffinityTerm& term = c->affinity[i];
+        const std::string& key = term.topology_key;
+        Tally& t = TallyOf(term.pods, key);
+        const bool any_claim = !t.per_claim.empty();
+        const bool first = !topo_.AnyAffinityMatch(pod) && !any_claim &&
+                           c->self_matches_affinity;
+        if (key == hostname) {
+          if (t.per_claim.count(claim.id) == 0 && !(first && claim.pods.empty())) {
+            why = "pod affinity on kubernetes.io/hostname: no pod it selects "
+                  "is on this NodeClaim";
+            return false;
+          }
+          continue;
+        }
+        std::vector<std::string> options;
+        const Requirement* pd = pod_reqs.Get(key);
+        std::set<std::string> with_pods;
+        for (const auto& [v, n] : topo_.AffinityDomainCounts(pod, i)) {
+          with_pods.insert(v);
+        }
+        for (const auto& [v, n] : t.decided) with_pods.insert(v);
+        for (const std::string& v : with_pods) {
+          if (pd == nullptr || pd->Has(v)) options.push_back(v);
+        }
+        if (options.empty() && first) {
+          // The first pod of a self-selecting group opens one domain.
+          const Requirement* nd = reqs.Get(key);
+          for (const std::string& v : Universe(key)) {
+            if ((pd == nullptr || pd->Has(v)) && (nd == nullptr || nd->Has(v))) {
+              options.push_back(v);
+              break;
+            }
+          }
+        }
+        if (!restrict_to(key, std::move(options), "pod affinity")) return false;
+      }
+      for (size_t i = 0; i < c->anti_affinity.size(); ++i) {
+        const scheduling::AffinityTerm& term = c->anti_affinity[i];
+        const std::string& key = term.topology_key;
+        Tally& t = TallyOf(term.pods, key);
+        if (key == hostname) {
+          if (t.per_claim.count(claim.id) > 0) {
+            why = "pod anti-affinity on kubernetes.io/hostname: a pod it "
+                  "selects is on this NodeClaim";
+            return false;
+          }
+          continue;
+        }
+        std::set<std::string> blocked;
+        for (const auto& [v, n] : topo_.AntiAffinityDomainCounts(pod, i)) {
+          blocked.insert(v);
+        }
+        for (const auto& [v, n] : t.decided) blocked.insert(v);
+        bool all = false;
+        for (const std::optional<Requirement>& r : t.undecided) {
+          if (!r.has_value() || r->complement()) {
+            all = true;
+          } else {
+            blocked.insert(r->values().begin(), r->values().end());
+          }
+        }
+        std::vector<std::string> options;
+        const Requirement* pd = pod_reqs.Get(key);
+        for (const std::string& v : all ? std::vector<std::string>()
+                                        : Universe(key)) {
+          if (blocked.count(v) == 0 && (pd == nullptr || pd->Has(v))) {
+            options.push_back(v);
+          }
+        }
+        if (!restrict_to(key, std::move(options), "pod anti-affinity")) {
+          return false;
+        }
+      }
+      return true;
+    });
+    if (!ok) return false;
+  }
+  // Other pods' required anti-affinity against p: on existing nodes...
+  if (TopologyMatters(p)) {
+    const auto blocked = WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+      return topo_.BlockedDomains(pod);
+    });
+    for (const auto& [key, values] : blocked) {
+      if (key == hostname) continue;  // A new node has a new hostname.
+      std::vector<std::string> options;
+      for (const std::string& v : Universe(key)) {
+        if (!std::binary_search(values.begin(), values.end(), v)) {
+          options.push_back(v);
+        }
+      }
+      if (!restrict_to(key, std::move(options),
+                       "existing pods' anti-affinity")) {
+        return false;
+      }
+    }
+  }
+  // ... and on new NodeClaims, where an undecided claim blocks every value
+  // it could take (late committal).
+  for (size_t r : holder_records_) {
+    const ClaimRecord& rec = records_[r];
+    if (rec.pod == p) continue;
+    for (const scheduling::AffinityTerm& term :
+         b_.Constraints(rec.pod)->anti_affinity) {
+      if (!term.pods.Matches(shape.metadata().namespace_(),
+                             shape.metadata().labels())) {
+        continue;
+      }
+      const std::string& key = term.topology_key;
+      if (key == hostname) {
+        if (rec.claim == claim.id) {
+          why = "the anti-affinity of a pod on this NodeClaim selects it";
+          return false;
+        }
+        continue;
+      }
+      const Requirement* where = rec.reqs.Get(key);
+      std::vector<std::string> options;
+      if (where != nullptr && !where->complement()) {
+        for (const std::string& v : Universe(key)) {
+          if (!where->Has(v)) options.push_back(v);
+        }
+      }
+      if (!restrict_to(key, std::move(options),
+                       "the anti-affinity of pods on new NodeClaims")) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool SimulationPass::ClaimsBlock(PodIndex p, NodeIndex n) {
+  const auto& labels = b_.snap->nodes()[n].metadata().labels();
+  const v1::Pod& shape = b_.snap->PodShape(p);
+  const std::string hostname(well_known::kLabelHostname);
+  if (const scheduling::PodConstraints* c = b_.Constraints(p)) {
+    const bool blocked =
+        WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+          for (size_t i = 0; i < c->spread.size(); ++i) {
+            const scheduling::SpreadConstraint& sc = c->spread[i];
+            if (sc.topology_key == hostname) continue;
+            Tally& t = TallyOf(sc.pods, sc.topology_key);
+            if (t.decided.empty()) continue;
+            const auto l = labels.find(sc.topology_key);
+            if (l == labels.end()) continue;
+            std::map<std::string, int64_t> counts;
+            for (const auto& [v, k] : topo_.SpreadDomainCounts(pod, i)) {
+              counts[v] = k;
+            }
+            for (const auto& [v, k] : t.decided) counts[v] += k;
+            int64_t min = std::numeric_limits<int64_t>::max();
+            for (const auto& [v, k] : counts) min = std::min(min, k);
+            if (static_cast<int32_t>(counts.size()) < sc.min_domains) min = 0;
+            const int64_t with = counts[l->second] + (sc.self_match ? 1 : 0);
+            if (with - min > sc.max_skew) return true;
+          }
+          for (const scheduling::AffinityTerm& term : c->anti_affinity) {
+            if (term.topology_key == hostname) continue;
+            const auto l = labels.find(term.topology_key);
+            if (l == labels.end()) continue;
+            Tally& t = TallyOf(term.pods, term.topology_key);
+            if (t.decided.count(l->second) > 0) return true;
+            for (const std::optional<Requirement>& r : t.undecided) {
+              if (!r.has_value() || r->Has(l->second)) return true;
+            }
+          }
+          return false;
+        });
+    if (blocked) return true;
+  }
+  for (size_t r : holder_records_) {
+    const ClaimRecord& rec = records_[r];
+    if (rec.pod == p) continue;
+    for (const scheduling::AffinityTerm& term :
+         b_.Constraints(rec.pod)->anti_affinity) {
+      if (term.topology_key == hostname ||
+          !term.pods.Matches(shape.metadata().namespace_(),
+                             shape.metadata().labels())) {
+        continue;
+      }
+      const auto l = labels.find(term.topology_key);
+      if (l == labels.end()) continue;
+      const Requirement* where = rec.reqs.Get(term.topology_key);
+      if (where == nullptr || where->Has(l->second)) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<size_t> SimulationPass::WithinLimits(const PoolInfo& info) {
+  const internal::PoolBase& pb = *info.pb;
+  if (pb.limit_keys.empty()) return info.admitted;
+  auto [it, inserted] = remaining_.try_emplace(&info);
+  if (inserted) {
+    it->second = pb.limits;
+    for (const auto& [n, used] : pb.usage) {
+      if (IsCandidate(n)) continue;
+      for (size_t i = 0; i < used.size(); ++i) it->second[i] -= used[i];
+    }
+  }
+  std::vector<size_t> out;
+  for (size_t t : info.admitted) {
+    bool fits = true;
+    for (size_t i = 0; fits && i < pb.limit_keys.size(); ++i) {
+      if (info.types[t].limited[i] > it->second[i]) fits = false;
+    }
+    if (fits) out.push_back(t);
+  }
+  return out;
+}
+
 // Adds pod `p` to `claim` if its template and one instance type admit it
 // with the pods already there; else returns why not.
-std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
-                                                  PodIndex p) const {
+std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
   const Profile& prof = b_.profiles[b_.pod_profile[p]];
   const PoolInfo& info = *claim.info;
-  const std::string& pool = info.pool->metadata().name();
+  const std::string& pool = info.name;
   const auto& tmpl = info.pool->spec().template_().spec();
   if (const v1::Taint* t = FirstUntolerated(*prof.pod, tmpl.taints())) {
     return absl::StrFormat("does not tolerate taint %s=%s:%s of NodePool %s",
@@ -1223,7 +1824,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
   const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
   if (ports != nullptr && scheduling::NodePortsFilter(*ports, claim.ports)) {
     return absl::StrFormat(
-        "its host ports are taken by another pod of the one new NodeClaim of "
+        "its host ports are taken by another pod of the new NodeClaim of "
         "NodePool %s",
         pool);
   }
@@ -1234,6 +1835,8 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
   allow.allow_undefined.assign(WellKnownLabels().begin(),
                                WellKnownLabels().end());
   std::string why;
+  std::string topology_why;
+  std::string min_values_why;
   bool any_compatible = false;
   for (const Term& term : prof.terms) {
     std::string term_why;
@@ -1244,23 +1847,56 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     any_compatible = true;
     Requirements reqs = claim.reqs;
     for (const auto& [key, r] : term.requirements.map()) reqs.Add(r);
+    if (!Narrow(p, claim, term.requirements, reqs, term_why)) {
+      if (topology_why.empty()) topology_why = term_why;
+      continue;
+    }
     std::vector<size_t> types;
     for (size_t t : claim.types) {
       const TypeInfo& type = info.types[t];
-      bool fits = term.requirements.empty() || TypeAdmits(type, reqs);
+      bool fits = TypeAdmits(type, reqs);
       for (size_t i = 0; fits && i < b_.d; ++i) {
         if (total[i] > 0 && total[i] > type.capacity[i]) fits = false;
       }
       if (fits) types.push_back(t);
     }
     if (types.empty()) continue;
+    bool relaxed = claim.min_values_relaxed;
+    std::string mv_why;
+    for (const auto& [key, min] : info.min_values) {
+      std::set<std::string> distinct;
+      const Requirement* r = reqs.Get(key);
+      for (size_t t : types) {
+        for (std::string& v : TypeValues(info.types[t], key)) {
+          if (r == nullptr || r->Has(v)) distinct.insert(std::move(v));
+        }
+      }
+      if (static_cast<int32_t>(distinct.size()) < min) {
+        mv_why = absl::StrFormat(
+            "minValues requirement is not met for label %s of NodePool %s "
+            "(%d of %d values)",
+            key, pool, distinct.size(), min);
+        break;
+      }
+    }
+    if (!mv_why.empty()) {
+      if (s_.options.min_values_policy == MinValuesPolicy::kStrict) {
+        if (min_values_why.empty()) min_values_why = mv_why;
+        continue;
+      }
+      relaxed = true;
+    }
     claim.reqs = std::move(reqs);
     claim.types = std::move(types);
     claim.total = std::move(total);
-    claim.added.insert(claim.added.end(), term.protos.begin(),
-                       term.protos.end());
+    claim.min_values_relaxed = relaxed;
     if (ports != nullptr) claim.ports.Add(*ports);
-    ++claim.pods;
+    claim.pods.push_back(p);
+    records_.push_back({p, claim.id, claim.reqs});
+    if (const scheduling::PodConstraints* c = b_.Constraints(p);
+        c != nullptr && !c->anti_affinity.empty()) {
+      holder_records_.push_back(records_.size() - 1);
+    }
     return std::nullopt;
   }
   if (!any_compatible) {
@@ -1272,14 +1908,82 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     }
     return absl::StrCat("incompatible with NodePool ", pool, ": ", why);
   }
-  if (claim.pods == 0) {
+  if (!topology_why.empty()) {
+    return absl::StrCat("a new NodeClaim of NodePool ", pool,
+                        " cannot keep its topology: ", topology_why);
+  }
+  if (!min_values_why.empty()) return min_values_why;
+  if (claim.pods.empty()) {
     return absl::StrCat("no instance type of NodePool ", pool,
                         " fits it with the DaemonSet overhead");
   }
   return absl::StrFormat(
       "no instance type of NodePool %s fits it together with the %d other "
-      "pods of the one new NodeClaim",
-      pool, claim.pods);
+      "pods of the new NodeClaim",
+      pool, claim.pods.size());
+}
+
+std::optional<std::string> SimulationPass::PlaceOnNewClaim(PodIndex p) {
+  const int64_t* req = b_.Req(p);
+  for (Claim& claim : claims_) {
+    // Quick check: some instance type left has room for the requests.
+    bool room = false;
+    for (size_t t : claim.types) {
+      bool fits = true;
+      for (size_t i = 0; fits && i < b_.d; ++i) {
+        if (req[i] > 0 && claim.total[i] + req[i] > claim.info->types[t].capacity[i]) {
+          fits = false;
+        }
+      }
+      if (fits) {
+        room = true;
+        break;
+      }
+    }
+    if (room && !TryAdd(claim, p).has_value()) return std::nullopt;
+  }
+  std::vector<std::string> whys;
+  for (const PoolInfo* info : s_.PoolsByWeight()) {
+    if (info->admitted.empty()) {
+      whys.push_back(absl::StrCat("NodePool ", info->name,
+                                  " has no instance type its requirements "
+                                  "admit"));
+      continue;
+    }
+    std::vector<size_t> types = WithinLimits(*info);
+    if (types.empty()) {
+      whys.push_back(absl::StrCat(
+          "all available instance types exceed the limits of NodePool ",
+          info->name));
+      continue;
+    }
+    Claim claim;
+    claim.info = info;
+    claim.id = static_cast<int>(claims_.size());
+    claim.reqs = info->base;
+    claim.reqs.Add(Requirement::In(well_known::kLabelHostname,
+                                   {HostnamePlaceholder(claim.id)}));
+    claim.types = std::move(types);
+    claim.total = info->overhead;
+    if (std::optional<std::string> why = TryAdd(claim, p)) {
+      whys.push_back(*std::move(why));
+      continue;
+    }
+    if (!info->pb->limit_keys.empty()) {
+      std::vector<int64_t>& left = remaining_[info];
+      for (size_t i = 0; i < left.size(); ++i) {
+        int64_t max = 0;
+        for (size_t t : claim.types) {
+          max = std::max(max, info->types[t].limited[i]);
+        }
+        left[i] -= max;
+      }
+    }
+    claims_.push_back(std::move(claim));
+    return std::nullopt;
+  }
+  if (whys.empty()) return std::string("there is no NodePool that is Ready");
+  return absl::StrJoin(whys, "; ");
 }
 
 Replacement SimulationPass::Finish(const Claim& claim) const {
@@ -1303,7 +2007,8 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   std::vector<std::string> names;
   for (const Candidate& c : candidates_) names.push_back(c.node_name);
   std::sort(names.begin(), names.end());
-  const uint64_t hash = Fnv1a(absl::StrJoin(names, "\n"));
+  uint64_t hash = Fnv1a(absl::StrJoin(names, "\n"));
+  if (claim.id > 0) hash = Fnv1a(absl::StrCat("\n", claim.id), hash);
   v1::NodeClaim& nc = r.node_claim;
   nc.set_api_version(std::string(well_known::kApiVersionV1));
   nc.set_kind("NodeClaim");
@@ -1329,21 +2034,29 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   if (tmpl.spec().has_termination_grace_period()) {
     spec.set_termination_grace_period(tmpl.spec().termination_grace_period());
   }
-  std::set<std::string> seen;
-  const auto add_requirement = [&](const v1::NodeSelectorRequirement& req) {
-    if (NormalizeLabelKey(req.key()) == well_known::kLabelInstanceTypeStable) {
-      return;
+  // The claim's requirements: the template's, its labels, the pods' and
+  // the topology domains it was narrowed to (the placeholder hostname and
+  // the instance types, which follow, left out).
+  for (const auto& [key, req] : claim.reqs.map()) {
+    if (key == well_known::kLabelInstanceTypeStable ||
+        key == well_known::kLabelHostname) {
+      continue;
     }
-    if (seen.insert(DeterministicBytes(req)).second) {
-      *spec.add_requirements() = req;
-    }
-  };
-  for (const auto& req : tmpl.spec().requirements()) add_requirement(req);
-  for (const auto& req : claim.added) add_requirement(req);
+    *spec.add_requirements() = RequirementProto(req);
+  }
+  if (claim.min_values_relaxed) {
+    (*meta.mutable_annotations())[std::string(
+        well_known::kNodeClaimMinValuesRelaxedAnnotationKey)] = "true";
+  }
   v1::NodeSelectorRequirement& types = *spec.add_requirements();
   types.set_key(std::string(well_known::kLabelInstanceTypeStable));
   types.set_operator_("In");
   for (const std::string& t : r.instance_types) types.add_values(t);
+  if (const Requirement* base =
+          info.base.Get(well_known::kLabelInstanceTypeStable);
+      base != nullptr && base->min_values().has_value()) {
+    types.set_min_values(*base->min_values());
+  }
   for (size_t i = 0; i < b_.d; ++i) {
     if (claim.total[i] <= 0) continue;
     (*spec.mutable_resources()->mutable_requests())[b_.dims[i]] =
@@ -1358,19 +2071,12 @@ SimulationResult SimulationPass::Run() {
   const size_t node_count = b_.snap->nodes().size();
   candidate_bits_.assign(node_count / 64 + 1, 0);
   row_of_.assign(node_count, -1);
-  std::vector<std::string> pool_names;
   absl::flat_hash_set<PodIndex> seen;
   std::vector<Moving> moving;
   for (const Candidate& c : candidates_) {
     if (c.node < node_count) {
       candidate_bits_[c.node / 64] |= uint64_t{1} << (c.node % 64);
     }
-    auto pool =
-        std::find(pool_names.begin(), pool_names.end(), c.node_pool_name);
-    if (pool == pool_names.end()) {
-      pool = pool_names.insert(pool_names.end(), c.node_pool_name);
-    }
-    const int slot = static_cast<int>(pool - pool_names.begin());
     for (PodIndex p : c.reschedulable_pods) {
       if (p >= pod_count) {
         result.unschedulable.push_back(
@@ -1378,12 +2084,12 @@ SimulationResult SimulationPass::Run() {
         continue;
       }
       if (!s_.Movable(p) || !seen.insert(p).second) continue;
-      moving.push_back({p, slot});
+      moving.push_back({p, 1});
     }
   }
   for (const auto& [p, n] : s_.deleting_pods) {
     if (IsCandidate(n) || !seen.insert(p).second) continue;
-    moving.push_back({p, -1});
+    moving.push_back({p, 0});
   }
   for (const Moving& m : moving) {
     const auto it = b_.unsupported.find(b_.snap->PodShapeId(m.pod));
@@ -1397,92 +2103,14 @@ SimulationResult SimulationPass::Run() {
   for (const Moving& m : moving) topo_.RemovePod(m.pod);
   if (s_.options.include_pending_pods) {
     std::vector<Moving> pending;
-    for (PodIndex p : b_.pending_pods) pending.push_back({p, -1});
+    for (PodIndex p : b_.pending_pods) pending.push_back({p, 0});
     SortFfd(pending);
     for (const Moving& m : pending) PlaceOnExisting(m.pod);
   }
   SortFfd(moving);
-  std::vector<std::vector<PodIndex>> groups(pool_names.size());
-  for (const Moving& m : moving) {
-    if (PlaceOnExisting(m.pod)) continue;
-    if (const scheduling::PodConstraints* c = b_.Constraints(m.pod)) {
-      // A new NodeClaim would have to be narrowed to a domain that keeps
-      // the constraint, which is provisioning's job (not simulated yet):
-      // fail closed rather than guess.
-      Fail(m.pod,
-           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for ",
-                        !c->spread.empty()
-                            ? "PodTopologySpread (topology spread constraints)"
-                        : !c->affinity.empty()
-                            ? "InterPodAffinity (pod affinity)"
-                            : "InterPodAffinity (pod anti-affinity)",
-                        ", which is not simulated"));
-      continue;
-    }
-    if (const std::optional<std::string> plugin = NeedsVolumeNarrowing(m.pod)) {
-      Fail(m.pod,
-           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for ",
-                        *plugin, ", which is not simulated"));
-      continue;
-    }
-    if (std::optional<std::string> key = ExistingAntiAffinityKey(m.pod)) {
-      // A new node escapes other pods' hostname anti-affinity, not theirs
-      // on a zone: it would have to be narrowed away from those domains.
-      Fail(m.pod,
-           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for InterPodAffinity (existing pods' anti-affinity "
-                        "on ",
-                        *key, "), which is not simulated"));
-      continue;
-    }
-    int slot = m.pool;
-    std::string why = "there is no candidate NodePool";
-    for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
-      const PoolInfo* info = s_.Pool(pool_names[i]);
-      if (info == nullptr) continue;
-      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0, {}};
-      std::optional<std::string> probe_why = TryAdd(probe, m.pod);
-      if (!probe_why) {
-        slot = static_cast<int>(i);
-      } else if (i == 0) {
-        why = *std::move(probe_why);
-      }
-    }
-    if (slot < 0) {
-      Fail(m.pod, absl::StrCat("fits no remaining node (",
-                               NoNodeAvailable(m.pod), ") and ", why));
-      continue;
-    }
-    groups[slot].push_back(m.pod);
-  }
-  std::vector<size_t> pool_order(pool_names.size());
-  for (size_t i = 0; i < pool_order.size(); ++i) pool_order[i] = i;
-  std::sort(pool_order.begin(), pool_order.end(),
-            [&](size_t a, size_t b) { return pool_names[a] < pool_names[b]; });
-  for (size_t slot : pool_order) {
-    if (groups[slot].empty()) continue;
-    const PoolInfo* info = s_.Pool(pool_names[slot]);
-    if (info == nullptr) {
-      for (PodIndex p : groups[slot]) {
-        Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
-                             ") and NodePool ", pool_names[slot],
-                             " is not in the snapshot"));
-      }
-      continue;
-    }
-    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0, {}};
-    for (PodIndex p : groups[slot]) {
-      if (std::optional<std::string> why = TryAdd(claim, p)) {
-        Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
-                             ") and ", *why));
-      }
-    }
-    if (claim.pods > 0) result.new_node_claims.push_back(Finish(claim));
+  PlaceAll(moving, /*new_claims=*/true);
+  for (const Claim& claim : claims_) {
+    result.new_node_claims.push_back(Finish(claim));
   }
   std::sort(failed_.begin(), failed_.end());
   for (const auto& [p, why] : failed_) {
@@ -1490,6 +2118,84 @@ SimulationResult SimulationPass::Run() {
   }
   result.all_pods_scheduled = result.unschedulable.empty();
   return result;
+}
+
+void SimulationPass::PlaceAll(absl::Span<const Moving> pods, bool new_claims) {
+  // Karpenter's queue: a pod that fails goes back to the end, and a round
+  // in which no pod found a place ends it (a pod may need one placed after
+  // it, e.g. for its pod affinity).
+  std::vector<Moving> queue(pods.begin(), pods.end());
+  std::vector<std::pair<Moving, std::string>> failed;
+  while (true) {
+    failed.clear();
+    for (const Moving& m : queue) {
+      if (std::optional<std::string> why = PlaceOne(m, new_claims)) {
+        failed.emplace_back(m, *std::move(why));
+      }
+    }
+    if (failed.empty() || failed.size() == queue.size()) break;
+    queue.clear();
+    for (const auto& [m, why] : failed) queue.push_back(m);
+  }
+  for (auto& [m, why] : failed) Fail(m.pod, std::move(why));
+}
+
+std::optional<std::string> SimulationPass::PlaceOne(const Moving& m,
+                                                    bool new_claims) {
+  if (PlaceOnExisting(m.pod)) {
+    const NodeIndex n = placed_.back().second;
+    if (m.from_candidate && uninitialized(n)) {
+      return absl::StrCat("would schedule against uninitialized node ",
+                          b_.snap->nodes()[n].metadata().name());
+    }
+    return std::nullopt;
+  }
+  if (!new_claims) {
+    return absl::StrCat("fits no node (", NoNodeAvailable(m.pod), ")");
+  }
+  if (const std::optional<std::string> plugin = NeedsVolumeNarrowing(m.pod)) {
+    return absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and a new NodeClaim for it would need narrowing "
+                        "for ",
+                        *plugin, ", which is not simulated");
+  }
+  if (std::optional<std::string> why = PlaceOnNewClaim(m.pod)) {
+    return absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and ", *why);
+  }
+  return std::nullopt;
+}
+
+Scheduler::Provisioned SimulationPass::Provision(
+    absl::Span<const PodIndex> pods) {
+  const size_t node_count = b_.snap->nodes().size();
+  candidate_bits_.assign(node_count / 64 + 1, 0);
+  row_of_.assign(node_count, -1);
+  std::vector<Moving> list;
+  for (PodIndex p : pods) {
+    if (p >= b_.snap->pod_count()) continue;
+    if ((b_.pod_flags[p] & kPending) == 0) {
+      Fail(p, "is not pending (bound, terminal or terminating)");
+      continue;
+    }
+    const auto it = b_.unsupported.find(b_.snap->PodShapeId(p));
+    if (it != b_.unsupported.end()) {
+      Fail(p, it->second);
+      continue;
+    }
+    list.push_back({p, 0});
+  }
+  SortFfd(list);
+  PlaceAll(list, /*new_claims=*/true);
+  Scheduler::Provisioned out;
+  out.existing = placed_;
+  for (const Claim& claim : claims_) {
+    out.node_claims.push_back(Finish(claim));
+    out.claim_pods.push_back(claim.pods);
+  }
+  std::sort(failed_.begin(), failed_.end());
+  out.unschedulable = failed_;
+  return out;
 }
 
 std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
@@ -1537,6 +2243,12 @@ Scheduler::Fit(PodIndex pod) const {
   }
   SimulationPass pass(*state_, {});
   return pass.FitAll(pod);
+}
+
+Scheduler::Provisioned Scheduler::Provision(
+    absl::Span<const PodIndex> pods) const {
+  SimulationPass pass(*state_, {});
+  return pass.Provision(pods);
 }
 
 SimulationResult Scheduler::Simulate(

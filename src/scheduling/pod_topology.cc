@@ -835,4 +835,65 @@ std::optional<std::string> TopologyState::ExistingAntiAffinityKey(
   return std::nullopt;
 }
 
+namespace {
+std::vector<std::pair<std::string, int32_t>> NonZero(
+    const TopologyIndex::Domains& domains, absl::Span<const int32_t> count) {
+  std::vector<std::pair<std::string, int32_t>> out;
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (count[d] > 0) out.emplace_back(domains.values[d], count[d]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, int32_t>> TopologyState::SpreadDomainCounts(
+    const IncomingPod& pod, size_t i) {
+  const SpreadState& s = impl_->Spread(pod);
+  const PodCache& c = impl_->Cache(pod);
+  std::vector<std::pair<std::string, int32_t>> out;
+  const DomainCounts& dc = s.counts[i];
+  for (size_t d = 0; d < dc.count.size(); ++d) {
+    if (c.domain_exists[i][d]) {
+      out.emplace_back(dc.domains->values[d], dc.count[d]);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::pair<std::string, int32_t>>
+TopologyState::AffinityDomainCounts(const IncomingPod& pod, size_t i) {
+  const AffinityState& s = impl_->Affinity(pod);
+  return NonZero(*s.affinity[i].domains, s.affinity[i].count);
+}
+
+bool TopologyState::AnyAffinityMatch(const IncomingPod& pod) {
+  return impl_->Affinity(pod).any_affinity_match;
+}
+
+std::vector<std::pair<std::string, int32_t>>
+TopologyState::AntiAffinityDomainCounts(const IncomingPod& pod, size_t i) {
+  const AffinityState& s = impl_->Affinity(pod);
+  return NonZero(*s.anti[i].domains, s.anti[i].count);
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>>
+TopologyState::BlockedDomains(const IncomingPod& pod) {
+  const AffinityState& s = impl_->Affinity(pod);
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (size_t k = 0; k < s.blocked.size(); ++k) {
+    const auto& [domains, blocked] = s.blocked[k];
+    std::vector<std::string> values;
+    for (size_t d = 0; d < blocked.size(); ++d) {
+      if (blocked[d] != 0) values.push_back(domains->values[d]);
+    }
+    if (values.empty()) continue;
+    std::sort(values.begin(), values.end());
+    out.emplace_back(s.blocked_keys[k], std::move(values));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace karpenter::scheduling

@@ -137,6 +137,12 @@
 
 namespace karpenter::disruption {
 
+// What a new NodeClaim does when its NodePool's minValues cannot be met
+// (Karpenter's --min-values-policy): kStrict, no NodeClaim; kBestEffort, the
+// NodeClaim is made anyway and annotated
+// karpenter.sh/nodeclaim-min-values-relaxed=true.
+enum class MinValuesPolicy { kStrict, kBestEffort };
+
 struct SimulatorOptions {
   // The instant do-not-disrupt durations are evaluated at.
   absl::Time now = absl::UnixEpoch();
@@ -146,6 +152,7 @@ struct SimulatorOptions {
   // no existing node is dropped: it never sizes a replacement and never
   // makes the result unschedulable (Karpenter ignores pending pods' errors).
   bool include_pending_pods = false;
+  MinValuesPolicy min_values_policy = MinValuesPolicy::kStrict;
 };
 
 // A pod's resource requests as the scheduler sees them, in milli-units:
@@ -225,6 +232,20 @@ class Scheduler final : public SchedulingSimulator {
   // evaluated (see pod_topology.h).
   absl::StatusOr<std::vector<std::vector<scheduling::FilterFailure>>> Fit(
       snapshot::PodIndex pod) const;
+
+  // Where Karpenter's provisioner would put `pods` (pending pods of the
+  // snapshot; others are reported unschedulable): existing nodes first,
+  // then new NodeClaims, with no candidate removed. Pure and deterministic.
+  struct Provisioned {
+    // Pods placed on existing nodes, in placement order.
+    std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> existing;
+    // The NodeClaims opened, in order, and the pods each takes.
+    std::vector<Replacement> node_claims;
+    std::vector<std::vector<snapshot::PodIndex>> claim_pods;
+    // Pods that found no place, by index, with the reason.
+    std::vector<std::pair<snapshot::PodIndex, std::string>> unschedulable;
+  };
+  Provisioned Provision(absl::Span<const snapshot::PodIndex> pods) const;
 
  private:
   friend class SimulationPass;
