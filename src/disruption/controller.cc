@@ -450,6 +450,18 @@ class LazySimulator final : public SchedulingSimulator {
 
   SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const override {
+    return Run(candidates, /*consolidation=*/false);
+  }
+  SimulationResult SimulateConsolidation(
+      absl::Span<const Candidate> candidates) const override {
+    return Run(candidates, /*consolidation=*/true);
+  }
+
+  const absl::Status& error() const { return error_; }
+
+ private:
+  SimulationResult Run(absl::Span<const Candidate> candidates,
+                       bool consolidation) const {
     if (!built_) {
       built_ = true;
       absl::StatusOr<Scheduler> s =
@@ -460,15 +472,15 @@ class LazySimulator final : public SchedulingSimulator {
         error_ = s.status();
       }
     }
-    if (scheduler_.has_value()) return scheduler_->Simulate(candidates);
+    if (scheduler_.has_value()) {
+      return consolidation ? scheduler_->SimulateConsolidation(candidates)
+                           : scheduler_->Simulate(candidates);
+    }
     SimulationResult failed;
     failed.unsupported = std::string(error_.message());
     return failed;
   }
 
-  const absl::Status& error() const { return error_; }
-
- private:
   const SnapshotFacts& facts_;
   const InstanceTypeCatalog& catalog_;
   const SimulatorOptions options_;

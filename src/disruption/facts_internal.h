@@ -177,6 +177,10 @@ struct SchedulerBase {
   std::vector<int64_t> node_alloc;  // nodes x d: allocatable (or capacity)
   std::vector<uint8_t> node_deleting;
   std::vector<uint8_t> node_uninitialized;  // NodeClaim not initialized.
+  // Until when node n is inside its NodePool's consolidateAfter (its
+  // NodeClaim's lastPodEventTime, else its Initialized transition, plus
+  // consolidateAfter); InfinitePast when it never is.
+  std::vector<absl::Time> node_quiet_until;
   std::vector<snapshot::NodeIndex> node_order;  // Targets, placement order.
   // IsReschedulable pods of deleting nodes (movable or not).
   std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> deleting_pods;

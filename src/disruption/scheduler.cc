@@ -20,6 +20,7 @@
 #include "disruption/replacement_internal.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/snapshot_facts.h"
@@ -32,6 +33,7 @@
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/scheduling/resources.h"
 #include "karpenter/scheduling/volumes.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -525,6 +527,37 @@ class BaseBuilder {
                            well_known::kConditionTypeInitialized);
   }
 
+  // Karpenter's IsUnderConsolidateAfter (utils/disruption): until when the
+  // node's NodeClaim is inside its NodePool's consolidateAfter.
+  absl::Time QuietUntil(const v1::Node& node) const {
+    std::optional<snapshot::NodeClaimIndex> claim =
+        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+    const auto label = node.metadata().labels().find(
+        std::string(well_known::kNodePoolLabelKey));
+    if (!claim || label == node.metadata().labels().end()) {
+      return absl::InfinitePast();
+    }
+    const std::optional<snapshot::NodePoolIndex> pool =
+        snap_.FindNodePool(label->second);
+    if (!pool) return absl::InfinitePast();
+    absl::StatusOr<budget::DisruptionSpec> spec =
+        budget::ParseDisruptionSpec(snap_.node_pools()[*pool]);
+    if (!spec.ok() || !spec->consolidate_after.has_value() ||
+        *spec->consolidate_after <= absl::ZeroDuration()) {
+      return absl::InfinitePast();
+    }
+    const v1::NodeClaim& nc = snap_.node_claims()[*claim];
+    const v1::Condition* init = FindCondition(
+        nc.status().conditions(), well_known::kConditionTypeInitialized);
+    if (!IsConditionTrue(init)) return absl::InfinitePast();
+    const auto& last = nc.status().last_pod_event_time();
+    const absl::Time start = (last.seconds() != 0 || last.nanos() != 0)
+                                 ? TimeFromProto(last)
+                                 : TimeFromProto(init->last_transition_time());
+    return start + *spec->consolidate_after;
+  }
+
   absl::Status IndexNodes() {
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
@@ -532,11 +565,13 @@ class BaseBuilder {
     b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
     b_.node_deleting.assign(nodes.size(), 0);
     b_.node_uninitialized.assign(nodes.size(), 0);
+    b_.node_quiet_until.assign(nodes.size(), absl::InfinitePast());
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = NodeFree(n); !s.ok()) return s;
       const v1::Node& node = nodes[n];
       b_.node_deleting[n] = NodeDeleting(node);
       b_.node_uninitialized[n] = !NodeInitialized(node);
+      b_.node_quiet_until[n] = QuietUntil(node);
       if (!b_.node_deleting[n] && !node.spec().unschedulable() &&
           IsConditionTrue(node.status().conditions(),
                           well_known::kConditionTypeReady)) {
@@ -949,6 +984,7 @@ class SimulationPass {
       : s_(s), b_(*s.base), candidates_(candidates) {}
 
   SimulationResult Run();
+  void set_consolidation(bool c) { consolidation_ = c; }
   // Karpenter's provisioner over `pods` (see Scheduler::Provision).
   Scheduler::Provisioned Provision(absl::Span<const PodIndex> pods);
   // Every node's Filter failures for pod `p` as if it were unbound (see
@@ -991,11 +1027,11 @@ class SimulationPass {
   // that is not a candidate.
   std::string NoNodeAvailable(PodIndex p);
   void Place(PodIndex p, NodeIndex n);
-  // Why a new NodeClaim for p would have to be narrowed to its volumes'
-  // topology (the plugin and what): a bound volume with zone labels or
-  // node affinity, an unbound WaitForFirstConsumer claim whose class
-  // restricts topologies, or a claim that is missing. Nullopt if none.
-  std::optional<std::string> NeedsVolumeNarrowing(PodIndex p) const;
+  // Karpenter's volume topology (volumetopology.go): the requirements a
+  // new node must meet for p's volumes, as alternatives (empty: none). An
+  // error for a claim that is missing or unbound with Immediate binding.
+  std::optional<std::string> VolumeAlternatives(
+      PodIndex p, std::vector<Requirements>& out) const;
   // Node n's host ports in use in this pass.
   const scheduling::HostPortSet& PortsOf(NodeIndex n) const;
   scheduling::HostPortSet& MutablePortsOf(NodeIndex n);
@@ -1072,6 +1108,10 @@ class SimulationPass {
   absl::flat_hash_map<NodeIndex, scheduling::NodeVolumeUsage> volumes_;
   // A pod with required anti-affinity terms was placed in this pass.
   bool placed_holder_ = false;
+  // A consolidation simulation, and whether the pod being placed comes
+  // from a candidate.
+  bool consolidation_ = false;
+  bool from_candidate_ = false;
   // New NodeClaims opened in this pass, in order, and the pods added.
   std::vector<Claim> claims_;
   std::vector<ClaimRecord> records_;
@@ -1284,37 +1324,6 @@ scheduling::HostPortSet& SimulationPass::MutablePortsOf(NodeIndex n) {
   return it->second;
 }
 
-std::optional<std::string> SimulationPass::NeedsVolumeNarrowing(
-    PodIndex p) const {
-  const scheduling::PodVolumes* volumes = b_.Volumes(p);
-  if (volumes == nullptr) return std::nullopt;
-  for (const scheduling::PodVolume& v : volumes->volumes) {
-    if (v.claim == nullptr) {
-      return absl::StrFormat(
-          "VolumeBinding (persistentvolumeclaim \"%s\" not found)",
-          v.claim_name);
-    }
-    if (v.volume != nullptr) {
-      if (!v.topology.empty()) {
-        return absl::StrFormat("VolumeZone (volume %s is zonal)",
-                               v.volume->metadata().name());
-      }
-      if (v.volume->spec().node_affinity().has_required()) {
-        return absl::StrFormat("VolumeBinding (node affinity of volume %s)",
-                               v.volume->metadata().name());
-      }
-    } else if (!v.wait_for_first_consumer) {
-      return "VolumeBinding (unbound immediate PersistentVolumeClaims)";
-    } else if (v.storage_class != nullptr &&
-               !v.storage_class->allowed_topologies().empty()) {
-      return absl::StrFormat(
-          "VolumeBinding (allowedTopologies of StorageClass %s)",
-          v.storage_class->metadata().name());
-    }
-  }
-  return std::nullopt;
-}
-
 const scheduling::NodeVolumeUsage& SimulationPass::VolumesOf(
     NodeIndex n) const {
   const auto it = volumes_.find(n);
@@ -1374,6 +1383,13 @@ bool SimulationPass::PlaceOnExisting(PodIndex p) {
     if (volumes != nullptr && !VolumesFit(*volumes, n)) continue;
     if (topology && TopologyFilter(p, n).has_value()) continue;
     if (!records_.empty() && ClaimsBlock(p, n)) continue;
+    // Consolidation does not move a candidate's pods onto a node still
+    // inside its consolidateAfter (Karpenter v1.14,
+    // IsConsolidationSimulation).
+    if (consolidation_ && from_candidate_ &&
+        s_.options.now < b_.node_quiet_until[n]) {
+      continue;
+    }
     Place(p, n);
     return true;
   }
@@ -1810,6 +1826,80 @@ std::vector<size_t> SimulationPass::WithinLimits(const PoolInfo& info) {
   return out;
 }
 
+std::optional<std::string> SimulationPass::VolumeAlternatives(
+    PodIndex p, std::vector<Requirements>& out) const {
+  out.clear();
+  const scheduling::PodVolumes* volumes = b_.Volumes(p);
+  if (volumes == nullptr) return std::nullopt;
+  std::vector<Requirements> merged = {Requirements()};
+  for (const scheduling::PodVolume& v : volumes->volumes) {
+    std::vector<Requirements> alts;
+    if (v.claim == nullptr) {
+      return absl::StrFormat("persistentvolumeclaim \"%s\" not found",
+                             v.claim_name);
+    }
+    if (v.volume != nullptr) {
+      const v1::PersistentVolume& pv = *v.volume;
+      if (pv.spec().node_affinity().has_required()) {
+        const auto& terms =
+            pv.spec().node_affinity().required().node_selector_terms();
+        for (int i = 0; i < terms.size(); ++i) {
+          absl::StatusOr<Requirements> r = Requirements::FromProto(
+              terms[i].match_expressions(),
+              absl::StrCat("spec.nodeAffinity.required.nodeSelectorTerms[", i,
+                           "].matchExpressions"));
+          if (!r.ok()) {
+            return absl::StrCat("persistentvolumes/", pv.metadata().name(),
+                                ": ", r.status().message());
+          }
+          if (!r->empty()) alts.push_back(*std::move(r));
+        }
+      } else if (!v.topology.empty()) {
+        Requirements r;
+        for (const scheduling::VolumeTopology& t : v.topology) {
+          r.Add(Requirement::In(t.key, t.values));
+        }
+        alts.push_back(std::move(r));
+      }
+    } else if (!v.wait_for_first_consumer) {
+      return absl::StrFormat(
+          "persistentvolumeclaim \"%s\" with immediate volume binding mode "
+          "must be bound",
+          v.claim_name);
+    } else if (v.storage_class != nullptr) {
+      for (const v1::TopologySelectorTerm& term :
+           v.storage_class->allowed_topologies()) {
+        Requirements r;
+        for (const auto& e : term.match_label_expressions()) {
+          const std::vector<std::string> values(e.values().begin(),
+                                                e.values().end());
+          r.Add(Requirement::In(e.key(), values));
+        }
+        if (!r.empty()) alts.push_back(std::move(r));
+      }
+    }
+    if (alts.empty()) continue;
+    // volumetopology.go: keep the compatible combinations, or all of them
+    // when none is.
+    std::vector<Requirements> next;
+    for (bool compatible_only : {true, false}) {
+      for (const Requirements& have : merged) {
+        for (const Requirements& alt : alts) {
+          if (compatible_only && !have.Intersects(alt)) continue;
+          Requirements m = have;
+          for (const auto& [key, r] : alt.map()) m.Add(r);
+          next.push_back(std::move(m));
+        }
+      }
+      if (!next.empty()) break;
+    }
+    merged = std::move(next);
+  }
+  if (merged.size() == 1 && merged.front().empty()) return std::nullopt;
+  out = std::move(merged);
+  return std::nullopt;
+}
+
 // Adds pod `p` to `claim` if its template and one instance type admit it
 // with the pods already there; else returns why not.
 std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
@@ -1837,8 +1927,18 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
   std::string why;
   std::string topology_why;
   std::string min_values_why;
+  std::string volume_why;
   bool any_compatible = false;
-  for (const Term& term : prof.terms) {
+  std::vector<Requirements> volume_alts;
+  if (std::optional<std::string> error = VolumeAlternatives(p, volume_alts)) {
+    return *error;
+  }
+  const Requirements no_volumes;
+  const size_t alt_count = std::max<size_t>(1, volume_alts.size());
+  for (size_t k = 0; k < prof.terms.size() * alt_count; ++k) {
+    const Term& term = prof.terms[k / alt_count];
+    const Requirements& volume =
+        volume_alts.empty() ? no_volumes : volume_alts[k % alt_count];
     std::string term_why;
     if (!claim.reqs.Compatible(term.requirements, allow, &term_why)) {
       if (why.empty()) why = term_why;
@@ -1847,6 +1947,13 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
     any_compatible = true;
     Requirements reqs = claim.reqs;
     for (const auto& [key, r] : term.requirements.map()) reqs.Add(r);
+    if (!volume.empty()) {
+      if (!reqs.Compatible(volume, allow, &term_why)) {
+        if (volume_why.empty()) volume_why = term_why;
+        continue;
+      }
+      for (const auto& [key, r] : volume.map()) reqs.Add(r);
+    }
     if (!Narrow(p, claim, term.requirements, reqs, term_why)) {
       if (topology_why.empty()) topology_why = term_why;
       continue;
@@ -1907,6 +2014,11 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
           pool);
     }
     return absl::StrCat("incompatible with NodePool ", pool, ": ", why);
+  }
+  if (!volume_why.empty() && topology_why.empty()) {
+    return absl::StrCat("the topology of its volumes is incompatible with "
+                        "NodePool ",
+                        pool, ": ", volume_why);
   }
   if (!topology_why.empty()) {
     return absl::StrCat("a new NodeClaim of NodePool ", pool,
@@ -2142,6 +2254,7 @@ void SimulationPass::PlaceAll(absl::Span<const Moving> pods, bool new_claims) {
 
 std::optional<std::string> SimulationPass::PlaceOne(const Moving& m,
                                                     bool new_claims) {
+  from_candidate_ = m.from_candidate != 0;
   if (PlaceOnExisting(m.pod)) {
     const NodeIndex n = placed_.back().second;
     if (m.from_candidate && uninitialized(n)) {
@@ -2152,12 +2265,6 @@ std::optional<std::string> SimulationPass::PlaceOne(const Moving& m,
   }
   if (!new_claims) {
     return absl::StrCat("fits no node (", NoNodeAvailable(m.pod), ")");
-  }
-  if (const std::optional<std::string> plugin = NeedsVolumeNarrowing(m.pod)) {
-    return absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for ",
-                        *plugin, ", which is not simulated");
   }
   if (std::optional<std::string> why = PlaceOnNewClaim(m.pod)) {
     return absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
@@ -2254,6 +2361,13 @@ Scheduler::Provisioned Scheduler::Provision(
 SimulationResult Scheduler::Simulate(
     absl::Span<const Candidate> candidates) const {
   SimulationPass pass(*state_, candidates);
+  return pass.Run();
+}
+
+SimulationResult Scheduler::SimulateConsolidation(
+    absl::Span<const Candidate> candidates) const {
+  SimulationPass pass(*state_, candidates);
+  pass.set_consolidation(true);
   return pass.Run();
 }
 

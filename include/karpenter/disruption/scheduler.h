@@ -217,6 +217,12 @@ class Scheduler final : public SchedulingSimulator {
   // as unschedulable (`pod #N: not in the snapshot`).
   SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const override;
+  // As Simulate, and a candidate's pods may not go to an existing node
+  // still inside its NodePool's consolidateAfter at SimulatorOptions::now
+  // (Karpenter v1.14 IsConsolidationSimulation; pending pods and pods of
+  // deleting nodes may).
+  SimulationResult SimulateConsolidation(
+      absl::Span<const Candidate> candidates) const override;
 
   // What kube-scheduler's Filter plugins say of pod `pod` on every node of
   // the snapshot, the pod considered as if unbound (its requests and its
