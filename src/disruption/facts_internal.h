@@ -7,6 +7,7 @@
 #define KARPENTER_SRC_DISRUPTION_FACTS_INTERNAL_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -199,6 +201,18 @@ struct SchedulerBase {
   static constexpr int32_t kUnsupported = -2;
   std::vector<int32_t> shape_constraints;
   std::vector<scheduling::PodConstraints> constraints;
+  // Karpenter's preferences (preferences.go): for a shape with preferred
+  // node affinity, preferred pod (anti-)affinity or ScheduleAnyway spreads,
+  // the pod as first tried (every preference required), then after each
+  // relaxation in Karpenter's order; past the last, the shape's own
+  // profile and constraints apply. Variant pods live in `variant_pods`.
+  struct Variant {
+    int32_t profile = -1;
+    int32_t constraints = kNoConstraints;  // Index into `constraints`.
+    std::string relaxed;  // What the next relaxation removes.
+  };
+  absl::flat_hash_map<uint32_t, std::vector<Variant>> variants;  // By shape.
+  std::deque<v1::Pod> variant_pods;
   std::map<uint32_t, std::string> unsupported;  // By shape id.
   // Host ports: per indexed shape an index into `port_lists` (-1: none),
   // and per node the ports its bound pods hold.

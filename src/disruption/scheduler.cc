@@ -288,6 +288,120 @@ std::string ProfileKey(const v1::Pod& pod) {
   return key;
 }
 
+// The preferences of a pod (preferences.go), in the order Karpenter's
+// Relax removes them: preferred pod affinity terms, then preferred pod
+// anti-affinity terms (each by descending weight), then preferred node
+// affinity terms (by descending weight; the heaviest left is required),
+// then ScheduleAnyway spreads (the first left, swapped with the last).
+struct Preferences {
+  std::vector<v1::PodAffinityTerm> affinity;
+  std::vector<v1::PodAffinityTerm> anti_affinity;
+  std::vector<v1::PreferredSchedulingTerm> node;
+  std::vector<v1::TopologySpreadConstraint> spread;  // Every constraint.
+  int schedule_anyway = 0;
+
+  explicit Preferences(const v1::Pod& pod) {
+    const v1::Affinity& a = pod.spec().affinity();
+    std::vector<v1::WeightedPodAffinityTerm> w(
+        a.pod_affinity().preferred_during_scheduling_ignored_during_execution()
+            .begin(),
+        a.pod_affinity().preferred_during_scheduling_ignored_during_execution()
+            .end());
+    std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) {
+      return x.weight() > y.weight();
+    });
+    for (const auto& t : w) affinity.push_back(t.pod_affinity_term());
+    w.assign(a.pod_anti_affinity()
+                 .preferred_during_scheduling_ignored_during_execution()
+                 .begin(),
+             a.pod_anti_affinity()
+                 .preferred_during_scheduling_ignored_during_execution()
+                 .end());
+    std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) {
+      return x.weight() > y.weight();
+    });
+    for (const auto& t : w) anti_affinity.push_back(t.pod_affinity_term());
+    node.assign(
+        a.node_affinity().preferred_during_scheduling_ignored_during_execution()
+            .begin(),
+        a.node_affinity().preferred_during_scheduling_ignored_during_execution()
+            .end());
+    std::stable_sort(node.begin(), node.end(), [](const auto& x, const auto& y) {
+      return x.weight() > y.weight();
+    });
+    spread.assign(pod.spec().topology_spread_constraints().begin(),
+                  pod.spec().topology_spread_constraints().end());
+    for (const auto& c : spread) {
+      if (c.when_unsatisfiable() == "ScheduleAnyway") ++schedule_anyway;
+    }
+  }
+  size_t count() const {
+    return affinity.size() + anti_affinity.size() + node.size() +
+           static_cast<size_t>(schedule_anyway);
+  }
+
+  // Removes the next preference, as Relax; returns what it removed.
+  std::string Relax() {
+    if (!affinity.empty()) {
+      affinity.erase(affinity.begin());
+      return "a preferred pod affinity term";
+    }
+    if (!anti_affinity.empty()) {
+      anti_affinity.erase(anti_affinity.begin());
+      return "a preferred pod anti-affinity term";
+    }
+    if (!node.empty()) {
+      node.erase(node.begin());
+      return "a preferred node affinity term";
+    }
+    for (size_t i = 0; i < spread.size(); ++i) {
+      if (spread[i].when_unsatisfiable() != "ScheduleAnyway") continue;
+      spread[i] = spread.back();
+      spread.pop_back();
+      --schedule_anyway;
+      return "a ScheduleAnyway topology spread constraint";
+    }
+    return "";
+  }
+
+  // `pod` with every preference left required.
+  v1::Pod Apply(const v1::Pod& pod) const {
+    v1::Pod out = pod;
+    v1::PodSpec& spec = *out.mutable_spec();
+    v1::Affinity& a = *spec.mutable_affinity();
+    a.mutable_pod_affinity()
+        ->clear_preferred_during_scheduling_ignored_during_execution();
+    a.mutable_pod_anti_affinity()
+        ->clear_preferred_during_scheduling_ignored_during_execution();
+    a.mutable_node_affinity()
+        ->clear_preferred_during_scheduling_ignored_during_execution();
+    for (const auto& t : affinity) {
+      *a.mutable_pod_affinity()
+           ->add_required_during_scheduling_ignored_during_execution() = t;
+    }
+    for (const auto& t : anti_affinity) {
+      *a.mutable_pod_anti_affinity()
+           ->add_required_during_scheduling_ignored_during_execution() = t;
+    }
+    if (!node.empty() && !node.front().preference().match_expressions().empty()) {
+      v1::NodeSelector& req = *a.mutable_node_affinity()
+          ->mutable_required_during_scheduling_ignored_during_execution();
+      if (req.node_selector_terms().empty()) req.add_node_selector_terms();
+      for (v1::NodeSelectorTerm& term : *req.mutable_node_selector_terms()) {
+        for (const auto& e : node.front().preference().match_expressions()) {
+          *term.add_match_expressions() = e;
+        }
+      }
+    }
+    spec.clear_topology_spread_constraints();
+    for (v1::TopologySpreadConstraint c : spread) {
+      c.set_when_unsatisfiable("DoNotSchedule");
+      *spec.add_topology_spread_constraints() = std::move(c);
+    }
+    return out;
+  }
+};
+
 class BaseBuilder {
  public:
   BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
@@ -376,6 +490,7 @@ class BaseBuilder {
     lists_.push_back(std::move(list));
     shape_profile_[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
+    IndexVariants(shape, shape_id);
     std::vector<scheduling::HostPort> ports = scheduling::PodHostPorts(shape);
     if (!ports.empty()) {
       b_.shape_ports[shape_id] = static_cast<int32_t>(b_.port_lists.size());
@@ -397,6 +512,39 @@ class BaseBuilder {
           static_cast<int32_t>(b_.constraints.size());
       b_.constraints.push_back(*std::move(c));
     }
+  }
+
+  // The shape's preference variants (SchedulerBase::variants). A shape
+  // whose variants do not compile keeps none: its preferences are ignored.
+  void IndexVariants(const v1::Pod& shape, uint32_t shape_id) {
+    if (!shape.spec().has_affinity() &&
+        shape.spec().topology_spread_constraints().empty()) {
+      return;
+    }
+    Preferences prefs(shape);
+    if (prefs.count() == 0 ||
+        b_.shape_constraints[shape_id] == SchedulerBase::kUnsupported) {
+      return;
+    }
+    std::vector<SchedulerBase::Variant> out;
+    while (prefs.count() > 0) {
+      b_.variant_pods.push_back(prefs.Apply(shape));
+      const v1::Pod& pod = b_.variant_pods.back();
+      absl::StatusOr<Profile> profile = MakeProfile(pod);
+      absl::StatusOr<scheduling::PodConstraints> c =
+          scheduling::CompilePodConstraints(pod);
+      if (!profile.ok() || !c.ok()) return;
+      SchedulerBase::Variant v;
+      v.profile = static_cast<int32_t>(b_.profiles.size());
+      b_.profiles.push_back(*std::move(profile));
+      if (!c->empty()) {
+        v.constraints = static_cast<int32_t>(b_.constraints.size());
+        b_.constraints.push_back(*std::move(c));
+      }
+      v.relaxed = prefs.Relax();
+      out.push_back(std::move(v));
+    }
+    b_.variants.emplace(shape_id, std::move(out));
   }
 
   absl::Status IndexPod(PodIndex p, bool pending,
@@ -961,6 +1109,9 @@ struct ClaimRecord {
   PodIndex pod = 0;
   int claim = 0;
   Requirements reqs;
+  // The constraints it was placed with (its preferences as far as
+  // relaxed); null if none.
+  const scheduling::PodConstraints* constraints = nullptr;
 };
 
 // Pods on new NodeClaims that one selector selects, by where they are on
@@ -1081,6 +1232,26 @@ class SimulationPass {
   bool IsCandidate(NodeIndex n) const {
     return (candidate_bits_[n / 64] >> (n % 64)) & 1;
   }
+  // The preference variant pod p is tried with now (SchedulerBase::
+  // variants), or null once every preference is relaxed (or it has none).
+  const internal::SchedulerBase::Variant* VariantOf(PodIndex p) const {
+    if (p != current_pod_ || current_variants_ == nullptr ||
+        current_variant_ >= current_variants_->size()) {
+      return nullptr;
+    }
+    return &(*current_variants_)[current_variant_];
+  }
+  int32_t ProfileId(PodIndex p) const {
+    const auto* v = VariantOf(p);
+    return v != nullptr ? v->profile : b_.pod_profile[p];
+  }
+  const scheduling::PodConstraints* ConstraintsOf(PodIndex p) const {
+    const auto* v = VariantOf(p);
+    if (v == nullptr) return b_.Constraints(p);
+    return v->constraints >= 0
+               ? &b_.constraints[static_cast<size_t>(v->constraints)]
+               : nullptr;
+  }
   // Node `n`'s free capacity in this simulation: the base's until a pod is
   // placed there, then a copy (a simulation touches few nodes, and copying
   // every node's row per simulation costs more than the simulation).
@@ -1112,6 +1283,13 @@ class SimulationPass {
   // from a candidate.
   bool consolidation_ = false;
   bool from_candidate_ = false;
+  // The pod being placed and its preference variant.
+  PodIndex current_pod_ = 0;
+  const std::vector<internal::SchedulerBase::Variant>* current_variants_ =
+      nullptr;
+  size_t current_variant_ = 0;
+  // Per pod with preferences: how many relaxations it has had.
+  absl::flat_hash_map<PodIndex, size_t> relaxed_;
   // New NodeClaims opened in this pass, in order, and the pods added.
   std::vector<Claim> claims_;
   std::vector<ClaimRecord> records_;
@@ -1142,7 +1320,7 @@ std::string UntoleratedTaintMessage(const v1::Taint& t) {
 }  // namespace
 
 uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
-  const int32_t profile = b_.pod_profile[p];
+  const int32_t profile = ProfileId(p);
   const size_t nodes = b_.snap->nodes().size();
   auto [it, inserted] = cache_slot_.try_emplace(profile, cache_.size());
   if (inserted) cache_.resize(cache_.size() + nodes, -1);
@@ -1177,21 +1355,24 @@ uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
 }
 
 bool SimulationPass::TopologyMatters(PodIndex p) {
-  return b_.Constraints(p) != nullptr || placed_holder_ ||
+  return ConstraintsOf(p) != nullptr || placed_holder_ ||
          !b_.topology->HolderGroupsSelecting(p).empty();
 }
 
 template <typename F>
 auto SimulationPass::WithIncoming(PodIndex p, F f) {
-  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const scheduling::PodConstraints* c = ConstraintsOf(p);
   const auto affinity = [&](NodeIndex m) {
     return (Static(p, m) & kAffinityOk) != 0;
   };
   const auto taints = [&](NodeIndex m) {
     return (Static(p, m) & kTaintsOk) != 0;
   };
+  const uint32_t variant =
+      VariantOf(p) != nullptr ? static_cast<uint32_t>(current_variant_ + 1)
+                              : 0;
   return f(scheduling::IncomingPod{p, c != nullptr ? c : &NoConstraints(),
-                                   affinity, taints});
+                                   affinity, taints, variant});
 }
 
 std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
@@ -1355,7 +1536,7 @@ void SimulationPass::Place(PodIndex p, NodeIndex n) {
   for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
   if (const auto* ports = b_.Ports(p)) MutablePortsOf(n).Add(*ports);
   topo_.AddPod(p, n);
-  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const scheduling::PodConstraints* c = ConstraintsOf(p);
   if (c != nullptr && !c->anti_affinity.empty()) placed_holder_ = true;
   placed_.emplace_back(p, n);
 }
@@ -1556,7 +1737,7 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
     }
     return true;
   };
-  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const scheduling::PodConstraints* c = ConstraintsOf(p);
   if (c != nullptr) {
     const bool ok = WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
       for (size_t i = 0; i < c->spread.size(); ++i) {
@@ -1717,7 +1898,7 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
     const ClaimRecord& rec = records_[r];
     if (rec.pod == p) continue;
     for (const scheduling::AffinityTerm& term :
-         b_.Constraints(rec.pod)->anti_affinity) {
+         rec.constraints->anti_affinity) {
       if (!term.pods.Matches(shape.metadata().namespace_(),
                              shape.metadata().labels())) {
         continue;
@@ -1750,7 +1931,7 @@ bool SimulationPass::ClaimsBlock(PodIndex p, NodeIndex n) {
   const auto& labels = b_.snap->nodes()[n].metadata().labels();
   const v1::Pod& shape = b_.snap->PodShape(p);
   const std::string hostname(well_known::kLabelHostname);
-  if (const scheduling::PodConstraints* c = b_.Constraints(p)) {
+  if (const scheduling::PodConstraints* c = ConstraintsOf(p)) {
     const bool blocked =
         WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
           for (size_t i = 0; i < c->spread.size(); ++i) {
@@ -1789,7 +1970,7 @@ bool SimulationPass::ClaimsBlock(PodIndex p, NodeIndex n) {
     const ClaimRecord& rec = records_[r];
     if (rec.pod == p) continue;
     for (const scheduling::AffinityTerm& term :
-         b_.Constraints(rec.pod)->anti_affinity) {
+         rec.constraints->anti_affinity) {
       if (term.topology_key == hostname ||
           !term.pods.Matches(shape.metadata().namespace_(),
                              shape.metadata().labels())) {
@@ -1903,7 +2084,7 @@ std::optional<std::string> SimulationPass::VolumeAlternatives(
 // Adds pod `p` to `claim` if its template and one instance type admit it
 // with the pods already there; else returns why not.
 std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
-  const Profile& prof = b_.profiles[b_.pod_profile[p]];
+  const Profile& prof = b_.profiles[ProfileId(p)];
   const PoolInfo& info = *claim.info;
   const std::string& pool = info.name;
   const auto& tmpl = info.pool->spec().template_().spec();
@@ -1999,9 +2180,9 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
     claim.min_values_relaxed = relaxed;
     if (ports != nullptr) claim.ports.Add(*ports);
     claim.pods.push_back(p);
-    records_.push_back({p, claim.id, claim.reqs});
-    if (const scheduling::PodConstraints* c = b_.Constraints(p);
-        c != nullptr && !c->anti_affinity.empty()) {
+    const scheduling::PodConstraints* c = ConstraintsOf(p);
+    records_.push_back({p, claim.id, claim.reqs, c});
+    if (c != nullptr && !c->anti_affinity.empty()) {
       holder_records_.push_back(records_.size() - 1);
     }
     return std::nullopt;
@@ -2240,12 +2421,22 @@ void SimulationPass::PlaceAll(absl::Span<const Moving> pods, bool new_claims) {
   std::vector<std::pair<Moving, std::string>> failed;
   while (true) {
     failed.clear();
+    bool relaxed = false;
     for (const Moving& m : queue) {
       if (std::optional<std::string> why = PlaceOne(m, new_claims)) {
+        // Relax one preference (preferences.go) and try again later.
+        const auto v = b_.variants.find(b_.snap->PodShapeId(m.pod));
+        if (v != b_.variants.end()) {
+          size_t& done = relaxed_[m.pod];
+          if (done < v->second.size()) {
+            ++done;
+            relaxed = true;
+          }
+        }
         failed.emplace_back(m, *std::move(why));
       }
     }
-    if (failed.empty() || failed.size() == queue.size()) break;
+    if (failed.empty() || (failed.size() == queue.size() && !relaxed)) break;
     queue.clear();
     for (const auto& [m, why] : failed) queue.push_back(m);
   }
@@ -2255,6 +2446,14 @@ void SimulationPass::PlaceAll(absl::Span<const Moving> pods, bool new_claims) {
 std::optional<std::string> SimulationPass::PlaceOne(const Moving& m,
                                                     bool new_claims) {
   from_candidate_ = m.from_candidate != 0;
+  current_pod_ = m.pod;
+  const auto v = b_.variants.find(b_.snap->PodShapeId(m.pod));
+  current_variants_ = v != b_.variants.end() ? &v->second : nullptr;
+  current_variant_ = 0;
+  if (current_variants_ != nullptr) {
+    const auto r = relaxed_.find(m.pod);
+    if (r != relaxed_.end()) current_variant_ = r->second;
+  }
   if (PlaceOnExisting(m.pod)) {
     const NodeIndex n = placed_.back().second;
     if (m.from_candidate && uninitialized(n)) {

@@ -511,7 +511,8 @@ struct TopologyState::Impl {
   };
   std::vector<PlacedHolder> placed_holders;
   std::map<std::string, std::unique_ptr<GroupState>, std::less<>> groups;
-  absl::flat_hash_map<uint32_t, PodCache> pod_caches;  // By shape id.
+  // By shape id (low 32 bits) and variant (high 32 bits).
+  absl::flat_hash_map<uint64_t, PodCache> pod_caches;
   uint64_t version = 1;
   uint64_t node_version = 1;
 
@@ -572,7 +573,8 @@ struct TopologyState::Impl {
   }
 
   PodCache& Cache(const IncomingPod& pod) {
-    PodCache& c = pod_caches[snap.PodShapeId(pod.pod)];
+    PodCache& c = pod_caches[uint64_t{snap.PodShapeId(pod.pod)} |
+                             (uint64_t{pod.variant} << 32)];
     if (c.node_version != node_version) {
       c = PodCache();
       c.node_version = node_version;

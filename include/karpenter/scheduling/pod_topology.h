@@ -219,6 +219,10 @@ struct IncomingPod {
   // The pod tolerates n's NoSchedule and NoExecute taints
   // (nodeTaintsPolicy Honor).
   absl::FunctionRef<bool(NodeIndex)> tolerates_node_taints;
+  // Which of the pod's constraint sets `constraints` is, when a caller
+  // evaluates the same pod under several (e.g. preferences treated as
+  // required, then relaxed): cached counts are kept apart by it.
+  uint32_t variant = 0;
 };
 
 // The cluster as one simulation has changed it: nodes removed, pods moved.
