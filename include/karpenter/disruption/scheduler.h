@@ -45,32 +45,23 @@
 //      first failing plugin; nodes Karpenter excludes count as "node(s)
 //      were not ready" / "node(s) were marked for deletion" / "node(s) were
 //      unschedulable".
-//   2. Otherwise one new NodeClaim per NodePool, the NodePool of the
-//      candidate the pod came from (pods of deleting nodes take the first
-//      candidate NodePool, in candidate order, whose template admits them).
-//      Pods join it one at a time in the same order, like Karpenter's
-//      nodeclaim.go CanAdd: the pod must tolerate the template taints, the
-//      template requirements and labels must be Compatible with the pod's
-//      nodeSelector and node affinity term (well-known labels may be
-//      undefined; terms are tried in order), no other pod of the claim may
-//      hold a conflicting host port, and at least one instance type must
-//      still fit: an instance type of the catalogue whose labels, name and
-//      an available offering (zone, capacity type) are admitted by the
-//      accumulated requirements, and whose capacity minus the NodePool's
-//      DaemonSet overhead holds every pod added so far. A pod for which none
-//      remains is unschedulable: Karpenter would need a second NodeClaim,
-//      and consolidation never replaces m nodes with n > 1.
-//      A pod whose new NodeClaim would have to be narrowed to a topology
-//      domain fails closed instead, its reason naming the plugin ("... and
-//      a new NodeClaim for it would need narrowing for PodTopologySpread
-//      (topology spread constraints), which is not simulated"): a
-//      DoNotSchedule topology spread constraint, required pod affinity or
-//      anti-affinity, a bound zonal volume or one with node affinity, an
-//      unbound WaitForFirstConsumer claim whose class restricts
-//      topologies, an unbound Immediate or a missing claim, or an existing
-//      pod's required anti-affinity against it on a key other than
-//      kubernetes.io/hostname. Karpenter would narrow the claim
-//      (topology.go, volumetopology.go); the SDK does not yet.
+//   2. Otherwise a new NodeClaim, as Karpenter's provisioning scheduler
+//      makes them (docs/semantics.md §9.3, §9.10): a NodeClaim already
+//      opened in this simulation, in opening order, else a new one of the
+//      first NodePool (not Ready=False; by descending weight, then name)
+//      that takes the pod: taints tolerated, host ports free on the claim,
+//      requirements Compatible with the pod's node selector and affinity
+//      term and its volumes' topology, the claim narrowed to the topology
+//      domains the pod's spread and (anti-)affinity allow (and other pods'
+//      anti-affinity; domains from existing nodes and from the NodePools'
+//      requirements and offerings; late committal of undecided claims), an
+//      instance type left that holds the pods plus DaemonSet overhead and
+//      fits in the NodePool's remaining spec.limits, and minValues met
+//      (SimulatorOptions::min_values_policy). A pod that fails is retried
+//      after the others while a round makes progress; one with preferences
+//      is first tried with all of them required, then relaxed one at a
+//      time (preferences.go). Simulate returns every NodeClaim opened;
+//      consolidation refuses more than one.
 //
 // Approximations, each deliberate:
 //   - DaemonSet overhead of a new node of a NodePool is the sum, over the
@@ -89,28 +80,18 @@
 //     hugepages, `spec.overhead` is added, and a container without a
 //     request for a resource but with a limit requests its limit (the API
 //     server's defaulting, for manifests that did not pass through it).
-//   - Topology domains on existing nodes are kube-scheduler's: the values
-//     of the nodes of the snapshot (NotReady and deleting nodes included,
-//     candidates excluded). Karpenter also counts the domains its NodePools
-//     could launch into (topology.go); a zone no node is in yet is no
-//     domain here.
-//   - Pods placed on the new NodeClaim count for no spread or affinity of
-//     later pods (its zone is undecided: Karpenter's late committal).
-//   - Preferred node affinity, preferred pod (anti-)affinity and
-//     ScheduleAnyway spreads are not enforced (Karpenter tries them as
-//     required first and relaxes them; kube-scheduler only scores them).
+//   - Topology domains on existing nodes are kube-scheduler's, plus the
+//     pods on new NodeClaims whose domain is decided; new NodeClaims also
+//     count the NodePools' domains (Karpenter does on both).
 //   - A node affinity term with matchFields is never used for a new
-//     NodeClaim (its name is not known in advance). minValues is not
-//     enforced.
+//     NodeClaim (its name is not known in advance).
 //   - A pod whose constraints cannot be evaluated (a namespaceSelector on
 //     labels other than kubernetes.io/metadata.name, since Namespace objects
 //     are not read; constraints or volumes that do not compile) makes the
 //     result `unsupported` rather than wrong.
 //   - Not simulated: VolumeRestrictions (ReadWriteOncePod, disk
 //     conflicts), storage capacity, in-tree volume limits, DRA claims,
-//     NodePool limits and reserved capacity, Karpenter's rule that a
-//     destination still inside its own consolidateAfter (v1.14) or not yet
-//     initialized cannot receive a candidate's pods.
+//     reserved capacity per reservation, PreferNoSchedule taints.
 //
 // Thread-safety: immutable after Build; Simulate may be called concurrently.
 // A Scheduler keeps a pointer to the Snapshot it was built over, which must
