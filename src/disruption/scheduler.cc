@@ -1100,6 +1100,8 @@ struct Claim {
   scheduling::HostPortSet ports;  // Held by the pods added so far.
   // minValues was not met and the BestEffort policy relaxed it.
   bool min_values_relaxed = false;
+  // The capacity reservations it holds one instance of (reservationmanager.go).
+  std::set<std::string> reserved;
 };
 
 // A pod added to a new NodeClaim, with the claim's requirements right after
@@ -1218,6 +1220,9 @@ class SimulationPass {
   // The requirements a claim may take from the NodePool's remaining limits:
   // the instance types whose capacity fits in them. False when none.
   std::vector<size_t> WithinLimits(const PoolInfo& info);
+  // Holds one instance of every capacity reservation the claim could now
+  // launch into and has left (releasing those it no longer can).
+  void Reserve(Claim& claim);
   Replacement Finish(const Claim& claim) const;
   // Places each pod in order: an existing node, else (when `new_claims`) a
   // new NodeClaim; records why not.
@@ -1300,6 +1305,9 @@ class SimulationPass {
   // Per NodePool with limits: what is left of them (nullopt until first
   // needed).
   absl::flat_hash_map<const PoolInfo*, std::vector<int64_t>> remaining_;
+  // Instances left per capacity reservation id.
+  bool reservations_ready_ = false;
+  std::map<std::string, int32_t, std::less<>> reservations_;
 
  public:
   // Pods placed on existing nodes, in order.
@@ -1985,6 +1993,46 @@ bool SimulationPass::ClaimsBlock(PodIndex p, NodeIndex n) {
   return false;
 }
 
+void SimulationPass::Reserve(Claim& claim) {
+  if (!reservations_ready_) {
+    reservations_ready_ = true;
+    for (const PoolInfo* info : s_.PoolsByWeight()) {
+      for (const TypeInfo& t : info->types) {
+        for (const Offering& o : t.type->offerings) {
+          if (o.capacity_type != well_known::kCapacityTypeReserved) continue;
+          auto [it, inserted] =
+              reservations_.try_emplace(o.reservation_id, o.reservation_capacity);
+          if (!inserted) it->second = std::min(it->second, o.reservation_capacity);
+        }
+      }
+    }
+  }
+  if (reservations_.empty()) return;
+  const Requirement* zone = claim.reqs.Get(well_known::kLabelTopologyZone);
+  const Requirement* ct = claim.reqs.Get(well_known::kCapacityTypeLabelKey);
+  std::set<std::string> keep;
+  for (size_t t : claim.types) {
+    for (const Offering& o : claim.info->types[t].type->offerings) {
+      if (o.capacity_type != well_known::kCapacityTypeReserved ||
+          !o.available || (zone != nullptr && !zone->Has(o.zone)) ||
+          (ct != nullptr && !ct->Has(o.capacity_type))) {
+        continue;
+      }
+      if (claim.reserved.count(o.reservation_id) > 0 ||
+          reservations_[o.reservation_id] > 0) {
+        keep.insert(o.reservation_id);
+      }
+    }
+  }
+  for (const std::string& id : keep) {
+    if (claim.reserved.count(id) == 0) --reservations_[id];
+  }
+  for (const std::string& id : claim.reserved) {
+    if (keep.count(id) == 0) ++reservations_[id];
+  }
+  claim.reserved = std::move(keep);
+}
+
 std::vector<size_t> SimulationPass::WithinLimits(const PoolInfo& info) {
   const internal::PoolBase& pb = *info.pb;
   if (pb.limit_keys.empty()) return info.admitted;
@@ -2178,6 +2226,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
     claim.types = std::move(types);
     claim.total = std::move(total);
     claim.min_values_relaxed = relaxed;
+    Reserve(claim);
     if (ports != nullptr) claim.ports.Add(*ports);
     claim.pods.push_back(p);
     const scheduling::PodConstraints* c = ConstraintsOf(p);
@@ -2284,10 +2333,34 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   const v1::NodePool& pool = *info.pool;
   const std::string& name = pool.metadata().name();
   std::vector<std::pair<double, const std::string*>> priced;
+  const Requirement* zone = claim.reqs.Get(well_known::kLabelTopologyZone);
+  const Requirement* ct = claim.reqs.Get(well_known::kCapacityTypeLabelKey);
   for (size_t t : claim.types) {
     const InstanceType& type = *info.types[t].type;
-    priced.emplace_back(CheapestOffering(type, claim.reqs).value_or(0),
-                        &type.name);
+    // The cheapest offering it may launch into: a reserved one only when
+    // the claim holds one of its reservation.
+    std::optional<double> best;
+    for (const Offering& o : type.offerings) {
+      if (!o.available || (zone != nullptr && !zone->Has(o.zone)) ||
+          (ct != nullptr && !ct->Has(o.capacity_type))) {
+        continue;
+      }
+      if (o.capacity_type == well_known::kCapacityTypeReserved &&
+          claim.reserved.count(o.reservation_id) == 0) {
+        continue;
+      }
+      if (!best || o.price < *best) best = o.price;
+    }
+    if (!best.has_value()) continue;
+    priced.emplace_back(*best, &type.name);
+  }
+  if (priced.empty()) {
+    // Only reserved offerings it holds none of: priced as they are.
+    for (size_t t : claim.types) {
+      const InstanceType& type = *info.types[t].type;
+      priced.emplace_back(CheapestOffering(type, claim.reqs).value_or(0),
+                          &type.name);
+    }
   }
   std::sort(priced.begin(), priced.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first < b.first : *a.second < *b.second;

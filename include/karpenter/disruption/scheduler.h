@@ -91,7 +91,7 @@
 //     result `unsupported` rather than wrong.
 //   - Not simulated: VolumeRestrictions (ReadWriteOncePod, disk
 //     conflicts), storage capacity, in-tree volume limits, DRA claims,
-//     reserved capacity per reservation, PreferNoSchedule taints.
+//     PreferNoSchedule taints, the Strict reserved-offering mode.
 //
 // Thread-safety: immutable after Build; Simulate may be called concurrently.
 // A Scheduler keeps a pointer to the Snapshot it was built over, which must
