@@ -903,6 +903,10 @@ struct Scheduler::State {
   // The base's deleting_pods that are movable.
   std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
 
+  // Some NodePool's template has a PreferNoSchedule taint: a pod's last
+  // relaxation then tolerates them (scheduler.go NewScheduler).
+  bool prefer_no_schedule = false;
+
   bool Movable(PodIndex p) const {
     const uint8_t f = base->pod_flags[p];
     return (f & kMovable) != 0 ||
@@ -1030,6 +1034,13 @@ absl::Status Scheduler::State::Finish() {
     return base->pending_status;
   }
   if (absl::Status s = CheckCatalog(); !s.ok()) return s;
+  for (const auto& [name, pb] : base->pools) {
+    for (const v1::Taint& t : pb.pool->spec().template_().spec().taints()) {
+      if (t.effect() == well_known::kTaintEffectPreferNoSchedule) {
+        prefer_no_schedule = true;
+      }
+    }
+  }
   for (PodIndex p : base->do_not_disrupt_pods) {
     if (!drain::EvaluateDoNotDisrupt(base->snap->DecodePod(p), options.now)
              .active()) {
@@ -1293,6 +1304,9 @@ class SimulationPass {
   const std::vector<internal::SchedulerBase::Variant>* current_variants_ =
       nullptr;
   size_t current_variant_ = 0;
+  // Every preference of the pod being placed is relaxed and it now
+  // tolerates PreferNoSchedule taints of NodePools.
+  bool tolerate_prefer_no_schedule_ = false;
   // Per pod with preferences: how many relaxations it has had.
   absl::flat_hash_map<PodIndex, size_t> relaxed_;
   // New NodeClaims opened in this pass, in order, and the pods added.
@@ -2140,6 +2154,22 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
     return absl::StrFormat("does not tolerate taint %s=%s:%s of NodePool %s",
                            t->key(), t->value(), t->effect(), pool);
   }
+  // Karpenter's taint check counts PreferNoSchedule taints too, until the
+  // pod's last relaxation tolerates them (preferences.go).
+  if (!tolerate_prefer_no_schedule_) {
+    for (const v1::Taint& t : tmpl.taints()) {
+      if (t.effect() != well_known::kTaintEffectPreferNoSchedule) continue;
+      bool tolerated = false;
+      for (const v1::Toleration& tol : prof.pod->spec().tolerations()) {
+        tolerated = tolerated || drain::ToleratesTaint(tol, t);
+      }
+      if (!tolerated) {
+        return absl::StrFormat(
+            "does not tolerate taint %s=%s:PreferNoSchedule of NodePool %s",
+            t.key(), t.value(), pool);
+      }
+    }
+  }
   const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
   if (ports != nullptr && scheduling::NodePortsFilter(*ports, claim.ports)) {
     return absl::StrFormat(
@@ -2497,11 +2527,15 @@ void SimulationPass::PlaceAll(absl::Span<const Moving> pods, bool new_claims) {
     bool relaxed = false;
     for (const Moving& m : queue) {
       if (std::optional<std::string> why = PlaceOne(m, new_claims)) {
-        // Relax one preference (preferences.go) and try again later.
+        // Relax one preference (preferences.go) and try again later: the
+        // pod's own, then, when a NodePool has a PreferNoSchedule taint, a
+        // toleration of those.
         const auto v = b_.variants.find(b_.snap->PodShapeId(m.pod));
-        if (v != b_.variants.end()) {
+        const size_t steps = (v != b_.variants.end() ? v->second.size() : 0) +
+                             (s_.prefer_no_schedule ? 1 : 0);
+        if (steps > 0) {
           size_t& done = relaxed_[m.pod];
-          if (done < v->second.size()) {
+          if (done < steps) {
             ++done;
             relaxed = true;
           }
@@ -2523,10 +2557,12 @@ std::optional<std::string> SimulationPass::PlaceOne(const Moving& m,
   const auto v = b_.variants.find(b_.snap->PodShapeId(m.pod));
   current_variants_ = v != b_.variants.end() ? &v->second : nullptr;
   current_variant_ = 0;
-  if (current_variants_ != nullptr) {
-    const auto r = relaxed_.find(m.pod);
-    if (r != relaxed_.end()) current_variant_ = r->second;
+  if (const auto r = relaxed_.find(m.pod); r != relaxed_.end()) {
+    current_variant_ = r->second;
   }
+  tolerate_prefer_no_schedule_ =
+      current_variant_ >
+      (current_variants_ != nullptr ? current_variants_->size() : 0);
   if (PlaceOnExisting(m.pod)) {
     const NodeIndex n = placed_.back().second;
     if (m.from_candidate && uninitialized(n)) {

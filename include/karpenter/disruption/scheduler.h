@@ -91,7 +91,8 @@
 //     result `unsupported` rather than wrong.
 //   - Not simulated: VolumeRestrictions (ReadWriteOncePod, disk
 //     conflicts), storage capacity, in-tree volume limits, DRA claims,
-//     PreferNoSchedule taints, the Strict reserved-offering mode.
+//     PreferNoSchedule taints of existing nodes, the Strict
+//     reserved-offering mode.
 //
 // Thread-safety: immutable after Build; Simulate may be called concurrently.
 // A Scheduler keeps a pointer to the Snapshot it was built over, which must
