@@ -52,13 +52,13 @@ class VerdictBook final : public internal::VerdictSink {
   }
 
   // Node-level exclusions are final.
-  void Exclude(const NodeVerdict& v) { PutRanked(v, 4); }
+  void Exclude(const NodeVerdict& v) { PutRanked(v, 5); }
   void Offer(const NodeVerdict& v) { PutRanked(v, VerdictRank(v.code)); }
   void Commanded(const Command& command) {
     for (const Candidate& c : command.candidates) {
       Entry& e = entries_[Slot(c)];
-      if (e.rank >= 5) continue;  // The first command keeps the node.
-      e.rank = 5;
+      if (e.rank >= 6) continue;  // The first command keeps the node.
+      e.rank = 6;
       e.verdict = internal::MakeVerdict(c, command.method, reasons::kCommanded,
                                         command.explanation);
     }

@@ -209,7 +209,7 @@ struct SchedulerBase {
   struct Variant {
     int32_t profile = -1;
     int32_t constraints = kNoConstraints;  // Index into `constraints`.
-    std::string relaxed;  // What the next relaxation removes.
+    std::string relaxed;                   // What the next relaxation removes.
   };
   absl::flat_hash_map<uint32_t, std::vector<Variant>> variants;  // By shape.
   std::deque<v1::Pod> variant_pods;

@@ -303,9 +303,11 @@ struct Preferences {
   explicit Preferences(const v1::Pod& pod) {
     const v1::Affinity& a = pod.spec().affinity();
     std::vector<v1::WeightedPodAffinityTerm> w(
-        a.pod_affinity().preferred_during_scheduling_ignored_during_execution()
+        a.pod_affinity()
+            .preferred_during_scheduling_ignored_during_execution()
             .begin(),
-        a.pod_affinity().preferred_during_scheduling_ignored_during_execution()
+        a.pod_affinity()
+            .preferred_during_scheduling_ignored_during_execution()
             .end());
     std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) {
       return x.weight() > y.weight();
@@ -321,14 +323,15 @@ struct Preferences {
       return x.weight() > y.weight();
     });
     for (const auto& t : w) anti_affinity.push_back(t.pod_affinity_term());
-    node.assign(
-        a.node_affinity().preferred_during_scheduling_ignored_during_execution()
-            .begin(),
-        a.node_affinity().preferred_during_scheduling_ignored_during_execution()
-            .end());
-    std::stable_sort(node.begin(), node.end(), [](const auto& x, const auto& y) {
-      return x.weight() > y.weight();
-    });
+    node.assign(a.node_affinity()
+                    .preferred_during_scheduling_ignored_during_execution()
+                    .begin(),
+                a.node_affinity()
+                    .preferred_during_scheduling_ignored_during_execution()
+                    .end());
+    std::stable_sort(
+        node.begin(), node.end(),
+        [](const auto& x, const auto& y) { return x.weight() > y.weight(); });
     spread.assign(pod.spec().topology_spread_constraints().begin(),
                   pod.spec().topology_spread_constraints().end());
     for (const auto& c : spread) {
@@ -383,9 +386,11 @@ struct Preferences {
       *a.mutable_pod_anti_affinity()
            ->add_required_during_scheduling_ignored_during_execution() = t;
     }
-    if (!node.empty() && !node.front().preference().match_expressions().empty()) {
-      v1::NodeSelector& req = *a.mutable_node_affinity()
-          ->mutable_required_during_scheduling_ignored_during_execution();
+    if (!node.empty() &&
+        !node.front().preference().match_expressions().empty()) {
+      v1::NodeSelector& req =
+          *a.mutable_node_affinity()
+               ->mutable_required_during_scheduling_ignored_during_execution();
       if (req.node_selector_terms().empty()) req.add_node_selector_terms();
       for (v1::NodeSelectorTerm& term : *req.mutable_node_selector_terms()) {
         for (const auto& e : node.front().preference().match_expressions()) {
@@ -760,9 +765,8 @@ class BaseBuilder {
       info.ready = ConditionStatus(pool.status().conditions(),
                                    well_known::kConditionTypeReady) != "False";
       for (const std::string& key : SortedKeys(pool.spec().limits())) {
-        absl::StatusOr<int64_t> v =
-            ParseRequest(pool.spec().limits().at(key),
-                         absl::StrCat("spec.limits.", key));
+        absl::StatusOr<int64_t> v = ParseRequest(
+            pool.spec().limits().at(key), absl::StrCat("spec.limits.", key));
         if (!v.ok()) {
           return absl::InvalidArgumentError(
               absl::StrCat("nodepools/", name, ": ", v.status().message()));
@@ -996,8 +1000,8 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
   if (it != catalog->end()) {
     for (const InstanceType& type : it->second) {
       // CheckCatalog accepted every capacity.
-      TypeInfo t{&type, Capacity(type, name).value_or(std::vector<int64_t>()),
-                 {}};
+      TypeInfo t{
+          &type, Capacity(type, name).value_or(std::vector<int64_t>()), {}};
       for (const std::string& key : pb->second.limit_keys) {
         const auto c = type.capacity.find(key);
         int64_t v = 0;
@@ -1105,7 +1109,7 @@ struct Claim {
   // The NodePool's requirements, narrowed by every pod added (their node
   // selectors and affinity, volume topology, topology domains).
   Requirements reqs;
-  std::vector<size_t> types;  // Indexes into info->types that still fit.
+  std::vector<size_t> types;   // Indexes into info->types that still fit.
   std::vector<int64_t> total;  // DaemonSet overhead plus the pods' requests.
   std::vector<PodIndex> pods;
   scheduling::HostPortSet ports;  // Held by the pods added so far.
@@ -1222,7 +1226,9 @@ class SimulationPass {
               Requirements& reqs, std::string& why);
   // Whether the pods on new NodeClaims keep p from existing node n (their
   // spread counts, their anti-affinity, p's anti-affinity against them).
-  bool ClaimsBlock(PodIndex p, NodeIndex n);
+  // Returns kube-scheduler's message for the plugin that refuses, or
+  // nullopt.
+  std::optional<std::string> ClaimsBlock(PodIndex p, NodeIndex n);
   // The values of topology key `key` new NodeClaims may take: the NodePools'
   // (requirements, labels, offerings) and the existing nodes'; sorted.
   const std::vector<std::string>& Universe(const std::string& key);
@@ -1378,6 +1384,7 @@ uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
 
 bool SimulationPass::TopologyMatters(PodIndex p) {
   return ConstraintsOf(p) != nullptr || placed_holder_ ||
+         !holder_records_.empty() ||
          !b_.topology->HolderGroupsSelecting(p).empty();
 }
 
@@ -1391,8 +1398,7 @@ auto SimulationPass::WithIncoming(PodIndex p, F f) {
     return (Static(p, m) & kTaintsOk) != 0;
   };
   const uint32_t variant =
-      VariantOf(p) != nullptr ? static_cast<uint32_t>(current_variant_ + 1)
-                              : 0;
+      VariantOf(p) != nullptr ? static_cast<uint32_t>(current_variant_ + 1) : 0;
   return f(scheduling::IncomingPod{p, c != nullptr ? c : &NoConstraints(),
                                    affinity, taints, variant});
 }
@@ -1509,8 +1515,16 @@ std::string SimulationPass::NoNodeAvailable(PodIndex p) {
   for (NodeIndex n = 0; n < b_.snap->nodes().size(); ++n) {
     if (IsCandidate(n)) continue;
     ++nodes;
-    for (const scheduling::FilterFailure& f : FilterAll(p, n, true)) {
+    const std::vector<scheduling::FilterFailure> failures =
+        FilterAll(p, n, true);
+    for (const scheduling::FilterFailure& f : failures) {
       ++histogram[f.message];
+    }
+    if (failures.empty() && TopologyMatters(p)) {
+      // Refused only for Karpenter's domains or pods on new NodeClaims.
+      if (std::optional<std::string> why = ClaimsBlock(p, n)) {
+        ++histogram[*why];
+      }
     }
   }
   return scheduling::NoNodeAvailableMessage(nodes, histogram);
@@ -1585,7 +1599,7 @@ bool SimulationPass::PlaceOnExisting(PodIndex p) {
     }
     if (volumes != nullptr && !VolumesFit(*volumes, n)) continue;
     if (topology && TopologyFilter(p, n).has_value()) continue;
-    if (!records_.empty() && ClaimsBlock(p, n)) continue;
+    if (topology && ClaimsBlock(p, n).has_value()) continue;
     // Consolidation does not move a candidate's pods onto a node still
     // inside its consolidateAfter (Karpenter v1.14,
     // IsConsolidationSimulation).
@@ -1636,28 +1650,48 @@ std::vector<std::string> TypeValues(const TypeInfo& t, absl::string_view key) {
   return out;
 }
 
-v1::NodeSelectorRequirement RequirementProto(const Requirement& r) {
-  v1::NodeSelectorRequirement out;
-  out.set_key(r.key());
+// A requirement in its API form (requirement.go NodeSelectorRequirement):
+// a bound as Gte / Lte. Karpenter writes only the first of a lower bound,
+// an upper bound and excluded values; every part is written here, as one
+// entry each, so that the claim admits exactly what the requirement does.
+std::vector<v1::NodeSelectorRequirement> RequirementProtos(
+    const Requirement& r) {
+  std::vector<v1::NodeSelectorRequirement> out;
+  const auto add = [&](absl::string_view op) -> v1::NodeSelectorRequirement& {
+    v1::NodeSelectorRequirement& e = out.emplace_back();
+    e.set_key(r.key());
+    e.set_operator_(std::string(op));
+    if (r.min_values().has_value()) e.set_min_values(*r.min_values());
+    return e;
+  };
+  if (r.greater_or_equal().has_value()) {
+    add("Gte").add_values(absl::StrCat(*r.greater_or_equal()));
+  }
+  if (r.less_or_equal().has_value()) {
+    add("Lte").add_values(absl::StrCat(*r.less_or_equal()));
+  }
+  const bool bounded =
+      r.greater_or_equal().has_value() || r.less_or_equal().has_value();
   switch (r.op()) {
-    case Requirement::Operator::kIn:
-      out.set_operator_("In");
-      break;
+    case Requirement::Operator::kIn: {
+      v1::NodeSelectorRequirement& e = add("In");
+      for (const std::string& v : r.values()) e.add_values(v);
+    } break;
     case Requirement::Operator::kNotIn:
-      out.set_operator_("NotIn");
+      if (!r.values().empty()) {
+        v1::NodeSelectorRequirement& e = add("NotIn");
+        for (const std::string& v : r.values()) e.add_values(v);
+      } else if (!bounded) {
+        add("Exists");
+      }
       break;
     case Requirement::Operator::kExists:
-      out.set_operator_("Exists");
+      if (!bounded) add("Exists");
       break;
     case Requirement::Operator::kDoesNotExist:
-      out.set_operator_("DoesNotExist");
+      add("DoesNotExist");
       break;
   }
-  if (r.op() == Requirement::Operator::kIn ||
-      r.op() == Requirement::Operator::kNotIn) {
-    for (const std::string& v : r.values()) out.add_values(v);
-  }
-  if (r.min_values().has_value()) out.set_min_values(*r.min_values());
   return out;
 }
 
@@ -1717,10 +1751,10 @@ const std::vector<std::string>& SimulationPass::Universe(
       const TypeInfo& type = info->types[t];
       if (key == well_known::kLabelTopologyZone ||
           key == well_known::kCapacityTypeLabelKey) {
-        const Requirement* other = info->base.Get(
-            key == well_known::kLabelTopologyZone
-                ? well_known::kCapacityTypeLabelKey
-                : well_known::kLabelTopologyZone);
+        const Requirement* other =
+            info->base.Get(key == well_known::kLabelTopologyZone
+                               ? well_known::kCapacityTypeLabelKey
+                               : well_known::kLabelTopologyZone);
         for (const Offering& o : type.type->offerings) {
           const bool zone = key == well_known::kLabelTopologyZone;
           const std::string& v = zone ? o.zone : o.capacity_type;
@@ -1825,9 +1859,11 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
         const bool first = !topo_.AnyAffinityMatch(pod) && !any_claim &&
                            c->self_matches_affinity;
         if (key == hostname) {
-          if (t.per_claim.count(claim.id) == 0 && !(first && claim.pods.empty())) {
-            why = "pod affinity on kubernetes.io/hostname: no pod it selects "
-                  "is on this NodeClaim";
+          if (t.per_claim.count(claim.id) == 0 &&
+              !(first && claim.pods.empty())) {
+            why =
+                "pod affinity on kubernetes.io/hostname: no pod it selects "
+                "is on this NodeClaim";
             return false;
           }
           continue;
@@ -1846,7 +1882,8 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
           // The first pod of a self-selecting group opens one domain.
           const Requirement* nd = reqs.Get(key);
           for (const std::string& v : Universe(key)) {
-            if ((pd == nullptr || pd->Has(v)) && (nd == nullptr || nd->Has(v))) {
+            if ((pd == nullptr || pd->Has(v)) &&
+                (nd == nullptr || nd->Has(v))) {
               options.push_back(v);
               break;
             }
@@ -1860,8 +1897,9 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
         Tally& t = TallyOf(term.pods, key);
         if (key == hostname) {
           if (t.per_claim.count(claim.id) > 0) {
-            why = "pod anti-affinity on kubernetes.io/hostname: a pod it "
-                  "selects is on this NodeClaim";
+            why =
+                "pod anti-affinity on kubernetes.io/hostname: a pod it "
+                "selects is on this NodeClaim";
             return false;
           }
           continue;
@@ -1881,8 +1919,8 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
         }
         std::vector<std::string> options;
         const Requirement* pd = pod_reqs.Get(key);
-        for (const std::string& v : all ? std::vector<std::string>()
-                                        : Universe(key)) {
+        for (const std::string& v :
+             all ? std::vector<std::string>() : Universe(key)) {
           if (blocked.count(v) == 0 && (pd == nullptr || pd->Has(v))) {
             options.push_back(v);
           }
@@ -1897,9 +1935,10 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
   }
   // Other pods' required anti-affinity against p: on existing nodes...
   if (TopologyMatters(p)) {
-    const auto blocked = WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
-      return topo_.BlockedDomains(pod);
-    });
+    const auto blocked =
+        WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+          return topo_.BlockedDomains(pod);
+        });
     for (const auto& [key, values] : blocked) {
       if (key == hostname) continue;  // A new node has a new hostname.
       std::vector<std::string> options;
@@ -1949,44 +1988,60 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
   return true;
 }
 
-bool SimulationPass::ClaimsBlock(PodIndex p, NodeIndex n) {
+std::optional<std::string> SimulationPass::ClaimsBlock(PodIndex p,
+                                                       NodeIndex n) {
+  constexpr absl::string_view kSpread = scheduling::kSpreadMismatchMessage;
+  constexpr absl::string_view kAnti = scheduling::kAntiAffinityMismatchMessage;
+  constexpr absl::string_view kExisting =
+      scheduling::kExistingAntiAffinityMismatchMessage;
   const auto& labels = b_.snap->nodes()[n].metadata().labels();
   const v1::Pod& shape = b_.snap->PodShape(p);
   const std::string hostname(well_known::kLabelHostname);
   if (const scheduling::PodConstraints* c = ConstraintsOf(p)) {
-    const bool blocked =
-        WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+    const std::optional<absl::string_view> blocked = WithIncoming(
+        p,
+        [&](const scheduling::IncomingPod& pod)
+            -> std::optional<absl::string_view> {
           for (size_t i = 0; i < c->spread.size(); ++i) {
             const scheduling::SpreadConstraint& sc = c->spread[i];
             if (sc.topology_key == hostname) continue;
             Tally& t = TallyOf(sc.pods, sc.topology_key);
-            if (t.decided.empty()) continue;
             const auto l = labels.find(sc.topology_key);
             if (l == labels.end()) continue;
             std::map<std::string, int64_t> counts;
             for (const auto& [v, k] : topo_.SpreadDomainCounts(pod, i)) {
               counts[v] = k;
             }
+            // Karpenter's domains: also those only a NodePool offers, that
+            // the pod's node affinity admits.
+            const Profile& prof = b_.profiles[ProfileId(p)];
+            const Requirement* pd =
+                sc.honor_node_affinity && !prof.terms.empty()
+                    ? prof.terms.front().requirements.Get(sc.topology_key)
+                    : nullptr;
+            for (const std::string& v : Universe(sc.topology_key)) {
+              if (pd == nullptr || pd->Has(v)) counts.try_emplace(v, 0);
+            }
             for (const auto& [v, k] : t.decided) counts[v] += k;
             int64_t min = std::numeric_limits<int64_t>::max();
             for (const auto& [v, k] : counts) min = std::min(min, k);
             if (static_cast<int32_t>(counts.size()) < sc.min_domains) min = 0;
             const int64_t with = counts[l->second] + (sc.self_match ? 1 : 0);
-            if (with - min > sc.max_skew) return true;
+            if (with - min > sc.max_skew) return kSpread;
           }
           for (const scheduling::AffinityTerm& term : c->anti_affinity) {
             if (term.topology_key == hostname) continue;
             const auto l = labels.find(term.topology_key);
             if (l == labels.end()) continue;
             Tally& t = TallyOf(term.pods, term.topology_key);
-            if (t.decided.count(l->second) > 0) return true;
+            if (t.decided.count(l->second) > 0) return kAnti;
             for (const std::optional<Requirement>& r : t.undecided) {
-              if (!r.has_value() || r->Has(l->second)) return true;
+              if (!r.has_value() || r->Has(l->second)) return kAnti;
             }
           }
-          return false;
+          return std::nullopt;
         });
-    if (blocked) return true;
+    if (blocked.has_value()) return std::string(*blocked);
   }
   for (size_t r : holder_records_) {
     const ClaimRecord& rec = records_[r];
@@ -2001,10 +2056,12 @@ bool SimulationPass::ClaimsBlock(PodIndex p, NodeIndex n) {
       const auto l = labels.find(term.topology_key);
       if (l == labels.end()) continue;
       const Requirement* where = rec.reqs.Get(term.topology_key);
-      if (where == nullptr || where->Has(l->second)) return true;
+      if (where == nullptr || where->Has(l->second)) {
+        return std::string(kExisting);
+      }
     }
   }
-  return false;
+  return std::nullopt;
 }
 
 void SimulationPass::Reserve(Claim& claim) {
@@ -2014,9 +2071,10 @@ void SimulationPass::Reserve(Claim& claim) {
       for (const TypeInfo& t : info->types) {
         for (const Offering& o : t.type->offerings) {
           if (o.capacity_type != well_known::kCapacityTypeReserved) continue;
-          auto [it, inserted] =
-              reservations_.try_emplace(o.reservation_id, o.reservation_capacity);
-          if (!inserted) it->second = std::min(it->second, o.reservation_capacity);
+          auto [it, inserted] = reservations_.try_emplace(
+              o.reservation_id, o.reservation_capacity);
+          if (!inserted)
+            it->second = std::min(it->second, o.reservation_capacity);
         }
       }
     }
@@ -2187,6 +2245,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
   std::string topology_why;
   std::string min_values_why;
   std::string volume_why;
+  std::string requirements_why;
   bool any_compatible = false;
   std::vector<Requirements> volume_alts;
   if (std::optional<std::string> error = VolumeAlternatives(p, volume_alts)) {
@@ -2218,15 +2277,29 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
       continue;
     }
     std::vector<size_t> types;
+    bool any_admitted = false;
     for (size_t t : claim.types) {
       const TypeInfo& type = info.types[t];
-      bool fits = TypeAdmits(type, reqs);
+      if (!TypeAdmits(type, reqs)) continue;
+      any_admitted = true;
+      bool fits = true;
       for (size_t i = 0; fits && i < b_.d; ++i) {
         if (total[i] > 0 && total[i] > type.capacity[i]) fits = false;
       }
       if (fits) types.push_back(t);
     }
-    if (types.empty()) continue;
+    if (types.empty()) {
+      if (!any_admitted && requirements_why.empty()) {
+        std::vector<std::string> parts;
+        for (const auto& [key, r] : reqs.map()) {
+          if (key != well_known::kLabelHostname) parts.push_back(r.ToString());
+        }
+        requirements_why = absl::StrCat("no instance type of NodePool ", pool,
+                                        " satisfied requirements ",
+                                        absl::StrJoin(parts, ", "));
+      }
+      continue;
+    }
     bool relaxed = claim.min_values_relaxed;
     std::string mv_why;
     for (const auto& [key, min] : info.min_values) {
@@ -2276,23 +2349,52 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
     return absl::StrCat("incompatible with NodePool ", pool, ": ", why);
   }
   if (!volume_why.empty() && topology_why.empty()) {
-    return absl::StrCat("the topology of its volumes is incompatible with "
-                        "NodePool ",
-                        pool, ": ", volume_why);
+    return absl::StrCat(
+        "the topology of its volumes is incompatible with "
+        "NodePool ",
+        pool, ": ", volume_why);
   }
   if (!topology_why.empty()) {
     return absl::StrCat("a new NodeClaim of NodePool ", pool,
                         " cannot keep its topology: ", topology_why);
   }
   if (!min_values_why.empty()) return min_values_why;
-  if (claim.pods.empty()) {
-    return absl::StrCat("no instance type of NodePool ", pool,
-                        " fits it with the DaemonSet overhead");
+  if (!requirements_why.empty()) return requirements_why;
+  // Karpenter: "no instance type satisfied resources {...} and
+  // requirements ...".
+  const auto text = [&](const std::vector<int64_t>& v) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < b_.d; ++i) {
+      if (v[i] <= 0) continue;
+      std::string q = FormatMilli(v[i]);
+      const int64_t bytes = v[i] / 1000;
+      if (i != kCpuDim && v[i] % 1000 == 0 && bytes > 0) {
+        constexpr int64_t kMi = int64_t{1} << 20;
+        if (bytes % (kMi << 10) == 0) {
+          q = absl::StrCat(bytes / (kMi << 10), "Gi");
+        } else if (bytes % kMi == 0) {
+          q = absl::StrCat(bytes / kMi, "Mi");
+        }
+      }
+      parts.push_back(absl::StrCat(b_.dims[i], ": ", q));
+    }
+    return absl::StrCat("{", absl::StrJoin(parts, ", "), "}");
+  };
+  std::vector<int64_t> own(req, req + b_.d);
+  std::string out = absl::StrCat("no instance type of NodePool ", pool,
+                                 " satisfied resources ", text(own));
+  bool overhead = false;
+  for (int64_t v : info.overhead) overhead = overhead || v > 0;
+  if (overhead) {
+    absl::StrAppend(&out, " with DaemonSet overhead ", text(info.overhead));
   }
-  return absl::StrFormat(
-      "no instance type of NodePool %s fits it together with the %d other "
-      "pods of the new NodeClaim",
-      pool, claim.pods.size());
+  if (!claim.pods.empty()) {
+    absl::StrAppend(
+        &out, absl::StrFormat(" together with the %d other pods of the new "
+                              "NodeClaim",
+                              claim.pods.size()));
+  }
+  return out;
 }
 
 std::optional<std::string> SimulationPass::PlaceOnNewClaim(PodIndex p) {
@@ -2303,7 +2405,8 @@ std::optional<std::string> SimulationPass::PlaceOnNewClaim(PodIndex p) {
     for (size_t t : claim.types) {
       bool fits = true;
       for (size_t i = 0; fits && i < b_.d; ++i) {
-        if (req[i] > 0 && claim.total[i] + req[i] > claim.info->types[t].capacity[i]) {
+        if (req[i] > 0 &&
+            claim.total[i] + req[i] > claim.info->types[t].capacity[i]) {
           fits = false;
         }
       }
@@ -2438,7 +2541,9 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
         key == well_known::kLabelHostname) {
       continue;
     }
-    *spec.add_requirements() = RequirementProto(req);
+    for (v1::NodeSelectorRequirement& e : RequirementProtos(req)) {
+      *spec.add_requirements() = std::move(e);
+    }
   }
   if (claim.min_values_relaxed) {
     (*meta.mutable_annotations())[std::string(

@@ -28,14 +28,12 @@ constexpr absl::string_view kAntiAffinityPath =
     "spec.affinity.podAntiAffinity."
     "requiredDuringSchedulingIgnoredDuringExecution";
 
-constexpr absl::string_view kSpreadMismatch =
-    "node(s) didn't match pod topology spread constraints";
-constexpr absl::string_view kAffinityMismatch =
-    "node(s) didn't match pod affinity rules";
+constexpr absl::string_view kSpreadMismatch = kSpreadMismatchMessage;
+constexpr absl::string_view kAffinityMismatch = kAffinityMismatchMessage;
 constexpr absl::string_view kAntiAffinityMismatch =
-    "node(s) didn't match pod anti-affinity rules";
+    kAntiAffinityMismatchMessage;
 constexpr absl::string_view kExistingAntiAffinityMismatch =
-    "node(s) didn't satisfy existing pods anti-affinity rules";
+    kExistingAntiAffinityMismatchMessage;
 
 // `selector` ANDed with `key In [value]` (or NotIn) for each of `keys` that
 // `labels` has, compiled. A nil selector stays nil.

@@ -21,9 +21,8 @@ bool IsProvisionable(const v1::Pod& pod) {
       drain::IsTerminating(pod)) {
     return false;
   }
-  const v1::Condition* c =
-      FindCondition(pod.status().conditions(),
-                    well_known::kConditionTypePodScheduled);
+  const v1::Condition* c = FindCondition(
+      pod.status().conditions(), well_known::kConditionTypePodScheduled);
   return c != nullptr && c->status() == "False" &&
          c->reason() == "Unschedulable";
 }

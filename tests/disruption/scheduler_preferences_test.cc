@@ -130,10 +130,10 @@ TEST_CASE("preferences: ScheduleAnyway spreads and preferred anti-affinity",
         ", affinity: {podAntiAffinity: {preferredDuringSchedulingIgnored"
         "DuringExecution: [{weight: 100, podAffinityTerm: {topologyKey: "
         "kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}}]}}";
-    const v1::ProvisionReport r = Provision(
-        Pool("default", 0) + Pending("web-0", "1", anti) +
-            Pending("web-1", "1", anti),
-        Catalog({"default"}, {"a"}));
+    const v1::ProvisionReport r =
+        Provision(Pool("default", 0) + Pending("web-0", "1", anti) +
+                      Pending("web-1", "1", anti),
+                  Catalog({"default"}, {"a"}));
     CHECK(r.node_claims_size() == 2);
     CHECK(r.unschedulable().empty());
   }
@@ -141,8 +141,9 @@ TEST_CASE("preferences: ScheduleAnyway spreads and preferred anti-affinity",
 
 TEST_CASE("preferences: PreferNoSchedule taints of NodePools",
           "[simulation][preferences]") {
-  const std::string taint = "[{key: spot, value: \"yes\", effect: "
-                            "PreferNoSchedule}]";
+  const std::string taint =
+      "[{key: spot, value: \"yes\", effect: "
+      "PreferNoSchedule}]";
   SECTION("a heavier tainted NodePool is passed over for an untainted one") {
     const v1::ProvisionReport r = Provision(
         Pool("tainted", 10, taint) + Pool("plain", 0) + Pending("p", "1"),

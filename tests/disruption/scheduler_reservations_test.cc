@@ -38,8 +38,8 @@ InstanceTypeCatalog Catalog(int reserved) {
   Offering r{"a", "reserved", 0.05, true};
   r.reservation_id = "cr-1";
   r.reservation_capacity = reserved;
-  type.offerings = {r, {"a", "on-demand", 0.2, true},
-                    {"b", "on-demand", 0.2, true}};
+  type.offerings = {
+      r, {"a", "on-demand", 0.2, true}, {"b", "on-demand", 0.2, true}};
   return {{"default", {type}}};
 }
 

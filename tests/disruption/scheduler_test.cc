@@ -395,8 +395,8 @@ TEST_CASE("simulation: pods of deleting nodes must move too", "[simulation]") {
   CHECK(none.result.unschedulable[0] ==
         "default/orphan: fits no remaining node (0/2 nodes are available: 1 "
         "Insufficient cpu, 1 node(s) were marked for deletion.) and no "
-        "instance type of "
-        "NodePool default fits it with the DaemonSet overhead");
+        "instance type of NodePool default satisfied resources {cpu: 30, "
+        "memory: 1Gi, pods: 1}");
 }
 
 TEST_CASE("simulation: only currently reschedulable pods need room",
@@ -470,9 +470,8 @@ TEST_CASE("simulation: the cheapest fitting type wins, ties by name",
       REQUIRE(run.result.unschedulable.size() == 1);
       CHECK(run.result.unschedulable[0] ==
             "default/moving: fits no remaining node (0/0 nodes are available.) "
-            "and "
-            "no instance type of "
-            "NodePool default fits it with the DaemonSet overhead");
+            "and no instance type of NodePool default satisfied resources "
+            "{cpu: 3, memory: 1Gi, pods: 1}");
     }
   }
 }

@@ -121,9 +121,9 @@ TEST_CASE("simulation: a zonal volume keeps its pod in its zone",
     CHECK(pinned);
   }
   SECTION("a zone no instance type is offered in: refused with the reason") {
-    const SimulationResult r = RemoveCand(
-        absl::StrCat(Node("cand", "a"), Node("other", "b"),
-                     Pod("db-0", "cand", "data"), BoundClaim("data", "c", "v")));
+    const SimulationResult r = RemoveCand(absl::StrCat(
+        Node("cand", "a"), Node("other", "b"), Pod("db-0", "cand", "data"),
+        BoundClaim("data", "c", "v")));
     CHECK_FALSE(r.all_pods_scheduled);
     CHECK(r.new_node_claims.empty());
     REQUIRE(r.unschedulable.size() == 1);

@@ -274,8 +274,8 @@ class TopologyState {
       const IncomingPod& pod, size_t i);
   // Per topology key, sorted: the domains that the required anti-affinity
   // of pods counted now (existing or added) keeps `pod` out of.
-  std::vector<std::pair<std::string, std::vector<std::string>>>
-  BlockedDomains(const IncomingPod& pod);
+  std::vector<std::pair<std::string, std::vector<std::string>>> BlockedDomains(
+      const IncomingPod& pod);
 
  private:
   struct Impl;
