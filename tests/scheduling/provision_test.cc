@@ -318,7 +318,7 @@ TEST_CASE("provision: zonal spread counts the pods already on existing nodes",
 TEST_CASE(
     "provision: an existing node is refused when its zone would break the "
     "spread over the NodePool's zones",
-    "[provision][topology][!mayfail]") {
+    "[provision][topology]") {
   // n-a (zone a) runs web-old and has room. Karpenter's ExistingNode.CanAdd
   // narrows through Topology.AddRequirements, whose domains include the
   // zones the NodePool can launch into (b and c, 0 web pods): zone a would
@@ -1094,7 +1094,7 @@ TEST_CASE(
 
 TEST_CASE(
     "provision: the reason of a pod no instance type takes names the cause",
-    "[provision][!mayfail]") {
+    "[provision]") {
   // The NodePool runs no DaemonSet. Karpenter's error for these pods names
   // the resources or the requirement no instance type meets
   // (nodeclaim.go: "no instance type satisfied resources ... and
