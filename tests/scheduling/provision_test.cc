@@ -323,8 +323,7 @@ TEST_CASE(
   // narrows through Topology.AddRequirements, whose domains include the
   // zones the NodePool can launch into (b and c, 0 web pods): zone a would
   // count 2 against a minimum of 0, over maxSkew 1, so web-new gets a claim
-  // in b or c. (docs/semantics.md §9.5 lists this as not covered: the SDK
-  // counts only the nodes' zones on existing nodes, as kube-scheduler.)
+  // in b or c (docs/semantics.md §9.10).
   testing::ClusterBuilder cluster;
   cluster.AddNodePool({});
   const PodEdit spread = WithSpread(Spread(kZone, 1, kWeb));

@@ -80,9 +80,9 @@
 //     hugepages, `spec.overhead` is added, and a container without a
 //     request for a resource but with a limit requests its limit (the API
 //     server's defaulting, for manifests that did not pass through it).
-//   - Topology domains on existing nodes are kube-scheduler's, plus the
-//     pods on new NodeClaims whose domain is decided; new NodeClaims also
-//     count the NodePools' domains (Karpenter does on both).
+//   - Existing nodes pass kube-scheduler's PodTopologySpread (domains of
+//     the nodes) and then Karpenter's topology (also the NodePools'
+//     domains and pods on new NodeClaims whose domain is decided).
 //   - A node affinity term with matchFields is never used for a new
 //     NodeClaim (its name is not known in advance).
 //   - A pod whose constraints cannot be evaluated (a namespaceSelector on
