@@ -94,6 +94,13 @@ struct Offering {
   // Price per hour, in the provider's currency.
   double price = 0;
   bool available = true;
+  // For capacity type "reserved": the capacity reservation it draws on and
+  // how many more instances it can take now (Karpenter's ReservationID()
+  // and ReservationCapacity). A simulation reserves one per new NodeClaim
+  // that could launch into it and offers it to no NodeClaim once none is
+  // left.
+  std::string reservation_id = "";
+  int32_t reservation_capacity = 0;
 };
 
 // An instance type the provider can launch, for consolidation's price and

@@ -79,6 +79,10 @@ inline constexpr absl::string_view kDoNotEvictPodAnnotationKey =
 // On a NodePool and its NodeClaims: the hash of `spec.template`.
 inline constexpr absl::string_view kNodePoolHashAnnotationKey =
     "karpenter.sh/nodepool-hash";
+// On a NodeClaim whose NodePool's minValues could not be met and the
+// BestEffort policy relaxed them (Karpenter v1.1+).
+inline constexpr absl::string_view kNodeClaimMinValuesRelaxedAnnotationKey =
+    "karpenter.sh/nodeclaim-min-values-relaxed";
 // The version of the hash algorithm behind kNodePoolHashAnnotationKey.
 inline constexpr absl::string_view kNodePoolHashVersionAnnotationKey =
     "karpenter.sh/nodepool-hash-version";

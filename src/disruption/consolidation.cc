@@ -376,7 +376,7 @@ ConsolidationAttempt EvaluateConsolidation(
   if (candidates.empty()) {
     return NoCommand(reasons::kNoDisruptionNeeded, "no candidates");
   }
-  const SimulationResult sim = simulator.Simulate(candidates);
+  const SimulationResult sim = simulator.SimulateConsolidation(candidates);
   if (sim.unsupported.has_value()) {
     return NoCommand(reasons::kUnsupportedConstraint, *sim.unsupported);
   }
@@ -607,7 +607,7 @@ absl::StatusOr<Command> ValidateConsolidation(
   // 3. The simulation must still give the same kind of answer. (Karpenter's
   // step 4, re-reading the candidates after simulating, guards a race with
   // its live cluster state; the inputs here are immutable.)
-  const SimulationResult sim = fresh_simulator.Simulate(current);
+  const SimulationResult sim = fresh_simulator.SimulateConsolidation(current);
   if (sim.unsupported.has_value()) {
     return Rejected("scheduling", *sim.unsupported);
   }

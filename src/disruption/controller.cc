@@ -52,13 +52,13 @@ class VerdictBook final : public internal::VerdictSink {
   }
 
   // Node-level exclusions are final.
-  void Exclude(const NodeVerdict& v) { PutRanked(v, 4); }
+  void Exclude(const NodeVerdict& v) { PutRanked(v, 5); }
   void Offer(const NodeVerdict& v) { PutRanked(v, VerdictRank(v.code)); }
   void Commanded(const Command& command) {
     for (const Candidate& c : command.candidates) {
       Entry& e = entries_[Slot(c)];
-      if (e.rank >= 5) continue;  // The first command keeps the node.
-      e.rank = 5;
+      if (e.rank >= 6) continue;  // The first command keeps the node.
+      e.rank = 6;
       e.verdict = internal::MakeVerdict(c, command.method, reasons::kCommanded,
                                         command.explanation);
     }
@@ -450,6 +450,18 @@ class LazySimulator final : public SchedulingSimulator {
 
   SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const override {
+    return Run(candidates, /*consolidation=*/false);
+  }
+  SimulationResult SimulateConsolidation(
+      absl::Span<const Candidate> candidates) const override {
+    return Run(candidates, /*consolidation=*/true);
+  }
+
+  const absl::Status& error() const { return error_; }
+
+ private:
+  SimulationResult Run(absl::Span<const Candidate> candidates,
+                       bool consolidation) const {
     if (!built_) {
       built_ = true;
       absl::StatusOr<Scheduler> s =
@@ -460,15 +472,15 @@ class LazySimulator final : public SchedulingSimulator {
         error_ = s.status();
       }
     }
-    if (scheduler_.has_value()) return scheduler_->Simulate(candidates);
+    if (scheduler_.has_value()) {
+      return consolidation ? scheduler_->SimulateConsolidation(candidates)
+                           : scheduler_->Simulate(candidates);
+    }
     SimulationResult failed;
     failed.unsupported = std::string(error_.message());
     return failed;
   }
 
-  const absl::Status& error() const { return error_; }
-
- private:
   const SnapshotFacts& facts_;
   const InstanceTypeCatalog& catalog_;
   const SimulatorOptions options_;

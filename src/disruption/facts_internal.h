@@ -7,6 +7,7 @@
 #define KARPENTER_SRC_DISRUPTION_FACTS_INTERNAL_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -154,6 +156,14 @@ struct PoolBase {
   const v1::NodePool* pool = nullptr;
   Requirements base;  // Template requirements, labels and the pool label.
   std::vector<int64_t> overhead;  // DaemonSet overhead, per dimension.
+  int32_t weight = 0;             // spec.weight (0 when unset).
+  bool ready = true;              // Not Ready=False.
+  // spec.limits, by resource name (sorted), in milli-units.
+  std::vector<std::string> limit_keys;
+  std::vector<int64_t> limits;
+  // The pool's nodes that are not deleting, with their status.capacity
+  // per limit key (Karpenter subtracts state nodes' capacity).
+  std::vector<std::pair<snapshot::NodeIndex, std::vector<int64_t>>> usage;
 };
 
 // The Snapshot-only tables of the scheduling simulation.
@@ -168,6 +178,11 @@ struct SchedulerBase {
   std::vector<int64_t> node_free;   // nodes x d
   std::vector<int64_t> node_alloc;  // nodes x d: allocatable (or capacity)
   std::vector<uint8_t> node_deleting;
+  std::vector<uint8_t> node_uninitialized;  // NodeClaim not initialized.
+  // Until when node n is inside its NodePool's consolidateAfter (its
+  // NodeClaim's lastPodEventTime, else its Initialized transition, plus
+  // consolidateAfter); InfinitePast when it never is.
+  std::vector<absl::Time> node_quiet_until;
   std::vector<snapshot::NodeIndex> node_order;  // Targets, placement order.
   // IsReschedulable pods of deleting nodes (movable or not).
   std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> deleting_pods;
@@ -186,6 +201,18 @@ struct SchedulerBase {
   static constexpr int32_t kUnsupported = -2;
   std::vector<int32_t> shape_constraints;
   std::vector<scheduling::PodConstraints> constraints;
+  // Karpenter's preferences (preferences.go): for a shape with preferred
+  // node affinity, preferred pod (anti-)affinity or ScheduleAnyway spreads,
+  // the pod as first tried (every preference required), then after each
+  // relaxation in Karpenter's order; past the last, the shape's own
+  // profile and constraints apply. Variant pods live in `variant_pods`.
+  struct Variant {
+    int32_t profile = -1;
+    int32_t constraints = kNoConstraints;  // Index into `constraints`.
+    std::string relaxed;                   // What the next relaxation removes.
+  };
+  absl::flat_hash_map<uint32_t, std::vector<Variant>> variants;  // By shape.
+  std::deque<v1::Pod> variant_pods;
   std::map<uint32_t, std::string> unsupported;  // By shape id.
   // Host ports: per indexed shape an index into `port_lists` (-1: none),
   // and per node the ports its bound pods hold.

@@ -20,6 +20,7 @@
 #include "disruption/replacement_internal.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/snapshot_facts.h"
@@ -32,6 +33,7 @@
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/scheduling/resources.h"
 #include "karpenter/scheduling/volumes.h"
+#include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -156,15 +158,21 @@ using Term = internal::Profile::Term;
 struct TypeInfo {
   const InstanceType* type = nullptr;
   std::vector<int64_t> capacity;
+  // Capacity per PoolInfo::limit_keys (0 when the type does not list it).
+  std::vector<int64_t> limited;
 };
 
 struct PoolInfo {
   const v1::NodePool* pool = nullptr;
+  const internal::PoolBase* pb = nullptr;
+  std::string name;
   Requirements base;  // Template requirements, labels and the pool label.
   std::vector<int64_t> overhead;
   std::vector<TypeInfo> types;
   // Indexes of `types` that `base` admits.
   std::vector<size_t> admitted;
+  // Requirements of `base` with minValues: key and minValues.
+  std::vector<std::pair<std::string, int32_t>> min_values;
 };
 
 using internal::kDoNotDisruptAtNow;
@@ -280,6 +288,125 @@ std::string ProfileKey(const v1::Pod& pod) {
   return key;
 }
 
+// The preferences of a pod (preferences.go), in the order Karpenter's
+// Relax removes them: preferred pod affinity terms, then preferred pod
+// anti-affinity terms (each by descending weight), then preferred node
+// affinity terms (by descending weight; the heaviest left is required),
+// then ScheduleAnyway spreads (the first left, swapped with the last).
+struct Preferences {
+  std::vector<v1::PodAffinityTerm> affinity;
+  std::vector<v1::PodAffinityTerm> anti_affinity;
+  std::vector<v1::PreferredSchedulingTerm> node;
+  std::vector<v1::TopologySpreadConstraint> spread;  // Every constraint.
+  int schedule_anyway = 0;
+
+  explicit Preferences(const v1::Pod& pod) {
+    const v1::Affinity& a = pod.spec().affinity();
+    std::vector<v1::WeightedPodAffinityTerm> w(
+        a.pod_affinity()
+            .preferred_during_scheduling_ignored_during_execution()
+            .begin(),
+        a.pod_affinity()
+            .preferred_during_scheduling_ignored_during_execution()
+            .end());
+    std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) {
+      return x.weight() > y.weight();
+    });
+    for (const auto& t : w) affinity.push_back(t.pod_affinity_term());
+    w.assign(a.pod_anti_affinity()
+                 .preferred_during_scheduling_ignored_during_execution()
+                 .begin(),
+             a.pod_anti_affinity()
+                 .preferred_during_scheduling_ignored_during_execution()
+                 .end());
+    std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) {
+      return x.weight() > y.weight();
+    });
+    for (const auto& t : w) anti_affinity.push_back(t.pod_affinity_term());
+    node.assign(a.node_affinity()
+                    .preferred_during_scheduling_ignored_during_execution()
+                    .begin(),
+                a.node_affinity()
+                    .preferred_during_scheduling_ignored_during_execution()
+                    .end());
+    std::stable_sort(
+        node.begin(), node.end(),
+        [](const auto& x, const auto& y) { return x.weight() > y.weight(); });
+    spread.assign(pod.spec().topology_spread_constraints().begin(),
+                  pod.spec().topology_spread_constraints().end());
+    for (const auto& c : spread) {
+      if (c.when_unsatisfiable() == "ScheduleAnyway") ++schedule_anyway;
+    }
+  }
+  size_t count() const {
+    return affinity.size() + anti_affinity.size() + node.size() +
+           static_cast<size_t>(schedule_anyway);
+  }
+
+  // Removes the next preference, as Relax; returns what it removed.
+  std::string Relax() {
+    if (!affinity.empty()) {
+      affinity.erase(affinity.begin());
+      return "a preferred pod affinity term";
+    }
+    if (!anti_affinity.empty()) {
+      anti_affinity.erase(anti_affinity.begin());
+      return "a preferred pod anti-affinity term";
+    }
+    if (!node.empty()) {
+      node.erase(node.begin());
+      return "a preferred node affinity term";
+    }
+    for (size_t i = 0; i < spread.size(); ++i) {
+      if (spread[i].when_unsatisfiable() != "ScheduleAnyway") continue;
+      spread[i] = spread.back();
+      spread.pop_back();
+      --schedule_anyway;
+      return "a ScheduleAnyway topology spread constraint";
+    }
+    return "";
+  }
+
+  // `pod` with every preference left required.
+  v1::Pod Apply(const v1::Pod& pod) const {
+    v1::Pod out = pod;
+    v1::PodSpec& spec = *out.mutable_spec();
+    v1::Affinity& a = *spec.mutable_affinity();
+    a.mutable_pod_affinity()
+        ->clear_preferred_during_scheduling_ignored_during_execution();
+    a.mutable_pod_anti_affinity()
+        ->clear_preferred_during_scheduling_ignored_during_execution();
+    a.mutable_node_affinity()
+        ->clear_preferred_during_scheduling_ignored_during_execution();
+    for (const auto& t : affinity) {
+      *a.mutable_pod_affinity()
+           ->add_required_during_scheduling_ignored_during_execution() = t;
+    }
+    for (const auto& t : anti_affinity) {
+      *a.mutable_pod_anti_affinity()
+           ->add_required_during_scheduling_ignored_during_execution() = t;
+    }
+    if (!node.empty() &&
+        !node.front().preference().match_expressions().empty()) {
+      v1::NodeSelector& req =
+          *a.mutable_node_affinity()
+               ->mutable_required_during_scheduling_ignored_during_execution();
+      if (req.node_selector_terms().empty()) req.add_node_selector_terms();
+      for (v1::NodeSelectorTerm& term : *req.mutable_node_selector_terms()) {
+        for (const auto& e : node.front().preference().match_expressions()) {
+          *term.add_match_expressions() = e;
+        }
+      }
+    }
+    spec.clear_topology_spread_constraints();
+    for (v1::TopologySpreadConstraint c : spread) {
+      c.set_when_unsatisfiable("DoNotSchedule");
+      *spec.add_topology_spread_constraints() = std::move(c);
+    }
+    return out;
+  }
+};
+
 class BaseBuilder {
  public:
   BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
@@ -368,6 +495,7 @@ class BaseBuilder {
     lists_.push_back(std::move(list));
     shape_profile_[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
+    IndexVariants(shape, shape_id);
     std::vector<scheduling::HostPort> ports = scheduling::PodHostPorts(shape);
     if (!ports.empty()) {
       b_.shape_ports[shape_id] = static_cast<int32_t>(b_.port_lists.size());
@@ -389,6 +517,39 @@ class BaseBuilder {
           static_cast<int32_t>(b_.constraints.size());
       b_.constraints.push_back(*std::move(c));
     }
+  }
+
+  // The shape's preference variants (SchedulerBase::variants). A shape
+  // whose variants do not compile keeps none: its preferences are ignored.
+  void IndexVariants(const v1::Pod& shape, uint32_t shape_id) {
+    if (!shape.spec().has_affinity() &&
+        shape.spec().topology_spread_constraints().empty()) {
+      return;
+    }
+    Preferences prefs(shape);
+    if (prefs.count() == 0 ||
+        b_.shape_constraints[shape_id] == SchedulerBase::kUnsupported) {
+      return;
+    }
+    std::vector<SchedulerBase::Variant> out;
+    while (prefs.count() > 0) {
+      b_.variant_pods.push_back(prefs.Apply(shape));
+      const v1::Pod& pod = b_.variant_pods.back();
+      absl::StatusOr<Profile> profile = MakeProfile(pod);
+      absl::StatusOr<scheduling::PodConstraints> c =
+          scheduling::CompilePodConstraints(pod);
+      if (!profile.ok() || !c.ok()) return;
+      SchedulerBase::Variant v;
+      v.profile = static_cast<int32_t>(b_.profiles.size());
+      b_.profiles.push_back(*std::move(profile));
+      if (!c->empty()) {
+        v.constraints = static_cast<int32_t>(b_.constraints.size());
+        b_.constraints.push_back(*std::move(c));
+      }
+      v.relaxed = prefs.Relax();
+      out.push_back(std::move(v));
+    }
+    b_.variants.emplace(shape_id, std::move(out));
   }
 
   absl::Status IndexPod(PodIndex p, bool pending,
@@ -503,16 +664,67 @@ class BaseBuilder {
             snap_.node_claims()[*claim].metadata().has_deletion_timestamp());
   }
 
+  // Karpenter's StateNode.Initialized: a node without a NodeClaim is
+  // initialized; with one, when the NodeClaim's Initialized condition is
+  // True or the node carries karpenter.sh/initialized=true.
+  bool NodeInitialized(const v1::Node& node) const {
+    std::optional<snapshot::NodeClaimIndex> claim =
+        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+    if (!claim) return true;
+    const auto& labels = node.metadata().labels();
+    const auto it =
+        labels.find(std::string(well_known::kNodeInitializedLabelKey));
+    return (it != labels.end() && it->second == "true") ||
+           IsConditionTrue(snap_.node_claims()[*claim].status().conditions(),
+                           well_known::kConditionTypeInitialized);
+  }
+
+  // Karpenter's IsUnderConsolidateAfter (utils/disruption): until when the
+  // node's NodeClaim is inside its NodePool's consolidateAfter.
+  absl::Time QuietUntil(const v1::Node& node) const {
+    std::optional<snapshot::NodeClaimIndex> claim =
+        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+    const auto label = node.metadata().labels().find(
+        std::string(well_known::kNodePoolLabelKey));
+    if (!claim || label == node.metadata().labels().end()) {
+      return absl::InfinitePast();
+    }
+    const std::optional<snapshot::NodePoolIndex> pool =
+        snap_.FindNodePool(label->second);
+    if (!pool) return absl::InfinitePast();
+    absl::StatusOr<budget::DisruptionSpec> spec =
+        budget::ParseDisruptionSpec(snap_.node_pools()[*pool]);
+    if (!spec.ok() || !spec->consolidate_after.has_value() ||
+        *spec->consolidate_after <= absl::ZeroDuration()) {
+      return absl::InfinitePast();
+    }
+    const v1::NodeClaim& nc = snap_.node_claims()[*claim];
+    const v1::Condition* init = FindCondition(
+        nc.status().conditions(), well_known::kConditionTypeInitialized);
+    if (!IsConditionTrue(init)) return absl::InfinitePast();
+    const auto& last = nc.status().last_pod_event_time();
+    const absl::Time start = (last.seconds() != 0 || last.nanos() != 0)
+                                 ? TimeFromProto(last)
+                                 : TimeFromProto(init->last_transition_time());
+    return start + *spec->consolidate_after;
+  }
+
   absl::Status IndexNodes() {
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
     b_.node_alloc.assign(nodes.size() * b_.d, 0);
     b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
     b_.node_deleting.assign(nodes.size(), 0);
+    b_.node_uninitialized.assign(nodes.size(), 0);
+    b_.node_quiet_until.assign(nodes.size(), absl::InfinitePast());
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (absl::Status s = NodeFree(n); !s.ok()) return s;
       const v1::Node& node = nodes[n];
       b_.node_deleting[n] = NodeDeleting(node);
+      b_.node_uninitialized[n] = !NodeInitialized(node);
+      b_.node_quiet_until[n] = QuietUntil(node);
       if (!b_.node_deleting[n] && !node.spec().unschedulable() &&
           IsConditionTrue(node.status().conditions(),
                           well_known::kConditionTypeReady)) {
@@ -549,9 +761,52 @@ class BaseBuilder {
       }
       info.base.Add(Requirement::In(well_known::kNodePoolLabelKey, {name}));
       info.overhead.assign(b_.d, 0);
+      info.weight = pool.spec().has_weight() ? pool.spec().weight() : 0;
+      info.ready = ConditionStatus(pool.status().conditions(),
+                                   well_known::kConditionTypeReady) != "False";
+      for (const std::string& key : SortedKeys(pool.spec().limits())) {
+        absl::StatusOr<int64_t> v = ParseRequest(
+            pool.spec().limits().at(key), absl::StrCat("spec.limits.", key));
+        if (!v.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("nodepools/", name, ": ", v.status().message()));
+        }
+        info.limit_keys.push_back(key);
+        info.limits.push_back(*v);
+      }
       b_.pools.emplace(name, std::move(info));
     }
     AddDaemonSetOverhead();
+    return PoolUsage();
+  }
+
+  // Each limited pool's nodes that are not deleting, with their capacity
+  // per limited resource.
+  absl::Status PoolUsage() {
+    const std::string pool_key(well_known::kNodePoolLabelKey);
+    const auto nodes = snap_.nodes();
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      if (b_.node_deleting[n]) continue;
+      const v1::Node& node = nodes[n];
+      const auto label = node.metadata().labels().find(pool_key);
+      if (label == node.metadata().labels().end()) continue;
+      const auto it = b_.pools.find(label->second);
+      if (it == b_.pools.end() || it->second.limit_keys.empty()) continue;
+      PoolBase& info = it->second;
+      std::vector<int64_t> used(info.limit_keys.size(), 0);
+      for (size_t i = 0; i < used.size(); ++i) {
+        const auto c = node.status().capacity().find(info.limit_keys[i]);
+        if (c == node.status().capacity().end()) continue;
+        absl::StatusOr<int64_t> v = ParseRequest(
+            c->second, absl::StrCat("status.capacity.", info.limit_keys[i]));
+        if (!v.ok()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "nodes/", node.metadata().name(), ": ", v.status().message()));
+        }
+        used[i] = *v;
+      }
+      info.usage.emplace_back(n, std::move(used));
+    }
     return absl::OkStatus();
   }
 
@@ -652,6 +907,10 @@ struct Scheduler::State {
   // The base's deleting_pods that are movable.
   std::vector<std::pair<PodIndex, NodeIndex>> deleting_pods;
 
+  // Some NodePool's template has a PreferNoSchedule taint: a pod's last
+  // relaxation then tolerates them (scheduler.go NewScheduler).
+  bool prefer_no_schedule = false;
+
   bool Movable(PodIndex p) const {
     const uint8_t f = base->pod_flags[p];
     return (f & kMovable) != 0 ||
@@ -663,6 +922,9 @@ struct Scheduler::State {
   // simulation touches the candidates' NodePools only); null when the
   // snapshot has no such NodePool.
   const PoolInfo* Pool(absl::string_view name) const;
+  // Every NodePool that is not Ready=False, by descending weight, then
+  // name: the order Karpenter's scheduler tries NodeClaim templates in.
+  const std::vector<const PoolInfo*>& PoolsByWeight() const;
 
  private:
   // Instance type `type`'s capacity per dimension (CheckCatalog has parsed
@@ -670,6 +932,8 @@ struct Scheduler::State {
   absl::StatusOr<std::vector<int64_t>> Capacity(const InstanceType& type,
                                                 absl::string_view pool) const;
 
+  mutable std::once_flag by_weight_once_;
+  mutable std::vector<const PoolInfo*> by_weight_;
   mutable std::mutex mu_;  // Guards pools_.
   mutable std::map<std::string, std::unique_ptr<PoolInfo>, std::less<>> pools_;
 };
@@ -699,6 +963,17 @@ absl::Status Scheduler::State::CheckCatalog() const {
     for (const InstanceType& type : it->second) {
       absl::StatusOr<std::vector<int64_t>> c = Capacity(type, name);
       if (!c.ok()) return c.status();
+      for (const std::string& key : pb.limit_keys) {
+        const auto q = type.capacity.find(key);
+        if (q == type.capacity.end()) continue;
+        absl::StatusOr<int64_t> v =
+            ParseRequest(q->second, absl::StrCat("capacity.", key));
+        if (!v.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrFormat("instance type \"%s\" of NodePool \"%s\": %s",
+                              type.name, name, v.status().message()));
+        }
+      }
     }
   }
   return absl::OkStatus();
@@ -712,13 +987,29 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
   if (pb == base->pools.end()) return nullptr;
   auto info = std::make_unique<PoolInfo>();
   info->pool = pb->second.pool;
+  info->pb = &pb->second;
+  info->name = std::string(name);
   info->base = pb->second.base;
   info->overhead = pb->second.overhead;
+  for (const auto& [key, r] : info->base.map()) {
+    if (r.min_values().has_value()) {
+      info->min_values.emplace_back(key, *r.min_values());
+    }
+  }
   const auto it = catalog->find(name);
   if (it != catalog->end()) {
     for (const InstanceType& type : it->second) {
       // CheckCatalog accepted every capacity.
-      TypeInfo t{&type, Capacity(type, name).value_or(std::vector<int64_t>())};
+      TypeInfo t{
+          &type, Capacity(type, name).value_or(std::vector<int64_t>()), {}};
+      for (const std::string& key : pb->second.limit_keys) {
+        const auto c = type.capacity.find(key);
+        int64_t v = 0;
+        if (c != type.capacity.end()) {
+          v = ParseRequest(c->second, key).value_or(0);
+        }
+        t.limited.push_back(v);
+      }
       if (TypeAdmits(t, info->base)) {
         info->admitted.push_back(info->types.size());
       }
@@ -728,11 +1019,32 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
   return pools_.emplace(std::string(name), std::move(info)).first->second.get();
 }
 
+const std::vector<const PoolInfo*>& Scheduler::State::PoolsByWeight() const {
+  std::call_once(by_weight_once_, [&] {
+    for (const auto& [name, pb] : base->pools) {
+      if (!pb.ready) continue;
+      by_weight_.push_back(Pool(name));
+    }
+    std::stable_sort(by_weight_.begin(), by_weight_.end(),
+                     [](const PoolInfo* a, const PoolInfo* b) {
+                       return a->pb->weight > b->pb->weight;
+                     });
+  });
+  return by_weight_;
+}
+
 absl::Status Scheduler::State::Finish() {
   if (options.include_pending_pods && !base->pending_status.ok()) {
     return base->pending_status;
   }
   if (absl::Status s = CheckCatalog(); !s.ok()) return s;
+  for (const auto& [name, pb] : base->pools) {
+    for (const v1::Taint& t : pb.pool->spec().template_().spec().taints()) {
+      if (t.effect() == well_known::kTaintEffectPreferNoSchedule) {
+        prefer_no_schedule = true;
+      }
+    }
+  }
   for (PodIndex p : base->do_not_disrupt_pods) {
     if (!drain::EvaluateDoNotDisrupt(base->snap->DecodePod(p), options.now)
              .active()) {
@@ -783,22 +1095,51 @@ Scheduler::~Scheduler() = default;
 
 namespace {
 
-// A pod to place, and the candidate NodePool it falls back to (index into
-// the pass's pool list; -1: the first pool whose template admits it).
+// A pod to place, and whether it comes from a candidate (Karpenter does not
+// move a candidate's pods onto a node that is not initialized).
 struct Moving {
   PodIndex pod = 0;
-  int pool = -1;
+  int from_candidate = 0;
 };
 
-// The new NodeClaim being filled for one NodePool.
+// A new NodeClaim being filled (Karpenter's in-flight NodeClaim).
 struct Claim {
   const PoolInfo* info = nullptr;
+  int id = 0;  // Order of opening; its hostname is a placeholder.
+  // The NodePool's requirements, narrowed by every pod added (their node
+  // selectors and affinity, volume topology, topology domains).
   Requirements reqs;
-  std::vector<size_t> types;  // Indexes into info->types that still fit.
-  std::vector<int64_t> total;
-  std::vector<v1::NodeSelectorRequirement> added;
-  int pods = 0;
+  std::vector<size_t> types;   // Indexes into info->types that still fit.
+  std::vector<int64_t> total;  // DaemonSet overhead plus the pods' requests.
+  std::vector<PodIndex> pods;
   scheduling::HostPortSet ports;  // Held by the pods added so far.
+  // minValues was not met and the BestEffort policy relaxed it.
+  bool min_values_relaxed = false;
+  // The capacity reservations it holds one instance of (reservationmanager.go).
+  std::set<std::string> reserved;
+};
+
+// A pod added to a new NodeClaim, with the claim's requirements right after
+// it was added: Karpenter records a pod in a topology domain then, and only
+// when the claim's value for the key is decided (topology.go Record).
+struct ClaimRecord {
+  PodIndex pod = 0;
+  int claim = 0;
+  Requirements reqs;
+  // The constraints it was placed with (its preferences as far as
+  // relaxed); null if none.
+  const scheduling::PodConstraints* constraints = nullptr;
+};
+
+// Pods on new NodeClaims that one selector selects, by where they are on
+// one topology key.
+struct Tally {
+  size_t scanned = 0;  // Records looked at.
+  std::map<std::string, int32_t, std::less<>> decided;
+  absl::flat_hash_map<int, int32_t> per_claim;
+  // Claims whose value is undecided, with the values they could take
+  // (nullopt: any).
+  std::vector<std::optional<Requirement>> undecided;
 };
 
 }  // namespace
@@ -811,6 +1152,9 @@ class SimulationPass {
       : s_(s), b_(*s.base), candidates_(candidates) {}
 
   SimulationResult Run();
+  void set_consolidation(bool c) { consolidation_ = c; }
+  // Karpenter's provisioner over `pods` (see Scheduler::Provision).
+  Scheduler::Provisioned Provision(absl::Span<const PodIndex> pods);
   // Every node's Filter failures for pod `p` as if it were unbound (see
   // Scheduler::Fit).
   std::vector<std::vector<scheduling::FilterFailure>> FitAll(PodIndex p);
@@ -851,11 +1195,11 @@ class SimulationPass {
   // that is not a candidate.
   std::string NoNodeAvailable(PodIndex p);
   void Place(PodIndex p, NodeIndex n);
-  // Why a new NodeClaim for p would have to be narrowed to its volumes'
-  // topology (the plugin and what): a bound volume with zone labels or
-  // node affinity, an unbound WaitForFirstConsumer claim whose class
-  // restricts topologies, or a claim that is missing. Nullopt if none.
-  std::optional<std::string> NeedsVolumeNarrowing(PodIndex p) const;
+  // Karpenter's volume topology (volumetopology.go): the requirements a
+  // new node must meet for p's volumes, as alternatives (empty: none). An
+  // error for a claim that is missing or unbound with Immediate binding.
+  std::optional<std::string> VolumeAlternatives(
+      PodIndex p, std::vector<Requirements>& out) const;
   // Node n's host ports in use in this pass.
   const scheduling::HostPortSet& PortsOf(NodeIndex n) const;
   scheduling::HostPortSet& MutablePortsOf(NodeIndex n);
@@ -868,12 +1212,67 @@ class SimulationPass {
   void Fail(PodIndex p, std::string reason) {
     failed_.emplace_back(p, std::move(reason));
   }
-  std::optional<std::string> TryAdd(Claim& claim, PodIndex p) const;
+  // Adds pod `p` to `claim` if its NodePool's template, the topology and
+  // one instance type admit it with the pods already there; else returns
+  // why not.
+  std::optional<std::string> TryAdd(Claim& claim, PodIndex p);
+  // Places p on a new NodeClaim: an open one first, else a new one of the
+  // first NodePool by weight that takes it. Returns why not.
+  std::optional<std::string> PlaceOnNewClaim(PodIndex p);
+  // Narrows `reqs` (a claim's requirements with p's own, `pod_reqs`) to the
+  // topology domains p may take on `claim` (Karpenter's
+  // Topology.AddRequirements). False, with `why`, when no domain is left.
+  bool Narrow(PodIndex p, const Claim& claim, const Requirements& pod_reqs,
+              Requirements& reqs, std::string& why);
+  // Whether the pods on new NodeClaims keep p from existing node n (their
+  // spread counts, their anti-affinity, p's anti-affinity against them).
+  // Returns kube-scheduler's message for the plugin that refuses, or
+  // nullopt.
+  std::optional<std::string> ClaimsBlock(PodIndex p, NodeIndex n);
+  // The values of topology key `key` new NodeClaims may take: the NodePools'
+  // (requirements, labels, offerings) and the existing nodes'; sorted.
+  const std::vector<std::string>& Universe(const std::string& key);
+  Tally& TallyOf(const scheduling::PodSelectorClause& clause,
+                 const std::string& key);
+  // The requirements a claim may take from the NodePool's remaining limits:
+  // the instance types whose capacity fits in them. False when none.
+  std::vector<size_t> WithinLimits(const PoolInfo& info);
+  // Holds one instance of every capacity reservation the claim could now
+  // launch into and has left (releasing those it no longer can).
+  void Reserve(Claim& claim);
   Replacement Finish(const Claim& claim) const;
+  // Places each pod in order: an existing node, else (when `new_claims`) a
+  // new NodeClaim; records why not.
+  void PlaceAll(absl::Span<const Moving> pods, bool new_claims);
+  // One attempt at placing m; why it failed.
+  std::optional<std::string> PlaceOne(const Moving& m, bool new_claims);
+  // A node with a NodeClaim that is not initialized (state.go
+  // StateNode.Initialized).
+  bool uninitialized(NodeIndex n) const { return b_.node_uninitialized[n]; }
   void SortFfd(std::vector<Moving>& pods) const;
 
   bool IsCandidate(NodeIndex n) const {
     return (candidate_bits_[n / 64] >> (n % 64)) & 1;
+  }
+  // The preference variant pod p is tried with now (SchedulerBase::
+  // variants), or null once every preference is relaxed (or it has none).
+  const internal::SchedulerBase::Variant* VariantOf(PodIndex p) const {
+    if (p != current_pod_ || current_variants_ == nullptr ||
+        current_variant_ >= current_variants_->size()) {
+      return nullptr;
+    }
+    return &(*current_variants_)[current_variant_];
+  }
+  int32_t ProfileId(PodIndex p) const {
+    const auto* v = VariantOf(p);
+    return v != nullptr ? v->profile : b_.pod_profile[p];
+  }
+  const scheduling::PodConstraints* ConstraintsOf(PodIndex p) const {
+    const auto* v = VariantOf(p);
+    if (v == nullptr) return b_.Constraints(p);
+    return v->constraints >= 0
+               ? &b_.constraints[static_cast<size_t>(v->constraints)]
+               : nullptr;
   }
   // Node `n`'s free capacity in this simulation: the base's until a pod is
   // placed there, then a copy (a simulation touches few nodes, and copying
@@ -902,6 +1301,38 @@ class SimulationPass {
   absl::flat_hash_map<NodeIndex, scheduling::NodeVolumeUsage> volumes_;
   // A pod with required anti-affinity terms was placed in this pass.
   bool placed_holder_ = false;
+  // A consolidation simulation, and whether the pod being placed comes
+  // from a candidate.
+  bool consolidation_ = false;
+  bool from_candidate_ = false;
+  // The pod being placed and its preference variant.
+  PodIndex current_pod_ = 0;
+  const std::vector<internal::SchedulerBase::Variant>* current_variants_ =
+      nullptr;
+  size_t current_variant_ = 0;
+  // Every preference of the pod being placed is relaxed and it now
+  // tolerates PreferNoSchedule taints of NodePools.
+  bool tolerate_prefer_no_schedule_ = false;
+  // Per pod with preferences: how many relaxations it has had.
+  absl::flat_hash_map<PodIndex, size_t> relaxed_;
+  // New NodeClaims opened in this pass, in order, and the pods added.
+  std::vector<Claim> claims_;
+  std::vector<ClaimRecord> records_;
+  // records_ whose pod has required anti-affinity terms.
+  std::vector<size_t> holder_records_;
+  absl::flat_hash_map<std::string, Tally> tallies_;
+  std::map<std::string, std::vector<std::string>, std::less<>> universe_;
+  // Per NodePool with limits: what is left of them (nullopt until first
+  // needed).
+  absl::flat_hash_map<const PoolInfo*, std::vector<int64_t>> remaining_;
+  // Instances left per capacity reservation id.
+  bool reservations_ready_ = false;
+  std::map<std::string, int32_t, std::less<>> reservations_;
+
+ public:
+  // Pods placed on existing nodes, in order.
+  std::vector<std::pair<PodIndex, NodeIndex>> placed_;
+  const std::vector<Claim>& claims() const { return claims_; }
 };
 
 namespace {
@@ -917,7 +1348,7 @@ std::string UntoleratedTaintMessage(const v1::Taint& t) {
 }  // namespace
 
 uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
-  const int32_t profile = b_.pod_profile[p];
+  const int32_t profile = ProfileId(p);
   const size_t nodes = b_.snap->nodes().size();
   auto [it, inserted] = cache_slot_.try_emplace(profile, cache_.size());
   if (inserted) cache_.resize(cache_.size() + nodes, -1);
@@ -952,21 +1383,24 @@ uint8_t SimulationPass::Static(PodIndex p, NodeIndex n) {
 }
 
 bool SimulationPass::TopologyMatters(PodIndex p) {
-  return b_.Constraints(p) != nullptr || placed_holder_ ||
+  return ConstraintsOf(p) != nullptr || placed_holder_ ||
+         !holder_records_.empty() ||
          !b_.topology->HolderGroupsSelecting(p).empty();
 }
 
 template <typename F>
 auto SimulationPass::WithIncoming(PodIndex p, F f) {
-  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const scheduling::PodConstraints* c = ConstraintsOf(p);
   const auto affinity = [&](NodeIndex m) {
     return (Static(p, m) & kAffinityOk) != 0;
   };
   const auto taints = [&](NodeIndex m) {
     return (Static(p, m) & kTaintsOk) != 0;
   };
+  const uint32_t variant =
+      VariantOf(p) != nullptr ? static_cast<uint32_t>(current_variant_ + 1) : 0;
   return f(scheduling::IncomingPod{p, c != nullptr ? c : &NoConstraints(),
-                                   affinity, taints});
+                                   affinity, taints, variant});
 }
 
 std::optional<scheduling::FilterFailure> SimulationPass::TopologyFilter(
@@ -1081,8 +1515,16 @@ std::string SimulationPass::NoNodeAvailable(PodIndex p) {
   for (NodeIndex n = 0; n < b_.snap->nodes().size(); ++n) {
     if (IsCandidate(n)) continue;
     ++nodes;
-    for (const scheduling::FilterFailure& f : FilterAll(p, n, true)) {
+    const std::vector<scheduling::FilterFailure> failures =
+        FilterAll(p, n, true);
+    for (const scheduling::FilterFailure& f : failures) {
       ++histogram[f.message];
+    }
+    if (failures.empty() && TopologyMatters(p)) {
+      // Refused only for Karpenter's domains or pods on new NodeClaims.
+      if (std::optional<std::string> why = ClaimsBlock(p, n)) {
+        ++histogram[*why];
+      }
     }
   }
   return scheduling::NoNodeAvailableMessage(nodes, histogram);
@@ -1097,37 +1539,6 @@ scheduling::HostPortSet& SimulationPass::MutablePortsOf(NodeIndex n) {
   auto [it, inserted] = ports_.try_emplace(n);
   if (inserted) it->second = b_.node_ports[n];
   return it->second;
-}
-
-std::optional<std::string> SimulationPass::NeedsVolumeNarrowing(
-    PodIndex p) const {
-  const scheduling::PodVolumes* volumes = b_.Volumes(p);
-  if (volumes == nullptr) return std::nullopt;
-  for (const scheduling::PodVolume& v : volumes->volumes) {
-    if (v.claim == nullptr) {
-      return absl::StrFormat(
-          "VolumeBinding (persistentvolumeclaim \"%s\" not found)",
-          v.claim_name);
-    }
-    if (v.volume != nullptr) {
-      if (!v.topology.empty()) {
-        return absl::StrFormat("VolumeZone (volume %s is zonal)",
-                               v.volume->metadata().name());
-      }
-      if (v.volume->spec().node_affinity().has_required()) {
-        return absl::StrFormat("VolumeBinding (node affinity of volume %s)",
-                               v.volume->metadata().name());
-      }
-    } else if (!v.wait_for_first_consumer) {
-      return "VolumeBinding (unbound immediate PersistentVolumeClaims)";
-    } else if (v.storage_class != nullptr &&
-               !v.storage_class->allowed_topologies().empty()) {
-      return absl::StrFormat(
-          "VolumeBinding (allowedTopologies of StorageClass %s)",
-          v.storage_class->metadata().name());
-    }
-  }
-  return std::nullopt;
 }
 
 const scheduling::NodeVolumeUsage& SimulationPass::VolumesOf(
@@ -1161,8 +1572,9 @@ void SimulationPass::Place(PodIndex p, NodeIndex n) {
   for (size_t i = 0; i < b_.d; ++i) free[i] -= req[i];
   if (const auto* ports = b_.Ports(p)) MutablePortsOf(n).Add(*ports);
   topo_.AddPod(p, n);
-  const scheduling::PodConstraints* c = b_.Constraints(p);
+  const scheduling::PodConstraints* c = ConstraintsOf(p);
   if (c != nullptr && !c->anti_affinity.empty()) placed_holder_ = true;
+  placed_.emplace_back(p, n);
 }
 
 int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
@@ -1187,6 +1599,14 @@ bool SimulationPass::PlaceOnExisting(PodIndex p) {
     }
     if (volumes != nullptr && !VolumesFit(*volumes, n)) continue;
     if (topology && TopologyFilter(p, n).has_value()) continue;
+    if (topology && ClaimsBlock(p, n).has_value()) continue;
+    // Consolidation does not move a candidate's pods onto a node still
+    // inside its consolidateAfter (Karpenter v1.14,
+    // IsConsolidationSimulation).
+    if (consolidation_ && from_candidate_ &&
+        s_.options.now < b_.node_quiet_until[n]) {
+      continue;
+    }
     Place(p, n);
     return true;
   }
@@ -1208,22 +1628,610 @@ void SimulationPass::SortFfd(std::vector<Moving>& pods) const {
   });
 }
 
+namespace {
+
+// The values instance type `t` offers for `key` (minValues counts them):
+// its name, its available offerings' zones or capacity types, or its label.
+std::vector<std::string> TypeValues(const TypeInfo& t, absl::string_view key) {
+  std::vector<std::string> out;
+  if (key == well_known::kLabelInstanceTypeStable) {
+    out.push_back(t.type->name);
+  } else if (key == well_known::kLabelTopologyZone ||
+             key == well_known::kCapacityTypeLabelKey) {
+    for (const Offering& o : t.type->offerings) {
+      if (!o.available) continue;
+      out.push_back(key == well_known::kLabelTopologyZone ? o.zone
+                                                          : o.capacity_type);
+    }
+  } else if (const auto it = t.type->labels.find(std::string(key));
+             it != t.type->labels.end()) {
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+// A requirement in its API form (requirement.go NodeSelectorRequirement):
+// a bound as Gte / Lte. Karpenter writes only the first of a lower bound,
+// an upper bound and excluded values; every part is written here, as one
+// entry each, so that the claim admits exactly what the requirement does.
+std::vector<v1::NodeSelectorRequirement> RequirementProtos(
+    const Requirement& r) {
+  std::vector<v1::NodeSelectorRequirement> out;
+  const auto add = [&](absl::string_view op) -> v1::NodeSelectorRequirement& {
+    v1::NodeSelectorRequirement& e = out.emplace_back();
+    e.set_key(r.key());
+    e.set_operator_(std::string(op));
+    if (r.min_values().has_value()) e.set_min_values(*r.min_values());
+    return e;
+  };
+  if (r.greater_or_equal().has_value()) {
+    add("Gte").add_values(absl::StrCat(*r.greater_or_equal()));
+  }
+  if (r.less_or_equal().has_value()) {
+    add("Lte").add_values(absl::StrCat(*r.less_or_equal()));
+  }
+  const bool bounded =
+      r.greater_or_equal().has_value() || r.less_or_equal().has_value();
+  switch (r.op()) {
+    case Requirement::Operator::kIn: {
+      v1::NodeSelectorRequirement& e = add("In");
+      for (const std::string& v : r.values()) e.add_values(v);
+    } break;
+    case Requirement::Operator::kNotIn:
+      if (!r.values().empty()) {
+        v1::NodeSelectorRequirement& e = add("NotIn");
+        for (const std::string& v : r.values()) e.add_values(v);
+      } else if (!bounded) {
+        add("Exists");
+      }
+      break;
+    case Requirement::Operator::kExists:
+      if (!bounded) add("Exists");
+      break;
+    case Requirement::Operator::kDoesNotExist:
+      add("DoesNotExist");
+      break;
+  }
+  return out;
+}
+
+std::string HostnamePlaceholder(int claim) {
+  return absl::StrCat("hostname-placeholder-", claim);
+}
+
+std::string CountsText(const std::map<std::string, int64_t>& counts) {
+  return absl::StrJoin(counts, ", ", absl::PairFormatter("="));
+}
+
+}  // namespace
+
+Tally& SimulationPass::TallyOf(const scheduling::PodSelectorClause& clause,
+                               const std::string& key) {
+  Tally& t = tallies_[absl::StrCat(clause.Key(), "\x1f", key)];
+  const bool hostname = key == well_known::kLabelHostname;
+  for (; t.scanned < records_.size(); ++t.scanned) {
+    const ClaimRecord& rec = records_[t.scanned];
+    const v1::Pod& shape = b_.snap->PodShape(rec.pod);
+    if (!clause.Matches(shape.metadata().namespace_(),
+                        shape.metadata().labels())) {
+      continue;
+    }
+    ++t.per_claim[rec.claim];
+    if (hostname) continue;
+    const Requirement* r = rec.reqs.Get(key);
+    if (r != nullptr && !r->complement() && r->values().size() == 1) {
+      ++t.decided[r->values().front()];
+    } else if (r != nullptr) {
+      t.undecided.emplace_back(*r);
+    } else {
+      t.undecided.emplace_back(std::nullopt);
+    }
+  }
+  return t;
+}
+
+const std::vector<std::string>& SimulationPass::Universe(
+    const std::string& key) {
+  auto it = universe_.find(key);
+  if (it != universe_.end()) return it->second;
+  std::set<std::string> values;
+  for (const std::string& v : b_.topology->DomainsOf(key).values) {
+    values.insert(v);
+  }
+  for (const PoolInfo* info : s_.PoolsByWeight()) {
+    const Requirement* r = info->base.Get(key);
+    if (r != nullptr && !r->complement() &&
+        key != well_known::kLabelTopologyZone &&
+        key != well_known::kCapacityTypeLabelKey &&
+        key != well_known::kLabelInstanceTypeStable) {
+      values.insert(r->values().begin(), r->values().end());
+      continue;
+    }
+    for (size_t t : info->admitted) {
+      const TypeInfo& type = info->types[t];
+      if (key == well_known::kLabelTopologyZone ||
+          key == well_known::kCapacityTypeLabelKey) {
+        const Requirement* other =
+            info->base.Get(key == well_known::kLabelTopologyZone
+                               ? well_known::kCapacityTypeLabelKey
+                               : well_known::kLabelTopologyZone);
+        for (const Offering& o : type.type->offerings) {
+          const bool zone = key == well_known::kLabelTopologyZone;
+          const std::string& v = zone ? o.zone : o.capacity_type;
+          const std::string& w = zone ? o.capacity_type : o.zone;
+          if (!o.available || (r != nullptr && !r->Has(v)) ||
+              (other != nullptr && !other->Has(w))) {
+            continue;
+          }
+          values.insert(v);
+        }
+        continue;
+      }
+      for (const std::string& v : TypeValues(type, key)) {
+        if (r == nullptr || r->Has(v)) values.insert(v);
+      }
+    }
+  }
+  return universe_
+      .emplace(key, std::vector<std::string>(values.begin(), values.end()))
+      .first->second;
+}
+
+bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
+                            const Requirements& pod_reqs, Requirements& reqs,
+                            std::string& why) {
+  const v1::Pod& shape = b_.snap->PodShape(p);
+  const std::string hostname(well_known::kLabelHostname);
+  const auto restrict_to = [&](const std::string& key,
+                               std::vector<std::string> values,
+                               absl::string_view what) {
+    reqs.Add(Requirement::In(key, values));
+    const Requirement* r = reqs.Get(key);
+    if (r != nullptr && r->IsEmpty()) {
+      why = absl::StrCat("no domain of ", key, " is left for ", what);
+      return false;
+    }
+    return true;
+  };
+  const scheduling::PodConstraints* c = ConstraintsOf(p);
+  if (c != nullptr) {
+    const bool ok = WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+      for (size_t i = 0; i < c->spread.size(); ++i) {
+        const scheduling::SpreadConstraint& sc = c->spread[i];
+        const std::string& key = sc.topology_key;
+        Tally& t = TallyOf(sc.pods, key);
+        const int32_t self = sc.self_match ? 1 : 0;
+        if (key == hostname) {
+          // A new node can always be made: the minimum is 0.
+          const auto on = t.per_claim.find(claim.id);
+          const int32_t count = (on == t.per_claim.end() ? 0 : on->second);
+          if (count + self > sc.max_skew) {
+            why = absl::StrFormat(
+                "the NodeClaim already has %d pod(s) of the topology spread "
+                "on %s (maxSkew %d)",
+                count, key, sc.max_skew);
+            return false;
+          }
+          continue;
+        }
+        std::map<std::string, int64_t> counts;
+        for (const auto& [v, n] : topo_.SpreadDomainCounts(pod, i)) {
+          counts[v] = n;
+        }
+        for (const std::string& v : Universe(key)) counts.try_emplace(v, 0);
+        for (const auto& [v, n] : t.decided) counts[v] += n;
+        const Requirement* pd =
+            sc.honor_node_affinity ? pod_reqs.Get(key) : nullptr;
+        int64_t min = std::numeric_limits<int64_t>::max();
+        int32_t domains = 0;
+        for (const auto& [v, n] : counts) {
+          if (pd != nullptr && !pd->Has(v)) continue;
+          ++domains;
+          min = std::min(min, n);
+        }
+        if (domains < sc.min_domains) min = 0;
+        const Requirement* nd = reqs.Get(key);
+        const std::string* best = nullptr;
+        int64_t best_count = std::numeric_limits<int64_t>::max();
+        for (const auto& [v, n] : counts) {
+          if ((pd != nullptr && !pd->Has(v)) || (nd != nullptr && !nd->Has(v)))
+            continue;
+          const int64_t with = n + self;
+          if (with - min <= sc.max_skew && with < best_count) {
+            best = &v;
+            best_count = with;
+          }
+        }
+        if (best == nullptr) {
+          why = absl::StrFormat(
+              "no domain of %s keeps the topology spread within maxSkew %d "
+              "(counts %s)",
+              key, sc.max_skew, CountsText(counts));
+          return false;
+        }
+        reqs.Add(Requirement::In(key, {*best}));
+      }
+      for (size_t i = 0; i < c->affinity.size(); ++i) {
+        const scheduling::AffinityTerm& term = c->affinity[i];
+        const std::string& key = term.topology_key;
+        Tally& t = TallyOf(term.pods, key);
+        const bool any_claim = !t.per_claim.empty();
+        const bool first = !topo_.AnyAffinityMatch(pod) && !any_claim &&
+                           c->self_matches_affinity;
+        if (key == hostname) {
+          if (t.per_claim.count(claim.id) == 0 &&
+              !(first && claim.pods.empty())) {
+            why =
+                "pod affinity on kubernetes.io/hostname: no pod it selects "
+                "is on this NodeClaim";
+            return false;
+          }
+          continue;
+        }
+        std::vector<std::string> options;
+        const Requirement* pd = pod_reqs.Get(key);
+        std::set<std::string> with_pods;
+        for (const auto& [v, n] : topo_.AffinityDomainCounts(pod, i)) {
+          with_pods.insert(v);
+        }
+        for (const auto& [v, n] : t.decided) with_pods.insert(v);
+        for (const std::string& v : with_pods) {
+          if (pd == nullptr || pd->Has(v)) options.push_back(v);
+        }
+        if (options.empty() && first) {
+          // The first pod of a self-selecting group opens one domain.
+          const Requirement* nd = reqs.Get(key);
+          for (const std::string& v : Universe(key)) {
+            if ((pd == nullptr || pd->Has(v)) &&
+                (nd == nullptr || nd->Has(v))) {
+              options.push_back(v);
+              break;
+            }
+          }
+        }
+        if (!restrict_to(key, std::move(options), "pod affinity")) return false;
+      }
+      for (size_t i = 0; i < c->anti_affinity.size(); ++i) {
+        const scheduling::AffinityTerm& term = c->anti_affinity[i];
+        const std::string& key = term.topology_key;
+        Tally& t = TallyOf(term.pods, key);
+        if (key == hostname) {
+          if (t.per_claim.count(claim.id) > 0) {
+            why =
+                "pod anti-affinity on kubernetes.io/hostname: a pod it "
+                "selects is on this NodeClaim";
+            return false;
+          }
+          continue;
+        }
+        std::set<std::string> blocked;
+        for (const auto& [v, n] : topo_.AntiAffinityDomainCounts(pod, i)) {
+          blocked.insert(v);
+        }
+        for (const auto& [v, n] : t.decided) blocked.insert(v);
+        bool all = false;
+        for (const std::optional<Requirement>& r : t.undecided) {
+          if (!r.has_value() || r->complement()) {
+            all = true;
+          } else {
+            blocked.insert(r->values().begin(), r->values().end());
+          }
+        }
+        std::vector<std::string> options;
+        const Requirement* pd = pod_reqs.Get(key);
+        for (const std::string& v :
+             all ? std::vector<std::string>() : Universe(key)) {
+          if (blocked.count(v) == 0 && (pd == nullptr || pd->Has(v))) {
+            options.push_back(v);
+          }
+        }
+        if (!restrict_to(key, std::move(options), "pod anti-affinity")) {
+          return false;
+        }
+      }
+      return true;
+    });
+    if (!ok) return false;
+  }
+  // Other pods' required anti-affinity against p: on existing nodes...
+  if (TopologyMatters(p)) {
+    const auto blocked =
+        WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+          return topo_.BlockedDomains(pod);
+        });
+    for (const auto& [key, values] : blocked) {
+      if (key == hostname) continue;  // A new node has a new hostname.
+      std::vector<std::string> options;
+      for (const std::string& v : Universe(key)) {
+        if (!std::binary_search(values.begin(), values.end(), v)) {
+          options.push_back(v);
+        }
+      }
+      if (!restrict_to(key, std::move(options),
+                       "existing pods' anti-affinity")) {
+        return false;
+      }
+    }
+  }
+  // ... and on new NodeClaims, where an undecided claim blocks every value
+  // it could take (late committal).
+  for (size_t r : holder_records_) {
+    const ClaimRecord& rec = records_[r];
+    if (rec.pod == p) continue;
+    for (const scheduling::AffinityTerm& term :
+         rec.constraints->anti_affinity) {
+      if (!term.pods.Matches(shape.metadata().namespace_(),
+                             shape.metadata().labels())) {
+        continue;
+      }
+      const std::string& key = term.topology_key;
+      if (key == hostname) {
+        if (rec.claim == claim.id) {
+          why = "the anti-affinity of a pod on this NodeClaim selects it";
+          return false;
+        }
+        continue;
+      }
+      const Requirement* where = rec.reqs.Get(key);
+      std::vector<std::string> options;
+      if (where != nullptr && !where->complement()) {
+        for (const std::string& v : Universe(key)) {
+          if (!where->Has(v)) options.push_back(v);
+        }
+      }
+      if (!restrict_to(key, std::move(options),
+                       "the anti-affinity of pods on new NodeClaims")) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> SimulationPass::ClaimsBlock(PodIndex p,
+                                                       NodeIndex n) {
+  constexpr absl::string_view kSpread = scheduling::kSpreadMismatchMessage;
+  constexpr absl::string_view kAnti = scheduling::kAntiAffinityMismatchMessage;
+  constexpr absl::string_view kExisting =
+      scheduling::kExistingAntiAffinityMismatchMessage;
+  const auto& labels = b_.snap->nodes()[n].metadata().labels();
+  const v1::Pod& shape = b_.snap->PodShape(p);
+  const std::string hostname(well_known::kLabelHostname);
+  if (const scheduling::PodConstraints* c = ConstraintsOf(p)) {
+    const std::optional<absl::string_view> blocked = WithIncoming(
+        p,
+        [&](const scheduling::IncomingPod& pod)
+            -> std::optional<absl::string_view> {
+          for (size_t i = 0; i < c->spread.size(); ++i) {
+            const scheduling::SpreadConstraint& sc = c->spread[i];
+            if (sc.topology_key == hostname) continue;
+            Tally& t = TallyOf(sc.pods, sc.topology_key);
+            const auto l = labels.find(sc.topology_key);
+            if (l == labels.end()) continue;
+            std::map<std::string, int64_t> counts;
+            for (const auto& [v, k] : topo_.SpreadDomainCounts(pod, i)) {
+              counts[v] = k;
+            }
+            // Karpenter's domains: also those only a NodePool offers, that
+            // the pod's node affinity admits.
+            const Profile& prof = b_.profiles[ProfileId(p)];
+            const Requirement* pd =
+                sc.honor_node_affinity && !prof.terms.empty()
+                    ? prof.terms.front().requirements.Get(sc.topology_key)
+                    : nullptr;
+            for (const std::string& v : Universe(sc.topology_key)) {
+              if (pd == nullptr || pd->Has(v)) counts.try_emplace(v, 0);
+            }
+            for (const auto& [v, k] : t.decided) counts[v] += k;
+            int64_t min = std::numeric_limits<int64_t>::max();
+            for (const auto& [v, k] : counts) min = std::min(min, k);
+            if (static_cast<int32_t>(counts.size()) < sc.min_domains) min = 0;
+            const int64_t with = counts[l->second] + (sc.self_match ? 1 : 0);
+            if (with - min > sc.max_skew) return kSpread;
+          }
+          for (const scheduling::AffinityTerm& term : c->anti_affinity) {
+            if (term.topology_key == hostname) continue;
+            const auto l = labels.find(term.topology_key);
+            if (l == labels.end()) continue;
+            Tally& t = TallyOf(term.pods, term.topology_key);
+            if (t.decided.count(l->second) > 0) return kAnti;
+            for (const std::optional<Requirement>& r : t.undecided) {
+              if (!r.has_value() || r->Has(l->second)) return kAnti;
+            }
+          }
+          return std::nullopt;
+        });
+    if (blocked.has_value()) return std::string(*blocked);
+  }
+  for (size_t r : holder_records_) {
+    const ClaimRecord& rec = records_[r];
+    if (rec.pod == p) continue;
+    for (const scheduling::AffinityTerm& term :
+         rec.constraints->anti_affinity) {
+      if (term.topology_key == hostname ||
+          !term.pods.Matches(shape.metadata().namespace_(),
+                             shape.metadata().labels())) {
+        continue;
+      }
+      const auto l = labels.find(term.topology_key);
+      if (l == labels.end()) continue;
+      const Requirement* where = rec.reqs.Get(term.topology_key);
+      if (where == nullptr || where->Has(l->second)) {
+        return std::string(kExisting);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void SimulationPass::Reserve(Claim& claim) {
+  if (!reservations_ready_) {
+    reservations_ready_ = true;
+    for (const PoolInfo* info : s_.PoolsByWeight()) {
+      for (const TypeInfo& t : info->types) {
+        for (const Offering& o : t.type->offerings) {
+          if (o.capacity_type != well_known::kCapacityTypeReserved) continue;
+          auto [it, inserted] = reservations_.try_emplace(
+              o.reservation_id, o.reservation_capacity);
+          if (!inserted)
+            it->second = std::min(it->second, o.reservation_capacity);
+        }
+      }
+    }
+  }
+  if (reservations_.empty()) return;
+  const Requirement* zone = claim.reqs.Get(well_known::kLabelTopologyZone);
+  const Requirement* ct = claim.reqs.Get(well_known::kCapacityTypeLabelKey);
+  std::set<std::string> keep;
+  for (size_t t : claim.types) {
+    for (const Offering& o : claim.info->types[t].type->offerings) {
+      if (o.capacity_type != well_known::kCapacityTypeReserved ||
+          !o.available || (zone != nullptr && !zone->Has(o.zone)) ||
+          (ct != nullptr && !ct->Has(o.capacity_type))) {
+        continue;
+      }
+      if (claim.reserved.count(o.reservation_id) > 0 ||
+          reservations_[o.reservation_id] > 0) {
+        keep.insert(o.reservation_id);
+      }
+    }
+  }
+  for (const std::string& id : keep) {
+    if (claim.reserved.count(id) == 0) --reservations_[id];
+  }
+  for (const std::string& id : claim.reserved) {
+    if (keep.count(id) == 0) ++reservations_[id];
+  }
+  claim.reserved = std::move(keep);
+}
+
+std::vector<size_t> SimulationPass::WithinLimits(const PoolInfo& info) {
+  const internal::PoolBase& pb = *info.pb;
+  if (pb.limit_keys.empty()) return info.admitted;
+  auto [it, inserted] = remaining_.try_emplace(&info);
+  if (inserted) {
+    it->second = pb.limits;
+    for (const auto& [n, used] : pb.usage) {
+      if (IsCandidate(n)) continue;
+      for (size_t i = 0; i < used.size(); ++i) it->second[i] -= used[i];
+    }
+  }
+  std::vector<size_t> out;
+  for (size_t t : info.admitted) {
+    bool fits = true;
+    for (size_t i = 0; fits && i < pb.limit_keys.size(); ++i) {
+      if (info.types[t].limited[i] > it->second[i]) fits = false;
+    }
+    if (fits) out.push_back(t);
+  }
+  return out;
+}
+
+std::optional<std::string> SimulationPass::VolumeAlternatives(
+    PodIndex p, std::vector<Requirements>& out) const {
+  out.clear();
+  const scheduling::PodVolumes* volumes = b_.Volumes(p);
+  if (volumes == nullptr) return std::nullopt;
+  std::vector<Requirements> merged = {Requirements()};
+  for (const scheduling::PodVolume& v : volumes->volumes) {
+    std::vector<Requirements> alts;
+    if (v.claim == nullptr) {
+      return absl::StrFormat("persistentvolumeclaim \"%s\" not found",
+                             v.claim_name);
+    }
+    if (v.volume != nullptr) {
+      const v1::PersistentVolume& pv = *v.volume;
+      if (pv.spec().node_affinity().has_required()) {
+        const auto& terms =
+            pv.spec().node_affinity().required().node_selector_terms();
+        for (int i = 0; i < terms.size(); ++i) {
+          absl::StatusOr<Requirements> r = Requirements::FromProto(
+              terms[i].match_expressions(),
+              absl::StrCat("spec.nodeAffinity.required.nodeSelectorTerms[", i,
+                           "].matchExpressions"));
+          if (!r.ok()) {
+            return absl::StrCat("persistentvolumes/", pv.metadata().name(),
+                                ": ", r.status().message());
+          }
+          if (!r->empty()) alts.push_back(*std::move(r));
+        }
+      } else if (!v.topology.empty()) {
+        Requirements r;
+        for (const scheduling::VolumeTopology& t : v.topology) {
+          r.Add(Requirement::In(t.key, t.values));
+        }
+        alts.push_back(std::move(r));
+      }
+    } else if (!v.wait_for_first_consumer) {
+      return absl::StrFormat(
+          "persistentvolumeclaim \"%s\" with immediate volume binding mode "
+          "must be bound",
+          v.claim_name);
+    } else if (v.storage_class != nullptr) {
+      for (const v1::TopologySelectorTerm& term :
+           v.storage_class->allowed_topologies()) {
+        Requirements r;
+        for (const auto& e : term.match_label_expressions()) {
+          const std::vector<std::string> values(e.values().begin(),
+                                                e.values().end());
+          r.Add(Requirement::In(e.key(), values));
+        }
+        if (!r.empty()) alts.push_back(std::move(r));
+      }
+    }
+    if (alts.empty()) continue;
+    // volumetopology.go: keep the compatible combinations, or all of them
+    // when none is.
+    std::vector<Requirements> next;
+    for (bool compatible_only : {true, false}) {
+      for (const Requirements& have : merged) {
+        for (const Requirements& alt : alts) {
+          if (compatible_only && !have.Intersects(alt)) continue;
+          Requirements m = have;
+          for (const auto& [key, r] : alt.map()) m.Add(r);
+          next.push_back(std::move(m));
+        }
+      }
+      if (!next.empty()) break;
+    }
+    merged = std::move(next);
+  }
+  if (merged.size() == 1 && merged.front().empty()) return std::nullopt;
+  out = std::move(merged);
+  return std::nullopt;
+}
+
 // Adds pod `p` to `claim` if its template and one instance type admit it
 // with the pods already there; else returns why not.
-std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
-                                                  PodIndex p) const {
-  const Profile& prof = b_.profiles[b_.pod_profile[p]];
+std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
+  const Profile& prof = b_.profiles[ProfileId(p)];
   const PoolInfo& info = *claim.info;
-  const std::string& pool = info.pool->metadata().name();
+  const std::string& pool = info.name;
   const auto& tmpl = info.pool->spec().template_().spec();
   if (const v1::Taint* t = FirstUntolerated(*prof.pod, tmpl.taints())) {
     return absl::StrFormat("does not tolerate taint %s=%s:%s of NodePool %s",
                            t->key(), t->value(), t->effect(), pool);
   }
+  // Karpenter's taint check counts PreferNoSchedule taints too, until the
+  // pod's last relaxation tolerates them (preferences.go).
+  if (!tolerate_prefer_no_schedule_) {
+    for (const v1::Taint& t : tmpl.taints()) {
+      if (t.effect() != well_known::kTaintEffectPreferNoSchedule) continue;
+      bool tolerated = false;
+      for (const v1::Toleration& tol : prof.pod->spec().tolerations()) {
+        tolerated = tolerated || drain::ToleratesTaint(tol, t);
+      }
+      if (!tolerated) {
+        return absl::StrFormat(
+            "does not tolerate taint %s=%s:PreferNoSchedule of NodePool %s",
+            t.key(), t.value(), pool);
+      }
+    }
+  }
   const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
   if (ports != nullptr && scheduling::NodePortsFilter(*ports, claim.ports)) {
     return absl::StrFormat(
-        "its host ports are taken by another pod of the one new NodeClaim of "
+        "its host ports are taken by another pod of the new NodeClaim of "
         "NodePool %s",
         pool);
   }
@@ -1234,8 +2242,21 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
   allow.allow_undefined.assign(WellKnownLabels().begin(),
                                WellKnownLabels().end());
   std::string why;
+  std::string topology_why;
+  std::string min_values_why;
+  std::string volume_why;
+  std::string requirements_why;
   bool any_compatible = false;
-  for (const Term& term : prof.terms) {
+  std::vector<Requirements> volume_alts;
+  if (std::optional<std::string> error = VolumeAlternatives(p, volume_alts)) {
+    return *error;
+  }
+  const Requirements no_volumes;
+  const size_t alt_count = std::max<size_t>(1, volume_alts.size());
+  for (size_t k = 0; k < prof.terms.size() * alt_count; ++k) {
+    const Term& term = prof.terms[k / alt_count];
+    const Requirements& volume =
+        volume_alts.empty() ? no_volumes : volume_alts[k % alt_count];
     std::string term_why;
     if (!claim.reqs.Compatible(term.requirements, allow, &term_why)) {
       if (why.empty()) why = term_why;
@@ -1244,23 +2265,78 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     any_compatible = true;
     Requirements reqs = claim.reqs;
     for (const auto& [key, r] : term.requirements.map()) reqs.Add(r);
+    if (!volume.empty()) {
+      if (!reqs.Compatible(volume, allow, &term_why)) {
+        if (volume_why.empty()) volume_why = term_why;
+        continue;
+      }
+      for (const auto& [key, r] : volume.map()) reqs.Add(r);
+    }
+    if (!Narrow(p, claim, term.requirements, reqs, term_why)) {
+      if (topology_why.empty()) topology_why = term_why;
+      continue;
+    }
     std::vector<size_t> types;
+    bool any_admitted = false;
     for (size_t t : claim.types) {
       const TypeInfo& type = info.types[t];
-      bool fits = term.requirements.empty() || TypeAdmits(type, reqs);
+      if (!TypeAdmits(type, reqs)) continue;
+      any_admitted = true;
+      bool fits = true;
       for (size_t i = 0; fits && i < b_.d; ++i) {
         if (total[i] > 0 && total[i] > type.capacity[i]) fits = false;
       }
       if (fits) types.push_back(t);
     }
-    if (types.empty()) continue;
+    if (types.empty()) {
+      if (!any_admitted && requirements_why.empty()) {
+        std::vector<std::string> parts;
+        for (const auto& [key, r] : reqs.map()) {
+          if (key != well_known::kLabelHostname) parts.push_back(r.ToString());
+        }
+        requirements_why = absl::StrCat("no instance type of NodePool ", pool,
+                                        " satisfied requirements ",
+                                        absl::StrJoin(parts, ", "));
+      }
+      continue;
+    }
+    bool relaxed = claim.min_values_relaxed;
+    std::string mv_why;
+    for (const auto& [key, min] : info.min_values) {
+      std::set<std::string> distinct;
+      const Requirement* r = reqs.Get(key);
+      for (size_t t : types) {
+        for (std::string& v : TypeValues(info.types[t], key)) {
+          if (r == nullptr || r->Has(v)) distinct.insert(std::move(v));
+        }
+      }
+      if (static_cast<int32_t>(distinct.size()) < min) {
+        mv_why = absl::StrFormat(
+            "minValues requirement is not met for label %s of NodePool %s "
+            "(%d of %d values)",
+            key, pool, distinct.size(), min);
+        break;
+      }
+    }
+    if (!mv_why.empty()) {
+      if (s_.options.min_values_policy == MinValuesPolicy::kStrict) {
+        if (min_values_why.empty()) min_values_why = mv_why;
+        continue;
+      }
+      relaxed = true;
+    }
     claim.reqs = std::move(reqs);
     claim.types = std::move(types);
     claim.total = std::move(total);
-    claim.added.insert(claim.added.end(), term.protos.begin(),
-                       term.protos.end());
+    claim.min_values_relaxed = relaxed;
+    Reserve(claim);
     if (ports != nullptr) claim.ports.Add(*ports);
-    ++claim.pods;
+    claim.pods.push_back(p);
+    const scheduling::PodConstraints* c = ConstraintsOf(p);
+    records_.push_back({p, claim.id, claim.reqs, c});
+    if (c != nullptr && !c->anti_affinity.empty()) {
+      holder_records_.push_back(records_.size() - 1);
+    }
     return std::nullopt;
   }
   if (!any_compatible) {
@@ -1272,14 +2348,117 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim,
     }
     return absl::StrCat("incompatible with NodePool ", pool, ": ", why);
   }
-  if (claim.pods == 0) {
-    return absl::StrCat("no instance type of NodePool ", pool,
-                        " fits it with the DaemonSet overhead");
+  if (!volume_why.empty() && topology_why.empty()) {
+    return absl::StrCat(
+        "the topology of its volumes is incompatible with "
+        "NodePool ",
+        pool, ": ", volume_why);
   }
-  return absl::StrFormat(
-      "no instance type of NodePool %s fits it together with the %d other "
-      "pods of the one new NodeClaim",
-      pool, claim.pods);
+  if (!topology_why.empty()) {
+    return absl::StrCat("a new NodeClaim of NodePool ", pool,
+                        " cannot keep its topology: ", topology_why);
+  }
+  if (!min_values_why.empty()) return min_values_why;
+  if (!requirements_why.empty()) return requirements_why;
+  // Karpenter: "no instance type satisfied resources {...} and
+  // requirements ...".
+  const auto text = [&](const std::vector<int64_t>& v) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < b_.d; ++i) {
+      if (v[i] <= 0) continue;
+      std::string q = FormatMilli(v[i]);
+      const int64_t bytes = v[i] / 1000;
+      if (i != kCpuDim && v[i] % 1000 == 0 && bytes > 0) {
+        constexpr int64_t kMi = int64_t{1} << 20;
+        if (bytes % (kMi << 10) == 0) {
+          q = absl::StrCat(bytes / (kMi << 10), "Gi");
+        } else if (bytes % kMi == 0) {
+          q = absl::StrCat(bytes / kMi, "Mi");
+        }
+      }
+      parts.push_back(absl::StrCat(b_.dims[i], ": ", q));
+    }
+    return absl::StrCat("{", absl::StrJoin(parts, ", "), "}");
+  };
+  std::vector<int64_t> own(req, req + b_.d);
+  std::string out = absl::StrCat("no instance type of NodePool ", pool,
+                                 " satisfied resources ", text(own));
+  bool overhead = false;
+  for (int64_t v : info.overhead) overhead = overhead || v > 0;
+  if (overhead) {
+    absl::StrAppend(&out, " with DaemonSet overhead ", text(info.overhead));
+  }
+  if (!claim.pods.empty()) {
+    absl::StrAppend(
+        &out, absl::StrFormat(" together with the %d other pods of the new "
+                              "NodeClaim",
+                              claim.pods.size()));
+  }
+  return out;
+}
+
+std::optional<std::string> SimulationPass::PlaceOnNewClaim(PodIndex p) {
+  const int64_t* req = b_.Req(p);
+  for (Claim& claim : claims_) {
+    // Quick check: some instance type left has room for the requests.
+    bool room = false;
+    for (size_t t : claim.types) {
+      bool fits = true;
+      for (size_t i = 0; fits && i < b_.d; ++i) {
+        if (req[i] > 0 &&
+            claim.total[i] + req[i] > claim.info->types[t].capacity[i]) {
+          fits = false;
+        }
+      }
+      if (fits) {
+        room = true;
+        break;
+      }
+    }
+    if (room && !TryAdd(claim, p).has_value()) return std::nullopt;
+  }
+  std::vector<std::string> whys;
+  for (const PoolInfo* info : s_.PoolsByWeight()) {
+    if (info->admitted.empty()) {
+      whys.push_back(absl::StrCat("NodePool ", info->name,
+                                  " has no instance type its requirements "
+                                  "admit"));
+      continue;
+    }
+    std::vector<size_t> types = WithinLimits(*info);
+    if (types.empty()) {
+      whys.push_back(absl::StrCat(
+          "all available instance types exceed the limits of NodePool ",
+          info->name));
+      continue;
+    }
+    Claim claim;
+    claim.info = info;
+    claim.id = static_cast<int>(claims_.size());
+    claim.reqs = info->base;
+    claim.reqs.Add(Requirement::In(well_known::kLabelHostname,
+                                   {HostnamePlaceholder(claim.id)}));
+    claim.types = std::move(types);
+    claim.total = info->overhead;
+    if (std::optional<std::string> why = TryAdd(claim, p)) {
+      whys.push_back(*std::move(why));
+      continue;
+    }
+    if (!info->pb->limit_keys.empty()) {
+      std::vector<int64_t>& left = remaining_[info];
+      for (size_t i = 0; i < left.size(); ++i) {
+        int64_t max = 0;
+        for (size_t t : claim.types) {
+          max = std::max(max, info->types[t].limited[i]);
+        }
+        left[i] -= max;
+      }
+    }
+    claims_.push_back(std::move(claim));
+    return std::nullopt;
+  }
+  if (whys.empty()) return std::string("there is no NodePool that is Ready");
+  return absl::StrJoin(whys, "; ");
 }
 
 Replacement SimulationPass::Finish(const Claim& claim) const {
@@ -1287,10 +2466,34 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   const v1::NodePool& pool = *info.pool;
   const std::string& name = pool.metadata().name();
   std::vector<std::pair<double, const std::string*>> priced;
+  const Requirement* zone = claim.reqs.Get(well_known::kLabelTopologyZone);
+  const Requirement* ct = claim.reqs.Get(well_known::kCapacityTypeLabelKey);
   for (size_t t : claim.types) {
     const InstanceType& type = *info.types[t].type;
-    priced.emplace_back(CheapestOffering(type, claim.reqs).value_or(0),
-                        &type.name);
+    // The cheapest offering it may launch into: a reserved one only when
+    // the claim holds one of its reservation.
+    std::optional<double> best;
+    for (const Offering& o : type.offerings) {
+      if (!o.available || (zone != nullptr && !zone->Has(o.zone)) ||
+          (ct != nullptr && !ct->Has(o.capacity_type))) {
+        continue;
+      }
+      if (o.capacity_type == well_known::kCapacityTypeReserved &&
+          claim.reserved.count(o.reservation_id) == 0) {
+        continue;
+      }
+      if (!best || o.price < *best) best = o.price;
+    }
+    if (!best.has_value()) continue;
+    priced.emplace_back(*best, &type.name);
+  }
+  if (priced.empty()) {
+    // Only reserved offerings it holds none of: priced as they are.
+    for (size_t t : claim.types) {
+      const InstanceType& type = *info.types[t].type;
+      priced.emplace_back(CheapestOffering(type, claim.reqs).value_or(0),
+                          &type.name);
+    }
   }
   std::sort(priced.begin(), priced.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first < b.first : *a.second < *b.second;
@@ -1303,7 +2506,8 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   std::vector<std::string> names;
   for (const Candidate& c : candidates_) names.push_back(c.node_name);
   std::sort(names.begin(), names.end());
-  const uint64_t hash = Fnv1a(absl::StrJoin(names, "\n"));
+  uint64_t hash = Fnv1a(absl::StrJoin(names, "\n"));
+  if (claim.id > 0) hash = Fnv1a(absl::StrCat("\n", claim.id), hash);
   v1::NodeClaim& nc = r.node_claim;
   nc.set_api_version(std::string(well_known::kApiVersionV1));
   nc.set_kind("NodeClaim");
@@ -1329,21 +2533,31 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
   if (tmpl.spec().has_termination_grace_period()) {
     spec.set_termination_grace_period(tmpl.spec().termination_grace_period());
   }
-  std::set<std::string> seen;
-  const auto add_requirement = [&](const v1::NodeSelectorRequirement& req) {
-    if (NormalizeLabelKey(req.key()) == well_known::kLabelInstanceTypeStable) {
-      return;
+  // The claim's requirements: the template's, its labels, the pods' and
+  // the topology domains it was narrowed to (the placeholder hostname and
+  // the instance types, which follow, left out).
+  for (const auto& [key, req] : claim.reqs.map()) {
+    if (key == well_known::kLabelInstanceTypeStable ||
+        key == well_known::kLabelHostname) {
+      continue;
     }
-    if (seen.insert(DeterministicBytes(req)).second) {
-      *spec.add_requirements() = req;
+    for (v1::NodeSelectorRequirement& e : RequirementProtos(req)) {
+      *spec.add_requirements() = std::move(e);
     }
-  };
-  for (const auto& req : tmpl.spec().requirements()) add_requirement(req);
-  for (const auto& req : claim.added) add_requirement(req);
+  }
+  if (claim.min_values_relaxed) {
+    (*meta.mutable_annotations())[std::string(
+        well_known::kNodeClaimMinValuesRelaxedAnnotationKey)] = "true";
+  }
   v1::NodeSelectorRequirement& types = *spec.add_requirements();
   types.set_key(std::string(well_known::kLabelInstanceTypeStable));
   types.set_operator_("In");
   for (const std::string& t : r.instance_types) types.add_values(t);
+  if (const Requirement* base =
+          info.base.Get(well_known::kLabelInstanceTypeStable);
+      base != nullptr && base->min_values().has_value()) {
+    types.set_min_values(*base->min_values());
+  }
   for (size_t i = 0; i < b_.d; ++i) {
     if (claim.total[i] <= 0) continue;
     (*spec.mutable_resources()->mutable_requests())[b_.dims[i]] =
@@ -1358,19 +2572,12 @@ SimulationResult SimulationPass::Run() {
   const size_t node_count = b_.snap->nodes().size();
   candidate_bits_.assign(node_count / 64 + 1, 0);
   row_of_.assign(node_count, -1);
-  std::vector<std::string> pool_names;
   absl::flat_hash_set<PodIndex> seen;
   std::vector<Moving> moving;
   for (const Candidate& c : candidates_) {
     if (c.node < node_count) {
       candidate_bits_[c.node / 64] |= uint64_t{1} << (c.node % 64);
     }
-    auto pool =
-        std::find(pool_names.begin(), pool_names.end(), c.node_pool_name);
-    if (pool == pool_names.end()) {
-      pool = pool_names.insert(pool_names.end(), c.node_pool_name);
-    }
-    const int slot = static_cast<int>(pool - pool_names.begin());
     for (PodIndex p : c.reschedulable_pods) {
       if (p >= pod_count) {
         result.unschedulable.push_back(
@@ -1378,12 +2585,12 @@ SimulationResult SimulationPass::Run() {
         continue;
       }
       if (!s_.Movable(p) || !seen.insert(p).second) continue;
-      moving.push_back({p, slot});
+      moving.push_back({p, 1});
     }
   }
   for (const auto& [p, n] : s_.deleting_pods) {
     if (IsCandidate(n) || !seen.insert(p).second) continue;
-    moving.push_back({p, -1});
+    moving.push_back({p, 0});
   }
   for (const Moving& m : moving) {
     const auto it = b_.unsupported.find(b_.snap->PodShapeId(m.pod));
@@ -1397,92 +2604,14 @@ SimulationResult SimulationPass::Run() {
   for (const Moving& m : moving) topo_.RemovePod(m.pod);
   if (s_.options.include_pending_pods) {
     std::vector<Moving> pending;
-    for (PodIndex p : b_.pending_pods) pending.push_back({p, -1});
+    for (PodIndex p : b_.pending_pods) pending.push_back({p, 0});
     SortFfd(pending);
     for (const Moving& m : pending) PlaceOnExisting(m.pod);
   }
   SortFfd(moving);
-  std::vector<std::vector<PodIndex>> groups(pool_names.size());
-  for (const Moving& m : moving) {
-    if (PlaceOnExisting(m.pod)) continue;
-    if (const scheduling::PodConstraints* c = b_.Constraints(m.pod)) {
-      // A new NodeClaim would have to be narrowed to a domain that keeps
-      // the constraint, which is provisioning's job (not simulated yet):
-      // fail closed rather than guess.
-      Fail(m.pod,
-           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for ",
-                        !c->spread.empty()
-                            ? "PodTopologySpread (topology spread constraints)"
-                        : !c->affinity.empty()
-                            ? "InterPodAffinity (pod affinity)"
-                            : "InterPodAffinity (pod anti-affinity)",
-                        ", which is not simulated"));
-      continue;
-    }
-    if (const std::optional<std::string> plugin = NeedsVolumeNarrowing(m.pod)) {
-      Fail(m.pod,
-           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for ",
-                        *plugin, ", which is not simulated"));
-      continue;
-    }
-    if (std::optional<std::string> key = ExistingAntiAffinityKey(m.pod)) {
-      // A new node escapes other pods' hostname anti-affinity, not theirs
-      // on a zone: it would have to be narrowed away from those domains.
-      Fail(m.pod,
-           absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
-                        ") and a new NodeClaim for it would need narrowing "
-                        "for InterPodAffinity (existing pods' anti-affinity "
-                        "on ",
-                        *key, "), which is not simulated"));
-      continue;
-    }
-    int slot = m.pool;
-    std::string why = "there is no candidate NodePool";
-    for (size_t i = 0; slot < 0 && i < pool_names.size(); ++i) {
-      const PoolInfo* info = s_.Pool(pool_names[i]);
-      if (info == nullptr) continue;
-      Claim probe{info, info->base, info->admitted, info->overhead, {}, 0, {}};
-      std::optional<std::string> probe_why = TryAdd(probe, m.pod);
-      if (!probe_why) {
-        slot = static_cast<int>(i);
-      } else if (i == 0) {
-        why = *std::move(probe_why);
-      }
-    }
-    if (slot < 0) {
-      Fail(m.pod, absl::StrCat("fits no remaining node (",
-                               NoNodeAvailable(m.pod), ") and ", why));
-      continue;
-    }
-    groups[slot].push_back(m.pod);
-  }
-  std::vector<size_t> pool_order(pool_names.size());
-  for (size_t i = 0; i < pool_order.size(); ++i) pool_order[i] = i;
-  std::sort(pool_order.begin(), pool_order.end(),
-            [&](size_t a, size_t b) { return pool_names[a] < pool_names[b]; });
-  for (size_t slot : pool_order) {
-    if (groups[slot].empty()) continue;
-    const PoolInfo* info = s_.Pool(pool_names[slot]);
-    if (info == nullptr) {
-      for (PodIndex p : groups[slot]) {
-        Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
-                             ") and NodePool ", pool_names[slot],
-                             " is not in the snapshot"));
-      }
-      continue;
-    }
-    Claim claim{info, info->base, info->admitted, info->overhead, {}, 0, {}};
-    for (PodIndex p : groups[slot]) {
-      if (std::optional<std::string> why = TryAdd(claim, p)) {
-        Fail(p, absl::StrCat("fits no remaining node (", NoNodeAvailable(p),
-                             ") and ", *why));
-      }
-    }
-    if (claim.pods > 0) result.new_node_claims.push_back(Finish(claim));
+  PlaceAll(moving, /*new_claims=*/true);
+  for (const Claim& claim : claims_) {
+    result.new_node_claims.push_back(Finish(claim));
   }
   std::sort(failed_.begin(), failed_.end());
   for (const auto& [p, why] : failed_) {
@@ -1490,6 +2619,103 @@ SimulationResult SimulationPass::Run() {
   }
   result.all_pods_scheduled = result.unschedulable.empty();
   return result;
+}
+
+void SimulationPass::PlaceAll(absl::Span<const Moving> pods, bool new_claims) {
+  // Karpenter's queue: a pod that fails goes back to the end, and a round
+  // in which no pod found a place ends it (a pod may need one placed after
+  // it, e.g. for its pod affinity).
+  std::vector<Moving> queue(pods.begin(), pods.end());
+  std::vector<std::pair<Moving, std::string>> failed;
+  while (true) {
+    failed.clear();
+    bool relaxed = false;
+    for (const Moving& m : queue) {
+      if (std::optional<std::string> why = PlaceOne(m, new_claims)) {
+        // Relax one preference (preferences.go) and try again later: the
+        // pod's own, then, when a NodePool has a PreferNoSchedule taint, a
+        // toleration of those.
+        const auto v = b_.variants.find(b_.snap->PodShapeId(m.pod));
+        const size_t steps = (v != b_.variants.end() ? v->second.size() : 0) +
+                             (s_.prefer_no_schedule ? 1 : 0);
+        if (steps > 0) {
+          size_t& done = relaxed_[m.pod];
+          if (done < steps) {
+            ++done;
+            relaxed = true;
+          }
+        }
+        failed.emplace_back(m, *std::move(why));
+      }
+    }
+    if (failed.empty() || (failed.size() == queue.size() && !relaxed)) break;
+    queue.clear();
+    for (const auto& [m, why] : failed) queue.push_back(m);
+  }
+  for (auto& [m, why] : failed) Fail(m.pod, std::move(why));
+}
+
+std::optional<std::string> SimulationPass::PlaceOne(const Moving& m,
+                                                    bool new_claims) {
+  from_candidate_ = m.from_candidate != 0;
+  current_pod_ = m.pod;
+  const auto v = b_.variants.find(b_.snap->PodShapeId(m.pod));
+  current_variants_ = v != b_.variants.end() ? &v->second : nullptr;
+  current_variant_ = 0;
+  if (const auto r = relaxed_.find(m.pod); r != relaxed_.end()) {
+    current_variant_ = r->second;
+  }
+  tolerate_prefer_no_schedule_ =
+      current_variant_ >
+      (current_variants_ != nullptr ? current_variants_->size() : 0);
+  if (PlaceOnExisting(m.pod)) {
+    const NodeIndex n = placed_.back().second;
+    if (m.from_candidate && uninitialized(n)) {
+      return absl::StrCat("would schedule against uninitialized node ",
+                          b_.snap->nodes()[n].metadata().name());
+    }
+    return std::nullopt;
+  }
+  if (!new_claims) {
+    return absl::StrCat("fits no node (", NoNodeAvailable(m.pod), ")");
+  }
+  if (std::optional<std::string> why = PlaceOnNewClaim(m.pod)) {
+    return absl::StrCat("fits no remaining node (", NoNodeAvailable(m.pod),
+                        ") and ", *why);
+  }
+  return std::nullopt;
+}
+
+Scheduler::Provisioned SimulationPass::Provision(
+    absl::Span<const PodIndex> pods) {
+  const size_t node_count = b_.snap->nodes().size();
+  candidate_bits_.assign(node_count / 64 + 1, 0);
+  row_of_.assign(node_count, -1);
+  std::vector<Moving> list;
+  for (PodIndex p : pods) {
+    if (p >= b_.snap->pod_count()) continue;
+    if ((b_.pod_flags[p] & kPending) == 0) {
+      Fail(p, "is not pending (bound, terminal or terminating)");
+      continue;
+    }
+    const auto it = b_.unsupported.find(b_.snap->PodShapeId(p));
+    if (it != b_.unsupported.end()) {
+      Fail(p, it->second);
+      continue;
+    }
+    list.push_back({p, 0});
+  }
+  SortFfd(list);
+  PlaceAll(list, /*new_claims=*/true);
+  Scheduler::Provisioned out;
+  out.existing = placed_;
+  for (const Claim& claim : claims_) {
+    out.node_claims.push_back(Finish(claim));
+    out.claim_pods.push_back(claim.pods);
+  }
+  std::sort(failed_.begin(), failed_.end());
+  out.unschedulable = failed_;
+  return out;
 }
 
 std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
@@ -1539,9 +2765,22 @@ Scheduler::Fit(PodIndex pod) const {
   return pass.FitAll(pod);
 }
 
+Scheduler::Provisioned Scheduler::Provision(
+    absl::Span<const PodIndex> pods) const {
+  SimulationPass pass(*state_, {});
+  return pass.Provision(pods);
+}
+
 SimulationResult Scheduler::Simulate(
     absl::Span<const Candidate> candidates) const {
   SimulationPass pass(*state_, candidates);
+  return pass.Run();
+}
+
+SimulationResult Scheduler::SimulateConsolidation(
+    absl::Span<const Candidate> candidates) const {
+  SimulationPass pass(*state_, candidates);
+  pass.set_consolidation(true);
   return pass.Run();
 }
 

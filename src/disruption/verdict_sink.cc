@@ -8,7 +8,11 @@
 namespace karpenter::disruption::internal {
 
 int VerdictRank(absl::string_view code) {
-  if (code == reasons::kCommanded) return 5;
+  if (code == reasons::kCommanded) return 6;
+  // "Not selected" (another node was chosen, or multi-node consolidation
+  // had too few candidates) gives way to any concrete reason a later
+  // method finds for the same node.
+  if (code == reasons::kNotSelected) return 3;
   if (code == reasons::kNotDrifted || code == reasons::kNotExpired ||
       code == reasons::kNotEmpty || code == reasons::kNoDisruptionNeeded) {
     return 1;
@@ -18,7 +22,7 @@ int VerdictRank(absl::string_view code) {
       code == reasons::kWhenEmptyPolicy || code == reasons::kStaticNodePool) {
     return 2;
   }
-  return 3;
+  return 4;
 }
 
 NodeVerdict MakeVerdict(const Candidate& c, Method method,

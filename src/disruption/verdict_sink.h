@@ -24,8 +24,11 @@ namespace karpenter::disruption::internal {
 // to the node (not drifted, consolidation disabled) says less than one that
 // wanted the node and was stopped (budget, backoff, pods, simulation): a
 // drifted node held by its budget must not read "ConsolidationDisabled"
-// because emptiness, which runs first, does not apply to it. Node-level
-// exclusions (4) are final; a command (5) beats everything.
+// because emptiness, which runs first, does not apply to it. NotSelected
+// (3) gives way to a concrete reason (4) from a later method: a lone
+// candidate reads single-node consolidation's reason, not multi-node's
+// "needs at least 2 candidates". Node-level exclusions (5) are final; a
+// command (6) beats everything.
 int VerdictRank(absl::string_view code);
 
 // The name a verdict is filed under: the Node's, else the NodeClaim's.

@@ -28,14 +28,12 @@ constexpr absl::string_view kAntiAffinityPath =
     "spec.affinity.podAntiAffinity."
     "requiredDuringSchedulingIgnoredDuringExecution";
 
-constexpr absl::string_view kSpreadMismatch =
-    "node(s) didn't match pod topology spread constraints";
-constexpr absl::string_view kAffinityMismatch =
-    "node(s) didn't match pod affinity rules";
+constexpr absl::string_view kSpreadMismatch = kSpreadMismatchMessage;
+constexpr absl::string_view kAffinityMismatch = kAffinityMismatchMessage;
 constexpr absl::string_view kAntiAffinityMismatch =
-    "node(s) didn't match pod anti-affinity rules";
+    kAntiAffinityMismatchMessage;
 constexpr absl::string_view kExistingAntiAffinityMismatch =
-    "node(s) didn't satisfy existing pods anti-affinity rules";
+    kExistingAntiAffinityMismatchMessage;
 
 // `selector` ANDed with `key In [value]` (or NotIn) for each of `keys` that
 // `labels` has, compiled. A nil selector stays nil.
@@ -511,7 +509,8 @@ struct TopologyState::Impl {
   };
   std::vector<PlacedHolder> placed_holders;
   std::map<std::string, std::unique_ptr<GroupState>, std::less<>> groups;
-  absl::flat_hash_map<uint32_t, PodCache> pod_caches;  // By shape id.
+  // By shape id (low 32 bits) and variant (high 32 bits).
+  absl::flat_hash_map<uint64_t, PodCache> pod_caches;
   uint64_t version = 1;
   uint64_t node_version = 1;
 
@@ -572,7 +571,8 @@ struct TopologyState::Impl {
   }
 
   PodCache& Cache(const IncomingPod& pod) {
-    PodCache& c = pod_caches[snap.PodShapeId(pod.pod)];
+    PodCache& c = pod_caches[uint64_t{snap.PodShapeId(pod.pod)} |
+                             (uint64_t{pod.variant} << 32)];
     if (c.node_version != node_version) {
       c = PodCache();
       c.node_version = node_version;
@@ -833,6 +833,67 @@ std::optional<std::string> TopologyState::ExistingAntiAffinityKey(
     }
   }
   return std::nullopt;
+}
+
+namespace {
+std::vector<std::pair<std::string, int32_t>> NonZero(
+    const TopologyIndex::Domains& domains, absl::Span<const int32_t> count) {
+  std::vector<std::pair<std::string, int32_t>> out;
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (count[d] > 0) out.emplace_back(domains.values[d], count[d]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, int32_t>> TopologyState::SpreadDomainCounts(
+    const IncomingPod& pod, size_t i) {
+  const SpreadState& s = impl_->Spread(pod);
+  const PodCache& c = impl_->Cache(pod);
+  std::vector<std::pair<std::string, int32_t>> out;
+  const DomainCounts& dc = s.counts[i];
+  for (size_t d = 0; d < dc.count.size(); ++d) {
+    if (c.domain_exists[i][d]) {
+      out.emplace_back(dc.domains->values[d], dc.count[d]);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::pair<std::string, int32_t>>
+TopologyState::AffinityDomainCounts(const IncomingPod& pod, size_t i) {
+  const AffinityState& s = impl_->Affinity(pod);
+  return NonZero(*s.affinity[i].domains, s.affinity[i].count);
+}
+
+bool TopologyState::AnyAffinityMatch(const IncomingPod& pod) {
+  return impl_->Affinity(pod).any_affinity_match;
+}
+
+std::vector<std::pair<std::string, int32_t>>
+TopologyState::AntiAffinityDomainCounts(const IncomingPod& pod, size_t i) {
+  const AffinityState& s = impl_->Affinity(pod);
+  return NonZero(*s.anti[i].domains, s.anti[i].count);
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>>
+TopologyState::BlockedDomains(const IncomingPod& pod) {
+  const AffinityState& s = impl_->Affinity(pod);
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (size_t k = 0; k < s.blocked.size(); ++k) {
+    const auto& [domains, blocked] = s.blocked[k];
+    std::vector<std::string> values;
+    for (size_t d = 0; d < blocked.size(); ++d) {
+      if (blocked[d] != 0) values.push_back(domains->values[d]);
+    }
+    if (values.empty()) continue;
+    std::sort(values.begin(), values.end());
+    out.emplace_back(s.blocked_keys[k], std::move(values));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace karpenter::scheduling

@@ -52,6 +52,11 @@ class World {
     for (const std::string& r : reasons) b->add_reasons(r);
     return *this;
   }
+  // Lets `edit` change the last NodePool (e.g. its status conditions).
+  World& EditPool(const std::function<void(v1::NodePool&)>& edit) {
+    edit(cluster_.objects.node_pools.back());
+    return *this;
+  }
   World& Node(const NodeOpts& n, const ClaimOpts& c = {}) {
     cluster_.Node(n, c);
     return *this;

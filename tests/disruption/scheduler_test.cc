@@ -395,8 +395,8 @@ TEST_CASE("simulation: pods of deleting nodes must move too", "[simulation]") {
   CHECK(none.result.unschedulable[0] ==
         "default/orphan: fits no remaining node (0/2 nodes are available: 1 "
         "Insufficient cpu, 1 node(s) were marked for deletion.) and no "
-        "instance type of "
-        "NodePool default fits it with the DaemonSet overhead");
+        "instance type of NodePool default satisfied resources {cpu: 30, "
+        "memory: 1Gi, pods: 1}");
 }
 
 TEST_CASE("simulation: only currently reschedulable pods need room",
@@ -470,9 +470,8 @@ TEST_CASE("simulation: the cheapest fitting type wins, ties by name",
       REQUIRE(run.result.unschedulable.size() == 1);
       CHECK(run.result.unschedulable[0] ==
             "default/moving: fits no remaining node (0/0 nodes are available.) "
-            "and "
-            "no instance type of "
-            "NodePool default fits it with the DaemonSet overhead");
+            "and no instance type of NodePool default satisfied resources "
+            "{cpu: 3, memory: 1Gi, pods: 1}");
     }
   }
 }
@@ -551,35 +550,54 @@ TEST_CASE("simulation: pod topology constraints are simulated, not guessed",
   struct Row {
     std::string spec;
     std::string unsupported;  // empty: supported
-    bool scheduled;
+    std::string want;         // Run::Summary()
+    // When not scheduled and supported: the pod's whole reason.
+    std::string reason = "";
   };
   const std::vector<Row> rows = {
       // Nobody else matches: nothing blocks "other".
       {", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuring"
        "Execution: [{topologyKey: kubernetes.io/hostname, labelSelector: "
        "{}}]}}",
-       "", true},
+       "", "ok"},
       // A nil selector selects no pod, not even the pod itself: no first-pod
-      // exception.
+      // exception, on "other" or on a new NodeClaim (Karpenter's
+      // nextDomainAffinity finds no domain with a matching pod).
       {", affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuring"
        "Execution: [{topologyKey: kubernetes.io/hostname}]}}",
-       "", false},
+       "", "fail",
+       "default/moving: fits no remaining node (0/1 nodes are available: 1 "
+       "node(s) didn't match pod affinity rules.) and a new NodeClaim of "
+       "NodePool default cannot keep its topology: pod affinity on "
+       "kubernetes.io/hostname: no pod it selects is on this NodeClaim"},
       // The first pod of a self-affine group may go anywhere with the key.
       {", affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuring"
        "Execution: [{topologyKey: kubernetes.io/hostname, labelSelector: "
        "{}}]}}",
-       "", true},
-      // "other" has no "zone" label: not a domain, and rejected.
+       "", "ok"},
+      // "other" has no "zone" label: not a domain, and rejected. Neither
+      // the NodePool nor its instance types define "zone" either: a new
+      // NodeClaim has no domain to be narrowed to.
       {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
        "whenUnsatisfiable: DoNotSchedule}]",
-       "", false},
+       "", "fail",
+       "default/moving: fits no remaining node (0/1 nodes are available: 1 "
+       "node(s) didn't match pod topology spread constraints (missing "
+       "required label).) and a new NodeClaim of NodePool default cannot "
+       "keep its topology: no domain of zone keeps the topology spread "
+       "within maxSkew 1 (counts )"},
+      // "other" has no zone label either, but the instance types are
+      // offered in zone-a: a new NodeClaim narrowed to zone-a takes it.
+      {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: "
+       "topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}]",
+       "", "ok new default[small,medium,large]"},
       {", topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
        "whenUnsatisfiable: ScheduleAnyway}]",
-       "", true},
+       "", "ok"},
       {", affinity: {podAntiAffinity: {preferredDuringSchedulingIgnored"
        "DuringExecution: [{weight: 1, podAffinityTerm: {topologyKey: "
        "kubernetes.io/hostname}}]}}",
-       "", true},
+       "", "ok"},
       // Namespace objects are not read.
       {", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuring"
        "Execution: [{topologyKey: kubernetes.io/hostname, labelSelector: {}, "
@@ -588,7 +606,7 @@ TEST_CASE("simulation: pod topology constraints are simulated, not guessed",
        "requiredDuringSchedulingIgnoredDuringExecution[0].namespaceSelector: "
        "selects namespaces by label \"team\"; Namespace objects are not "
        "read, only kubernetes.io/metadata.name can be evaluated",
-       false},
+       "fail unsupported"},
   };
   for (const Row& row : rows) {
     CAPTURE(row.spec);
@@ -597,13 +615,32 @@ TEST_CASE("simulation: pod topology constraints are simulated, not guessed",
                              PodYaml("moving", "cand", "1", "1Gi", row.spec);
     const Run run = Simulate(yaml, {"cand"});
     CHECK(run.result.unsupported.value_or("") == row.unsupported);
-    CHECK(run.result.all_pods_scheduled == row.scheduled);
-    if (!row.scheduled && row.unsupported.empty()) {
-      REQUIRE(run.result.unschedulable.size() == 1);
-      CHECK_THAT(run.result.unschedulable[0],
-                 Catch::Contains("would need narrowing for "));
+    CHECK(run.Summary() == row.want);
+    if (row.reason.empty()) {
+      CHECK(run.result.unschedulable.empty());
+    } else {
+      CHECK(run.result.unschedulable == std::vector<std::string>{row.reason});
     }
   }
+  // The new NodeClaim of the zone-spread row is narrowed to zone-a.
+  const Run zonal = Simulate(
+      PoolYaml("default") + NodeYaml("cand", "4") + NodeYaml("other", "4") +
+          PodYaml("moving", "cand", "1", "1Gi",
+                  ", topologySpreadConstraints: [{maxSkew: 1, topologyKey: "
+                  "topology.kubernetes.io/zone, whenUnsatisfiable: "
+                  "DoNotSchedule}]"),
+      {"cand"});
+  REQUIRE(zonal.result.new_node_claims.size() == 1);
+  std::vector<std::string> reqs;
+  for (const auto& req :
+       zonal.result.new_node_claims[0].node_claim.spec().requirements()) {
+    reqs.push_back(absl::StrCat(req.key(), " ", req.operator_(), " ",
+                                absl::StrJoin(req.values(), ",")));
+  }
+  CHECK(reqs == std::vector<std::string>{
+                    "karpenter.sh/nodepool In default", "team In a",
+                    "topology.kubernetes.io/zone In zone-a",
+                    "node.kubernetes.io/instance-type In small,medium,large"});
 }
 
 TEST_CASE("simulation: pod requests take the init-container maximum",
@@ -711,8 +748,11 @@ TEST_CASE("simulation: the replacement NodeClaim carries the template",
     reqs.push_back(absl::StrCat(req.key(), " ", req.operator_(), " ",
                                 absl::StrJoin(req.values(), ",")));
   }
+  // Every requirement of the claim, sorted by key (the template's, its
+  // labels as In, the NodePool label, the pod's), then the instance types.
   CHECK(reqs == std::vector<std::string>{
                     "karpenter.sh/capacity-type In on-demand",
+                    "karpenter.sh/nodepool In default", "team In a",
                     "topology.kubernetes.io/zone In zone-a",
                     "node.kubernetes.io/instance-type In medium,large"});
   // The name depends on the candidates, not on their order.
@@ -725,22 +765,64 @@ TEST_CASE("simulation: the replacement NodeClaim carries the template",
             .name() != nc.metadata().name());
 }
 
-TEST_CASE("simulation: one new NodeClaim per NodePool at most",
+TEST_CASE("simulation: the replacement NodeClaim keeps the template's bounds",
           "[simulation]") {
-  // Three 3-cpu pods: the largest type (8 cpu) holds two; the third is
-  // unschedulable rather than a second NodeClaim.
+  // Karpenter writes a bounded requirement back with its bound
+  // (requirement.go NodeSelectorRequirement: Gt N is kept as Gte N+1, Lt N
+  // as Lte N-1), not as a bare Exists that admits every generation.
+  const InstanceTypeCatalog catalog = {
+      {"default",
+       {Type("small", "2", "8Gi", 0.1, {},
+             {{"kubernetes.io/arch", "amd64"}, {"gen", "5"}}),
+        Type("old", "2", "8Gi", 0.05, {},
+             {{"kubernetes.io/arch", "amd64"}, {"gen", "2"}})}}};
+  const std::string yaml =
+      PoolYaml("default",
+               ", requirements: [{key: gen, operator: Gt, values: [\"2\"]}, "
+               "{key: size, operator: Lt, values: [\"8\"]}]") +
+      NodeYaml("cand", "4") + PodYaml("moving", "cand", "1");
+  const Run run = Simulate(yaml, {"cand"}, catalog);
+  CHECK(run.Summary() == "ok new default[small]");
+  REQUIRE(run.result.new_node_claims.size() == 1);
+  std::vector<std::string> reqs;
+  for (const auto& req :
+       run.result.new_node_claims[0].node_claim.spec().requirements()) {
+    reqs.push_back(absl::StrCat(req.key(), " ", req.operator_(), " ",
+                                absl::StrJoin(req.values(), ",")));
+  }
+  CHECK(reqs == std::vector<std::string>{
+                    "gen Gte 3", "karpenter.sh/nodepool In default",
+                    "size Lte 7", "team In a",
+                    "node.kubernetes.io/instance-type In small"});
+}
+
+TEST_CASE("simulation: pods that one new NodeClaim cannot hold open another",
+          "[simulation]") {
+  // Three 3-cpu pods: the largest type (8 cpu) holds two; the third opens
+  // a second NodeClaim of the same NodePool, as Karpenter's provisioner
+  // does (consolidation, not the simulation, refuses more than one).
   const std::string yaml = PoolYaml("default") + NodeYaml("cand", "16") +
                            PodYaml("p1", "cand", "3") +
                            PodYaml("p2", "cand", "3") +
                            PodYaml("p3", "cand", "3");
   const Run run = Simulate(yaml, {"cand"});
-  CHECK(run.Summary() == "fail new default[large]");
-  REQUIRE(run.result.unschedulable.size() == 1);
-  CHECK(run.result.unschedulable[0] ==
-        "default/p3: fits no remaining node (0/0 nodes are available.) and no "
-        "instance type of NodePool "
-        "default fits it together with the 2 other pods of the one new "
-        "NodeClaim");
+  CHECK(run.Summary() == "ok new default[large] new default[medium,large]");
+  CHECK(run.result.unschedulable.empty());
+  REQUIRE(run.result.new_node_claims.size() == 2);
+  const v1::NodeClaim& first = run.result.new_node_claims[0].node_claim;
+  const v1::NodeClaim& second = run.result.new_node_claims[1].node_claim;
+  // p1 and p2 on the first, p3 on the second.
+  CHECK(first.spec().resources().requests().at("cpu") == "6");
+  CHECK(second.spec().resources().requests().at("cpu") == "3");
+  // The cheapest offerings: spot, at half the on-demand price.
+  CHECK(run.result.new_node_claims[0].price == Approx(0.2));
+  CHECK(run.result.new_node_claims[1].price == Approx(0.1));
+  // Two names, both deterministic.
+  CHECK(first.metadata().name() != second.metadata().name());
+  const Run again = Simulate(yaml, {"cand"});
+  REQUIRE(again.result.new_node_claims.size() == 2);
+  CHECK(again.result.new_node_claims[1].node_claim.metadata().name() ==
+        second.metadata().name());
 }
 
 TEST_CASE("simulation: first-fit-decreasing placement is deterministic",

@@ -105,18 +105,33 @@ SimulationResult RemoveCand(const std::string& yaml) {
 TEST_CASE("simulation: a zonal volume keeps its pod in its zone",
           "[simulation][volumes]") {
   const std::string claim = BoundClaim("data", "a", "vol-1");
-  SECTION("no node in the volume's zone: refused, no replacement guessed") {
+  SECTION("no node in the volume's zone: a new NodeClaim pinned to it") {
     const SimulationResult r =
         RemoveCand(absl::StrCat(Node("cand", "a"), Node("other", "b"),
                                 Pod("db-0", "cand", "data"), claim));
+    CHECK(r.all_pods_scheduled);
+    REQUIRE(r.new_node_claims.size() == 1);
+    bool pinned = false;
+    for (const v1::NodeSelectorRequirement& req :
+         r.new_node_claims[0].node_claim.spec().requirements()) {
+      if (req.key() != "topology.kubernetes.io/zone") continue;
+      pinned = req.operator_() == "In" && req.values_size() == 1 &&
+               req.values(0) == "a";
+    }
+    CHECK(pinned);
+  }
+  SECTION("a zone no instance type is offered in: refused with the reason") {
+    const SimulationResult r = RemoveCand(absl::StrCat(
+        Node("cand", "a"), Node("other", "b"), Pod("db-0", "cand", "data"),
+        BoundClaim("data", "c", "v")));
     CHECK_FALSE(r.all_pods_scheduled);
     CHECK(r.new_node_claims.empty());
     REQUIRE(r.unschedulable.size() == 1);
-    CHECK(r.unschedulable[0] ==
-          "default/db-0: fits no remaining node (0/1 nodes are available: 1 "
-          "node(s) had volume node affinity conflict.) and a new NodeClaim "
-          "for it would need narrowing for VolumeZone (volume pv-data is "
-          "zonal), which is not simulated");
+    CHECK_THAT(r.unschedulable[0],
+               Catch::StartsWith(
+                   "default/db-0: fits no remaining node (0/1 nodes are "
+                   "available: 1 node(s) had volume node affinity conflict.) "
+                   "and "));
   }
   SECTION("a node in the volume's zone takes it") {
     const SimulationResult r = RemoveCand(
@@ -151,16 +166,15 @@ TEST_CASE("simulation: CSI attach limits of the destination count",
       Node("cand", "a"), Node("other", "a"), Pod("db-0", "cand", "data"),
       BoundClaim("data", "a", "vol-1"), Pod("db-1", "other", "logs"),
       BoundClaim("logs", "a", "vol-2"));
-  SECTION("full: one attachment left for a second volume") {
+  SECTION("full: one attachment left, so a new node in the volume's zone") {
     const SimulationResult r = RemoveCand(cluster + csinode("other", 1));
-    CHECK_FALSE(r.all_pods_scheduled);
-    REQUIRE(r.unschedulable.size() == 1);
-    CHECK_THAT(r.unschedulable[0],
-               Catch::Contains("(0/1 nodes are available: 1 node(s) exceed "
-                               "max volume count.)"));
+    CHECK(r.all_pods_scheduled);
+    CHECK(r.new_node_claims.size() == 1);
   }
   SECTION("room for it") {
-    CHECK(RemoveCand(cluster + csinode("other", 2)).all_pods_scheduled);
+    const SimulationResult r = RemoveCand(cluster + csinode("other", 2));
+    CHECK(r.all_pods_scheduled);
+    CHECK(r.new_node_claims.empty());
   }
   SECTION("no CSINode: no limit") {
     CHECK(RemoveCand(cluster).all_pods_scheduled);

@@ -45,32 +45,23 @@
 //      first failing plugin; nodes Karpenter excludes count as "node(s)
 //      were not ready" / "node(s) were marked for deletion" / "node(s) were
 //      unschedulable".
-//   2. Otherwise one new NodeClaim per NodePool, the NodePool of the
-//      candidate the pod came from (pods of deleting nodes take the first
-//      candidate NodePool, in candidate order, whose template admits them).
-//      Pods join it one at a time in the same order, like Karpenter's
-//      nodeclaim.go CanAdd: the pod must tolerate the template taints, the
-//      template requirements and labels must be Compatible with the pod's
-//      nodeSelector and node affinity term (well-known labels may be
-//      undefined; terms are tried in order), no other pod of the claim may
-//      hold a conflicting host port, and at least one instance type must
-//      still fit: an instance type of the catalogue whose labels, name and
-//      an available offering (zone, capacity type) are admitted by the
-//      accumulated requirements, and whose capacity minus the NodePool's
-//      DaemonSet overhead holds every pod added so far. A pod for which none
-//      remains is unschedulable: Karpenter would need a second NodeClaim,
-//      and consolidation never replaces m nodes with n > 1.
-//      A pod whose new NodeClaim would have to be narrowed to a topology
-//      domain fails closed instead, its reason naming the plugin ("... and
-//      a new NodeClaim for it would need narrowing for PodTopologySpread
-//      (topology spread constraints), which is not simulated"): a
-//      DoNotSchedule topology spread constraint, required pod affinity or
-//      anti-affinity, a bound zonal volume or one with node affinity, an
-//      unbound WaitForFirstConsumer claim whose class restricts
-//      topologies, an unbound Immediate or a missing claim, or an existing
-//      pod's required anti-affinity against it on a key other than
-//      kubernetes.io/hostname. Karpenter would narrow the claim
-//      (topology.go, volumetopology.go); the SDK does not yet.
+//   2. Otherwise a new NodeClaim, as Karpenter's provisioning scheduler
+//      makes them (docs/semantics.md §9.3, §9.10): a NodeClaim already
+//      opened in this simulation, in opening order, else a new one of the
+//      first NodePool (not Ready=False; by descending weight, then name)
+//      that takes the pod: taints tolerated, host ports free on the claim,
+//      requirements Compatible with the pod's node selector and affinity
+//      term and its volumes' topology, the claim narrowed to the topology
+//      domains the pod's spread and (anti-)affinity allow (and other pods'
+//      anti-affinity; domains from existing nodes and from the NodePools'
+//      requirements and offerings; late committal of undecided claims), an
+//      instance type left that holds the pods plus DaemonSet overhead and
+//      fits in the NodePool's remaining spec.limits, and minValues met
+//      (SimulatorOptions::min_values_policy). A pod that fails is retried
+//      after the others while a round makes progress; one with preferences
+//      is first tried with all of them required, then relaxed one at a
+//      time (preferences.go). Simulate returns every NodeClaim opened;
+//      consolidation refuses more than one.
 //
 // Approximations, each deliberate:
 //   - DaemonSet overhead of a new node of a NodePool is the sum, over the
@@ -89,28 +80,19 @@
 //     hugepages, `spec.overhead` is added, and a container without a
 //     request for a resource but with a limit requests its limit (the API
 //     server's defaulting, for manifests that did not pass through it).
-//   - Topology domains on existing nodes are kube-scheduler's: the values
-//     of the nodes of the snapshot (NotReady and deleting nodes included,
-//     candidates excluded). Karpenter also counts the domains its NodePools
-//     could launch into (topology.go); a zone no node is in yet is no
-//     domain here.
-//   - Pods placed on the new NodeClaim count for no spread or affinity of
-//     later pods (its zone is undecided: Karpenter's late committal).
-//   - Preferred node affinity, preferred pod (anti-)affinity and
-//     ScheduleAnyway spreads are not enforced (Karpenter tries them as
-//     required first and relaxes them; kube-scheduler only scores them).
+//   - Existing nodes pass kube-scheduler's PodTopologySpread (domains of
+//     the nodes) and then Karpenter's topology (also the NodePools'
+//     domains and pods on new NodeClaims whose domain is decided).
 //   - A node affinity term with matchFields is never used for a new
-//     NodeClaim (its name is not known in advance). minValues is not
-//     enforced.
+//     NodeClaim (its name is not known in advance).
 //   - A pod whose constraints cannot be evaluated (a namespaceSelector on
 //     labels other than kubernetes.io/metadata.name, since Namespace objects
 //     are not read; constraints or volumes that do not compile) makes the
 //     result `unsupported` rather than wrong.
 //   - Not simulated: VolumeRestrictions (ReadWriteOncePod, disk
 //     conflicts), storage capacity, in-tree volume limits, DRA claims,
-//     NodePool limits and reserved capacity, Karpenter's rule that a
-//     destination still inside its own consolidateAfter (v1.14) or not yet
-//     initialized cannot receive a candidate's pods.
+//     PreferNoSchedule taints of existing nodes, the Strict
+//     reserved-offering mode.
 //
 // Thread-safety: immutable after Build; Simulate may be called concurrently.
 // A Scheduler keeps a pointer to the Snapshot it was built over, which must
@@ -137,6 +119,12 @@
 
 namespace karpenter::disruption {
 
+// What a new NodeClaim does when its NodePool's minValues cannot be met
+// (Karpenter's --min-values-policy): kStrict, no NodeClaim; kBestEffort, the
+// NodeClaim is made anyway and annotated
+// karpenter.sh/nodeclaim-min-values-relaxed=true.
+enum class MinValuesPolicy { kStrict, kBestEffort };
+
 struct SimulatorOptions {
   // The instant do-not-disrupt durations are evaluated at.
   absl::Time now = absl::UnixEpoch();
@@ -146,6 +134,7 @@ struct SimulatorOptions {
   // no existing node is dropped: it never sizes a replacement and never
   // makes the result unschedulable (Karpenter ignores pending pods' errors).
   bool include_pending_pods = false;
+  MinValuesPolicy min_values_policy = MinValuesPolicy::kStrict;
 };
 
 // A pod's resource requests as the scheduler sees them, in milli-units:
@@ -210,6 +199,12 @@ class Scheduler final : public SchedulingSimulator {
   // as unschedulable (`pod #N: not in the snapshot`).
   SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const override;
+  // As Simulate, and a candidate's pods may not go to an existing node
+  // still inside its NodePool's consolidateAfter at SimulatorOptions::now
+  // (Karpenter v1.14 IsConsolidationSimulation; pending pods and pods of
+  // deleting nodes may).
+  SimulationResult SimulateConsolidation(
+      absl::Span<const Candidate> candidates) const override;
 
   // What kube-scheduler's Filter plugins say of pod `pod` on every node of
   // the snapshot, the pod considered as if unbound (its requests and its
@@ -225,6 +220,20 @@ class Scheduler final : public SchedulingSimulator {
   // evaluated (see pod_topology.h).
   absl::StatusOr<std::vector<std::vector<scheduling::FilterFailure>>> Fit(
       snapshot::PodIndex pod) const;
+
+  // Where Karpenter's provisioner would put `pods` (pending pods of the
+  // snapshot; others are reported unschedulable): existing nodes first,
+  // then new NodeClaims, with no candidate removed. Pure and deterministic.
+  struct Provisioned {
+    // Pods placed on existing nodes, in placement order.
+    std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> existing;
+    // The NodeClaims opened, in order, and the pods each takes.
+    std::vector<Replacement> node_claims;
+    std::vector<std::vector<snapshot::PodIndex>> claim_pods;
+    // Pods that found no place, by index, with the reason.
+    std::vector<std::pair<snapshot::PodIndex, std::string>> unschedulable;
+  };
+  Provisioned Provision(absl::Span<const snapshot::PodIndex> pods) const;
 
  private:
   friend class SimulationPass;

@@ -294,6 +294,13 @@ class SchedulingSimulator {
   // built over. Pure: the same input gives the same result.
   virtual SimulationResult Simulate(
       absl::Span<const Candidate> candidates) const = 0;
+  // The same for consolidation, where Karpenter (v1.14) also keeps a
+  // candidate's pods off nodes still inside their own consolidateAfter.
+  // Defaults to Simulate.
+  virtual SimulationResult SimulateConsolidation(
+      absl::Span<const Candidate> candidates) const {
+    return Simulate(candidates);
+  }
 };
 
 }  // namespace karpenter::disruption

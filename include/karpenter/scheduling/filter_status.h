@@ -38,6 +38,17 @@ inline constexpr absl::string_view kInterPodAffinity = "InterPodAffinity";
 // so Karpenter would not consider it a destination.
 inline constexpr absl::string_view kNodeReadiness = "NodeReadiness";
 
+// The topology plugins' messages (podtopologyspread/filtering.go,
+// interpodaffinity/filtering.go).
+inline constexpr absl::string_view kSpreadMismatchMessage =
+    "node(s) didn't match pod topology spread constraints";
+inline constexpr absl::string_view kAffinityMismatchMessage =
+    "node(s) didn't match pod affinity rules";
+inline constexpr absl::string_view kAntiAffinityMismatchMessage =
+    "node(s) didn't match pod anti-affinity rules";
+inline constexpr absl::string_view kExistingAntiAffinityMismatchMessage =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+
 enum class FilterCode {
   // The node might take the pod if other pods went away (preemption could
   // help): kube-scheduler's Unschedulable.

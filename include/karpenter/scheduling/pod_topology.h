@@ -219,6 +219,10 @@ struct IncomingPod {
   // The pod tolerates n's NoSchedule and NoExecute taints
   // (nodeTaintsPolicy Honor).
   absl::FunctionRef<bool(NodeIndex)> tolerates_node_taints;
+  // Which of the pod's constraint sets `constraints` is, when a caller
+  // evaluates the same pod under several (e.g. preferences treated as
+  // required, then relaxed): cached counts are kept apart by it.
+  uint32_t variant = 0;
 };
 
 // The cluster as one simulation has changed it: nodes removed, pods moved.
@@ -249,6 +253,29 @@ class TopologyState {
   // (its hostname is new) but not these: it would have to be placed
   // outside the blocked domains.
   std::optional<std::string> ExistingAntiAffinityKey(const IncomingPod& pod);
+
+  // The counts behind the two filters, by domain value, for placing `pod`
+  // on a node that does not exist yet (Karpenter's topology.go works on
+  // domain values, not nodes). Each list is sorted by value.
+  //
+  // Spread constraint `i` of the pod: every domain that exists (some node
+  // of it counts under the constraint's inclusion policies) with the
+  // matching pods in it.
+  std::vector<std::pair<std::string, int32_t>> SpreadDomainCounts(
+      const IncomingPod& pod, size_t i);
+  // Required affinity term `i`: the domains where pods matching every
+  // affinity term of the pod are, with their number.
+  std::vector<std::pair<std::string, int32_t>> AffinityDomainCounts(
+      const IncomingPod& pod, size_t i);
+  // Whether any pod anywhere matches every affinity term of the pod.
+  bool AnyAffinityMatch(const IncomingPod& pod);
+  // Required anti-affinity term `i`: the domains where pods it selects are.
+  std::vector<std::pair<std::string, int32_t>> AntiAffinityDomainCounts(
+      const IncomingPod& pod, size_t i);
+  // Per topology key, sorted: the domains that the required anti-affinity
+  // of pods counted now (existing or added) keeps `pod` out of.
+  std::vector<std::pair<std::string, std::vector<std::string>>> BlockedDomains(
+      const IncomingPod& pod);
 
  private:
   struct Impl;
