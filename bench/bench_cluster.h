@@ -51,15 +51,18 @@ inline snapshot::Snapshot BuildOrDie(snapshot::ObjectSet objects) {
 // generator only labels the NodePool), and every `drifted_every`-th
 // NodeClaim has Drifted=True (reason AMIDrift) since `drifted_since`. With
 // `constrained`, the Deployments carry the constraint mix above
-// (AddConstraintMix); the objects are otherwise the same.
+// (AddConstraintMix); the objects are otherwise the same. `app_pods_per_node`
+// as in SyntheticClusterOptions (38 fills a node: 3.9 of 3.92 cpu).
 //
 // The pods stream into a SnapshotBuilder, so this never holds them all as
 // messages: the peak-memory counters measure the snapshot, not the generator.
 inline snapshot::Snapshot DriftingSnapshot(int nodes, int drifted_every,
                                            absl::Time drifted_since,
-                                           bool constrained = false) {
+                                           bool constrained = false,
+                                           int app_pods_per_node = 29) {
   testing::SyntheticClusterOptions options;
   options.nodes = nodes;
+  options.app_pods_per_node = app_pods_per_node;
   if (constrained) AddConstraintMix(options);
   snapshot::SnapshotBuilder builder;
   if (!testing::AddSyntheticCluster(options, builder).ok()) std::abort();
