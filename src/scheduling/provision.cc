@@ -15,10 +15,12 @@ namespace karpenter::scheduling {
 namespace {
 
 // Karpenter's pod.IsProvisionable: unbound, not terminal, not terminating,
-// and marked unschedulable by kube-scheduler.
+// not owned by a DaemonSet or a Node (node overhead, not a reason to launch
+// one), and marked unschedulable by kube-scheduler.
 bool IsProvisionable(const v1::Pod& pod) {
   if (!pod.spec().node_name().empty() || drain::IsTerminal(pod) ||
-      drain::IsTerminating(pod)) {
+      drain::IsTerminating(pod) || drain::IsOwnedByDaemonSet(pod) ||
+      drain::IsOwnedByNode(pod)) {
     return false;
   }
   const v1::Condition* c = FindCondition(

