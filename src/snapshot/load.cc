@@ -40,7 +40,10 @@ absl::Status FileError(int error, const std::string& path,
       error, absl::StrCat("cannot ", action, " \"", path, "\""));
 }
 
-// Reads a whole file; errno-derived codes name the path.
+}  // namespace
+
+namespace internal {
+
 absl::Status ReadFile(const std::string& path, std::string& contents) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return FileError(errno, path, "open");
@@ -72,7 +75,7 @@ absl::Status ReadFile(const std::string& path, std::string& contents) {
   return absl::OkStatus();
 }
 
-}  // namespace
+}  // namespace internal
 
 void ObjectSet::Append(ObjectSet&& other) {
   MoveAppend(other.nodes, nodes);
@@ -120,7 +123,7 @@ absl::Status LoadDocumentsOfKind(
 
 absl::Status LoadFile(const std::string& path, ObjectSet& out) {
   std::string contents;
-  if (absl::Status s = ReadFile(path, contents); !s.ok()) return s;
+  if (absl::Status s = internal::ReadFile(path, contents); !s.ok()) return s;
   return LoadText(contents, path, out);
 }
 

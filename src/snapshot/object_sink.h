@@ -96,6 +96,11 @@ absl::Status YamlDocumentsOfKind(
     const google::protobuf::Message& prototype,
     std::vector<std::unique_ptr<google::protobuf::Message>>& out);
 
+// Reads the whole file at `path` into `contents`, as LoadFile does:
+// errno-derived codes naming the path (FailedPrecondition for a directory).
+// Also used by LoadInstanceTypeCatalog (karpenter/catalog.h).
+absl::Status ReadFile(const std::string& path, std::string& contents);
+
 // Appends decoded objects to an ObjectSet.
 class ObjectSink {
  public:

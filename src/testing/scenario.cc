@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "common/status_macros.h"
+#include "karpenter/catalog.h"
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
@@ -107,36 +108,7 @@ std::optional<CloudMethod> ParseCloudMethodName(absl::string_view name) {
 namespace {
 
 absl::Status ValidateInstanceTypes(const v1::ScenarioSpec& spec) {
-  std::set<std::string> names;
-  for (int i = 0; i < spec.instance_types_size(); ++i) {
-    const v1::InstanceTypeSpec& t = spec.instance_types(i);
-    const std::string path = absl::StrCat("spec.instanceTypes[", i, "]");
-    if (t.name().empty()) return FieldError(path + ".name", "must be set", "");
-    if (!names.insert(t.name()).second) {
-      return FieldError(path + ".name", "duplicate instance type", t.name());
-    }
-    for (const auto& [k, v] : t.capacity()) {
-      KARPENTER_RETURN_IF_ERROR(
-          CheckQuantity(absl::StrCat(path, ".capacity[\"", k, "\"]"), v));
-    }
-    if (t.offerings().empty()) {
-      return FieldError(path + ".offerings", "needs at least one offering for",
-                        t.name());
-    }
-    for (int j = 0; j < t.offerings_size(); ++j) {
-      const v1::OfferingSpec& o = t.offerings(j);
-      const std::string op = absl::StrCat(path, ".offerings[", j, "]");
-      if (o.zone().empty()) return FieldError(op + ".zone", "must be set", "");
-      if (o.capacity_type().empty()) {
-        return FieldError(op + ".capacityType", "must be set", "");
-      }
-      if (!std::isfinite(o.price()) || o.price() < 0) {
-        return FieldError(op + ".price", "must be a finite number >= 0",
-                          absl::StrCat(o.price()));
-      }
-    }
-  }
-  return absl::OkStatus();
+  return ValidateInstanceTypeSpecs(spec.instance_types(), "spec.instanceTypes");
 }
 
 const v1::InstanceTypeSpec* FindType(const v1::ScenarioSpec& spec,
@@ -402,7 +374,12 @@ GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
   auto& capacity = *out.node.mutable_status()->mutable_capacity();
   for (const auto& [k, v] : type.capacity()) capacity[k] = v;
   if (!capacity.contains("pods")) capacity["pods"] = "110";
-  *out.node.mutable_status()->mutable_allocatable() = capacity;
+  // Allocatable: the capacity less the type's overhead (karpenter/catalog.h).
+  auto& allocatable = *out.node.mutable_status()->mutable_allocatable();
+  allocatable = capacity;
+  for (const auto& [k, v] : InstanceTypeFromSpec(type).capacity) {
+    allocatable[k] = v;
+  }
   AddCondition(out.node.mutable_status()->mutable_conditions(),
                well_known::kConditionTypeReady, created);
 

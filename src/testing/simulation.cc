@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "karpenter/budget/allowed.h"
+#include "karpenter/catalog.h"
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/orchestrator.h"
 #include "karpenter/duration.h"
@@ -277,15 +278,7 @@ absl::Status CheckOptions(const SimulationOptions& o) {
 std::vector<InstanceType> Catalogue(const v1::ScenarioSpec& spec) {
   std::vector<InstanceType> out;
   for (const v1::InstanceTypeSpec& t : spec.instance_types()) {
-    InstanceType type;
-    type.name = t.name();
-    type.capacity.insert(t.capacity().begin(), t.capacity().end());
-    type.labels.insert(t.labels().begin(), t.labels().end());
-    for (const v1::OfferingSpec& o : t.offerings()) {
-      type.offerings.push_back({o.zone(), o.capacity_type(), o.price(),
-                                o.has_available() ? o.available() : true});
-    }
-    out.push_back(std::move(type));
+    out.push_back(InstanceTypeFromSpec(t));
   }
   return out;
 }

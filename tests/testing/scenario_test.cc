@@ -344,6 +344,41 @@ TEST_CASE("scenario: generate expands to the exact counts", "[scenario]") {
   CHECK(cluster.pdbs[0].spec().max_unavailable().number_value() == 1);
 }
 
+TEST_CASE(
+    "scenario: an instance type's overhead leaves allocatable below "
+    "capacity",
+    "[scenario][catalog]") {
+  std::string scenario(kScenario);
+  const std::string capacity =
+      "      capacity: {cpu: \"4\", memory: 16Gi, pods: \"58\"}\n";
+  REQUIRE(absl::StrContains(scenario, capacity));
+  scenario.replace(scenario.find(capacity), capacity.size(),
+                   capacity +
+                       "      overhead: {kubeReserved: {cpu: 80m, memory: "
+                       "893Mi}, evictionThreshold: {memory: 100Mi}}\n");
+  absl::StatusOr<LoadedScenario> s =
+      LoadScenario(Doc(kPool, scenario), "s.yaml");
+  REQUIRE(s.ok());
+  REQUIRE(ValidateScenario(s->scenario).ok());
+  snapshot::ObjectSet cluster = s->cluster;
+  REQUIRE(ExpandGenerated(s->scenario, cluster).ok());
+  const v1::Node& n = cluster.nodes[0];
+  CHECK(n.status().capacity().at("cpu") == "4");
+  CHECK(n.status().capacity().at("memory") == "16Gi");
+  CHECK(n.status().allocatable().at("cpu") == "3920m");
+  CHECK(n.status().allocatable().at("memory") == "15391Mi");
+  CHECK(n.status().allocatable().at("pods") == "58");
+  // The same checks as a catalogue's, under spec.instanceTypes.
+  (*s->scenario.mutable_spec()
+        ->mutable_instance_types(0)
+        ->mutable_overhead()
+        ->mutable_system_reserved())["cpu"] = "4";
+  CHECK(ValidateScenario(s->scenario).message() ==
+        "spec.instanceTypes[0].overhead: cpu overhead \"4080m\" "
+        "(kubeReserved + systemReserved + evictionThreshold) exceeds "
+        "capacity \"4\"");
+}
+
 TEST_CASE("scenario: expansion errors leave the cluster unchanged",
           "[scenario]") {
   absl::StatusOr<LoadedScenario> s = LoadScenario(kScenario, "s.yaml");

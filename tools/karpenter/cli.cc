@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
+#include "karpenter/catalog.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/time_util.h"
 
@@ -31,10 +32,10 @@ constexpr char kUsage[] =
     "  budgets [-f FILE]... [--at RFC3339] [--until RFC3339] [-o text|json]\n"
     "                 allowed disruptions per NodePool and reason, when they\n"
     "                 next change, and with --until their timeline\n"
-    "  plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
+    "  plan [-f FILE]... [--at RFC3339] [--catalog FILE] [-o text|json]\n"
     "                 dry-run one disruption pass: the commands it would\n"
     "                 start and a verdict with reasons for every node\n"
-    "  explain NODE [-f FILE]... [--at RFC3339]\n"
+    "  explain NODE [-f FILE]... [--at RFC3339] [--catalog FILE]\n"
     "                 everything that decides NODE, and when a pass would\n"
     "                 disrupt it if nothing else changed\n"
     "  fit NAMESPACE/POD [-f FILE]... [-o text|json]\n"
@@ -158,6 +159,18 @@ std::optional<snapshot::Snapshot> LoadSnapshot(
     return std::nullopt;
   }
   return *std::move(snap);
+}
+
+std::optional<std::vector<InstanceType>> LoadCatalogFlag(
+    const std::string& path, const std::string& command, std::ostream& err) {
+  absl::StatusOr<std::vector<InstanceType>> types =
+      LoadInstanceTypeCatalog(path);
+  if (!types.ok()) {
+    PrintError(
+        err, absl::StrCat(command, ": --catalog: ", types.status().message()));
+    return std::nullopt;
+  }
+  return *std::move(types);
 }
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out,

@@ -18,6 +18,7 @@
 
 #include "absl/time/time.h"
 #include "google/protobuf/message.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::cli {
@@ -98,6 +99,15 @@ std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
 std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err);
+
+// Loads the instance-type catalogue of a `--catalog FILE` flag
+// (karpenter/catalog.h: one `kind: InstanceTypeCatalog` document, each
+// type's capacity reduced by its overhead). On failure prints one line
+// prefixed with `command` to `err` (the file, field and value) and returns
+// nullopt. Callers turn it into a pass's catalogue with
+// CatalogForEveryNodePool.
+std::optional<std::vector<InstanceType>> LoadCatalogFlag(
+    const std::string& path, const std::string& command, std::ostream& err);
 
 // `t` as the commands print instants: RFC 3339 in UTC with second precision
 // ("2025-03-05T12:00:00Z"), a fraction dropped as Go's time.RFC3339 drops

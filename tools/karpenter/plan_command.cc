@@ -15,6 +15,7 @@
 #include "absl/time/time.h"
 #include "cli.h"
 #include "karpenter/budget/allowed.h"
+#include "karpenter/catalog.h"
 #include "karpenter/disruption/controller.h"
 #include "karpenter/disruption/explain.h"
 #include "karpenter/disruption/plan_proto.h"
@@ -27,7 +28,7 @@ namespace {
 
 constexpr char kPlanUsage[] =
     "usage: karpenter plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
-    "                      [--no-consolidation]\n"
+    "                      [--catalog FILE] [--no-consolidation]\n"
     "\n"
     "Runs one disruption pass, as Karpenter's disruption controller would at\n"
     "--at (default now), over cluster dumps (any mix of files, YAML or JSON;\n"
@@ -42,6 +43,14 @@ constexpr char kPlanUsage[] =
     "The instance types are those the dump's nodes run, with unknown prices,\n"
     "so nothing is consolidated: a node without an offering price is not a\n"
     "consolidation candidate (InstanceTypeUnknown), as in Karpenter.\n"
+    "--catalog FILE gives the cloud's priced instance types instead: one\n"
+    "document of kind InstanceTypeCatalog (apiVersion\n"
+    "sim.karpenter-sdk.dev/v1; proto/karpenter/v1/catalog.proto, e.g.\n"
+    "examples/catalogs/aws-us-west-2.yaml), offered to every NodePool, each\n"
+    "type's capacity less its overhead; consolidation then runs as it would\n"
+    "in a host passing that catalogue. A node whose type or offering the\n"
+    "catalogue lacks is InstanceTypeUnknown to consolidation and, once older\n"
+    "than 1h, drifted (InstanceTypeNotFound).\n"
     "No cloud is asked whether instances drifted: drift is the NodeClaims'\n"
     "Drifted conditions plus what the pass itself finds (NodePool hash and\n"
     "requirements drift).\n"
@@ -52,7 +61,8 @@ constexpr char kPlanUsage[] =
 
 constexpr char kExplainUsage[] =
     "usage: karpenter explain NODE [-f FILE]... [--at RFC3339]\n"
-    "                         [--horizon DURATION] [--no-consolidation]\n"
+    "                         [--horizon DURATION] [--catalog FILE]\n"
+    "                         [--no-consolidation]\n"
     "\n"
     "Explains why the disruption controller would or would not act on NODE\n"
     "(a Node name, or a NodeClaim without a Node) at --at (default now),\n"
@@ -62,6 +72,8 @@ constexpr char kExplainUsage[] =
     "every do-not-disrupt pod and blocking PodDisruptionBudget with its\n"
     "numbers, and the earliest instant within --horizon (default 720h) at\n"
     "which a pass would disrupt it if nothing else in the cluster changed.\n"
+    "--catalog FILE prices the instance types as 'karpenter plan --catalog'\n"
+    "does; without it consolidation never acts (InstanceTypeUnknown).\n"
     "\n"
     "Exit status 2 with a one-line message on bad usage, bad input or an\n"
     "unknown NODE.\n";
@@ -72,6 +84,7 @@ struct PassArgs {
   absl::Time at = absl::Now();
   bool json = false;
   bool no_consolidation = false;
+  std::optional<std::string> catalog;
   absl::Duration horizon = absl::Hours(24 * 30);
 };
 
@@ -85,7 +98,7 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
       continue;
     }
     const bool takes_value = arg == "-f" || arg == "--filename" ||
-                             arg == "--at" ||
+                             arg == "--at" || arg == "--catalog" ||
                              (!explain && (arg == "-o" || arg == "--output")) ||
                              (explain && arg == "--horizon");
     if (!takes_value) {
@@ -108,6 +121,8 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
         return absl::StrCat("--horizon: \"", value,
                             "\" is not a finite duration >= 0 (e.g. 72h)");
       }
+    } else if (arg == "--catalog") {
+      parsed.catalog = value;
     } else if (arg == "-o" || arg == "--output") {
       if (value != "json" && value != "text") {
         return absl::StrCat(arg, ": \"", value, "\" is not text or json");
@@ -126,9 +141,22 @@ disruption::Controller MakeController(const PassArgs& args) {
   return disruption::Controller(options);
 }
 
-disruption::PassInputs MakeInputs(const snapshot::Snapshot& snap) {
+// The pass's catalogue: --catalog's types for every NodePool, else the
+// types the dump's nodes run at unknown prices. Nullopt (after one line on
+// `err`) when the catalogue file is bad.
+std::optional<disruption::PassInputs> MakeInputs(const snapshot::Snapshot& snap,
+                                                 const PassArgs& args,
+                                                 const std::string& command,
+                                                 std::ostream& err) {
   disruption::PassInputs inputs;
-  inputs.catalog = disruption::ObservedInstanceTypes(snap);
+  if (!args.catalog.has_value()) {
+    inputs.catalog = disruption::ObservedInstanceTypes(snap);
+    return inputs;
+  }
+  std::optional<std::vector<InstanceType>> types =
+      LoadCatalogFlag(*args.catalog, command, err);
+  if (!types.has_value()) return std::nullopt;
+  inputs.catalog = CatalogForEveryNodePool(snap, *types);
   return inputs;
 }
 
@@ -222,8 +250,11 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
   std::optional<snapshot::Snapshot> snap =
       LoadSnapshot(parsed.files, "plan", err);
   if (!snap) return kExitUsage;
+  std::optional<disruption::PassInputs> inputs =
+      MakeInputs(*snap, parsed, "plan", err);
+  if (!inputs) return kExitUsage;
   absl::StatusOr<disruption::Plan> plan =
-      MakeController(parsed).Decide(*snap, MakeInputs(*snap), parsed.at);
+      MakeController(parsed).Decide(*snap, *inputs, parsed.at);
   if (!plan.ok()) {
     PrintError(err, absl::StrCat("plan: ", plan.status().message()));
     return kExitUsage;
@@ -363,10 +394,13 @@ int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
   std::optional<snapshot::Snapshot> snap =
       LoadSnapshot(parsed.files, "explain", err);
   if (!snap) return kExitUsage;
+  std::optional<disruption::PassInputs> inputs =
+      MakeInputs(*snap, parsed, "explain", err);
+  if (!inputs) return kExitUsage;
   disruption::ExplainOptions options;
   options.horizon = parsed.horizon;
   absl::StatusOr<disruption::NodeExplanation> e =
-      disruption::ExplainNode(MakeController(parsed), *snap, MakeInputs(*snap),
+      disruption::ExplainNode(MakeController(parsed), *snap, *inputs,
                               parsed.positional[0], parsed.at, options);
   if (!e.ok()) {
     PrintError(err, absl::StrCat("explain: ", e.status().message()));

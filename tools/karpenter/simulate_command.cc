@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "cli.h"
+#include "karpenter/catalog.h"
 #include "karpenter/disruption/plan_proto.h"
 #include "karpenter/testing/scenario.h"
 #include "karpenter/testing/simulation.h"
@@ -31,7 +32,7 @@ namespace {
 constexpr char kSimulateUsage[] =
     "usage: karpenter simulate [SCENARIO] [--until DURATION] [-o text|json]\n"
     "                          [--svg FILE] [--min-step DURATION]\n"
-    "                          [--no-progress]\n"
+    "                          [--catalog FILE] [--no-progress]\n"
     "\n"
     "Runs a scenario through Karpenter's disruption controller, graceful\n"
     "node termination and PDB-aware eviction, against in-memory fakes of the\n"
@@ -63,6 +64,10 @@ constexpr char kSimulateUsage[] =
     "--min-step D       run the controllers at most every D of simulated\n"
     "                   time (default 10s; Karpenter requeues drains every\n"
     "                   1-5 s, so smaller is closer and slower)\n"
+    "--catalog FILE     the cloud's instance types from an "
+    "InstanceTypeCatalog\n"
+    "                   document (as 'karpenter plan --catalog' reads it)\n"
+    "                   instead of the scenario's spec.instanceTypes\n"
     "--no-progress      no progress bar (shown on a terminal otherwise)\n"
     "\n"
     "Exit status: 0 when the run ended with no budget or PDB exceeded and\n"
@@ -74,6 +79,7 @@ struct SimulateArgs {
   std::optional<absl::Duration> until;
   bool json = false;
   std::optional<std::string> svg;
+  std::optional<std::string> catalog;
   bool progress = true;
   // The cores run at most this often in simulated time. Karpenter requeues
   // a draining node every 1-5 s; 10 s keeps the bundled 90-minute rollout
@@ -102,6 +108,8 @@ std::string ParseSimulateOption(const std::string& arg,
     parsed.min_step = d;
   } else if (arg == "--svg") {
     parsed.svg = value;
+  } else if (arg == "--catalog") {
+    parsed.catalog = value;
   } else if (value == "json" || value == "text") {
     parsed.json = value == "json";
   } else {
@@ -119,7 +127,7 @@ std::string ParseSimulateArgs(const std::vector<std::string>& args,
       continue;
     }
     if (arg == "--until" || arg == "--svg" || arg == "-o" ||
-        arg == "--output" || arg == "--min-step") {
+        arg == "--output" || arg == "--min-step" || arg == "--catalog") {
       if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing value");
       if (std::string p = ParseSimulateOption(arg, args[++i], parsed);
           !p.empty()) {
@@ -139,25 +147,44 @@ std::string ParseSimulateArgs(const std::vector<std::string>& args,
   return "";
 }
 
+absl::StatusOr<std::string> ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return absl::NotFoundError(absl::StrCat("cannot open \"", path, "\""));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
 // Reads the scenario file (or the bundled one) and builds the simulation.
 absl::StatusOr<std::unique_ptr<testing::Simulation>> Prepare(
     const SimulateArgs& args, std::string& name) {
   std::string text = kBundledScenarioYaml;
   std::string source = "examples/scenarios/rollout.yaml";
   if (args.scenario.has_value()) {
-    std::ifstream in(*args.scenario, std::ios::binary);
-    if (!in) {
-      return absl::NotFoundError(
-          absl::StrCat("cannot open \"", *args.scenario, "\""));
-    }
-    std::ostringstream contents;
-    contents << in.rdbuf();
-    text = contents.str();
+    absl::StatusOr<std::string> read = ReadText(*args.scenario);
+    if (!read.ok()) return read.status();
+    text = *std::move(read);
     source = *args.scenario;
   }
   absl::StatusOr<testing::LoadedScenario> loaded =
       testing::LoadScenario(text, source);
   if (!loaded.ok()) return loaded.status();
+  if (args.catalog.has_value()) {
+    // The catalogue replaces the scenario's cloud: its node groups must
+    // name types of the catalogue (ValidateScenario checks).
+    absl::StatusOr<std::string> read = ReadText(*args.catalog);
+    absl::StatusOr<v1::InstanceTypeCatalog> catalog =
+        read.ok() ? ParseInstanceTypeCatalogDocument(*read, *args.catalog)
+                  : absl::StatusOr<v1::InstanceTypeCatalog>(read.status());
+    if (!catalog.ok()) {
+      return absl::Status(
+          catalog.status().code(),
+          absl::StrCat("--catalog: ", catalog.status().message()));
+    }
+    *loaded->scenario.mutable_spec()->mutable_instance_types() =
+        catalog->instance_types();
+  }
   if (absl::Status s = testing::ValidateScenario(loaded->scenario); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", s.message()));
   }

@@ -18,7 +18,8 @@
 // node.kubernetes.io/instance-type, topology.kubernetes.io/zone,
 // karpenter.sh/capacity-type and kubernetes.io/hostname, the finalizer
 // karpenter.sh/termination, providerID `fake:///<zone>/i-<name>`,
-// capacity = allocatable = the instance type's capacity, Node Ready=True,
+// capacity = the instance type's capacity and allocatable = capacity minus
+// its `overhead` (karpenter/catalog.h), Node Ready=True,
 // NodeClaim Launched/Registered/Initialized=True and its spec copied from
 // the NodePool's template. Pods are Running and Ready, started an hour
 // before `start`, owned by a ReplicaSet (controller: true) unless they
@@ -80,8 +81,10 @@ absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
 // first problem as InvalidArgument naming the field path and the quoted
 // value, e.g. `spec.changes[2].at: invalid duration "10 minutes"`:
 //   - spec.start set; spec.until a positive duration;
-//   - instance types: non-empty unique names, at least one offering, zone
-//     and capacity type non-empty, price >= 0 and finite, quantities valid;
+//   - instance types: karpenter::ValidateInstanceTypeSpecs (non-empty
+//     unique names, at least one offering, zone and capacity type
+//     non-empty, price >= 0 and finite, quantities valid, overhead at most
+//     the capacity);
 //   - generate.nodes: node_pool non-empty, count in [0,
 //     kMaxGeneratedNodes], instance_type in the catalogue, age a duration
 //     >= 0, zone/capacity type offered by the type (when given), name
