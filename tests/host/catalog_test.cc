@@ -60,13 +60,6 @@ snapshot::Snapshot Demo() {
   return *std::move(snap);
 }
 
-absl::Time At(const std::string& rfc3339) {
-  absl::Time t;
-  std::string err;
-  REQUIRE(absl::ParseTime(absl::RFC3339_full, rfc3339, &t, &err));
-  return t;
-}
-
 const InstanceType* Find(const std::vector<InstanceType>& types,
                          const std::string& name) {
   for (const InstanceType& t : types) {
