@@ -23,6 +23,7 @@
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/requirements.h"
+#include "karpenter/scheduling/daemon_overhead.h"
 #include "karpenter/scheduling/node_ports.h"
 #include "karpenter/scheduling/node_resources.h"
 #include "karpenter/scheduling/pod_topology.h"
@@ -229,6 +230,10 @@ struct SchedulerBase {
   std::vector<scheduling::PodVolumes> pod_volumes;
   std::vector<scheduling::NodeVolumeUsage> node_volumes;
   std::vector<const v1::CSINode*> node_csi;
+  // The snapshot's DaemonSet templates (scheduler.go getDaemonOverhead),
+  // when it has DaemonSets; otherwise PoolBase::overhead, from the
+  // DaemonSet pods on each NodePool's nodes, is used.
+  std::optional<scheduling::DaemonOverhead> daemon_overhead;
 
   const int64_t* Req(snapshot::PodIndex p) const {
     return &pod_req[size_t{p} * d];

@@ -160,6 +160,17 @@ struct TypeInfo {
   std::vector<int64_t> capacity;
   // Capacity per PoolInfo::limit_keys (0 when the type does not list it).
   std::vector<int64_t> limited;
+  // DaemonSet overhead of a new node of this type, per dimension.
+  std::vector<int64_t> overhead;
+
+  // `pods` (requests per dimension) and the overhead fit.
+  bool Holds(absl::Span<const int64_t> pods) const {
+    for (size_t i = 0; i < pods.size(); ++i) {
+      const int64_t need = pods[i] + overhead[i];
+      if (need > 0 && need > capacity[i]) return false;
+    }
+    return true;
+  }
 };
 
 struct PoolInfo {
@@ -421,6 +432,12 @@ class BaseBuilder {
     if (absl::Status s = IndexPools(); !s.ok()) return s;
     if (absl::Status s = IndexVolumes(); !s.ok()) return s;
     IndexMoves();
+    if (!snap_.daemon_sets().empty()) {
+      absl::StatusOr<scheduling::DaemonOverhead> ds =
+          scheduling::DaemonOverhead::Build(snap_.daemon_sets());
+      if (!ds.ok()) return ds.status();
+      b_.daemon_overhead.emplace(*std::move(ds));
+    }
     b_.topology = scheduling::TopologyIndex::Build(snap_);
     return absl::OkStatus();
   }
@@ -1001,7 +1018,7 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
     for (const InstanceType& type : it->second) {
       // CheckCatalog accepted every capacity.
       TypeInfo t{
-          &type, Capacity(type, name).value_or(std::vector<int64_t>()), {}};
+          &type, Capacity(type, name).value_or(std::vector<int64_t>()), {}, {}};
       for (const std::string& key : pb->second.limit_keys) {
         const auto c = type.capacity.find(key);
         int64_t v = 0;
@@ -1009,6 +1026,28 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
           v = ParseRequest(c->second, key).value_or(0);
         }
         t.limited.push_back(v);
+      }
+      t.overhead = info->overhead;
+      if (base->daemon_overhead.has_value()) {
+        // The DaemonSets whose pods would run on this type under this
+        // template (isDaemonPodCompatible).
+        Requirements node = info->base;
+        for (const auto& [key, value] : type.labels) {
+          node.Add(Requirement::In(key, {value}));
+        }
+        node.Add(
+            Requirement::In(well_known::kLabelInstanceTypeStable, {type.name}));
+        const auto& taints = info->pool->spec().template_().spec().taints();
+        const std::vector<v1::Taint> list(taints.begin(), taints.end());
+        t.overhead.assign(base->d, 0);
+        for (const auto& [resource, milli] :
+             base->daemon_overhead->For(node, list)) {
+          const auto dim =
+              std::find(base->dims.begin(), base->dims.end(), resource);
+          if (dim != base->dims.end()) {
+            t.overhead[static_cast<size_t>(dim - base->dims.begin())] = milli;
+          }
+        }
       }
       if (TypeAdmits(t, info->base)) {
         info->admitted.push_back(info->types.size());
@@ -1695,6 +1734,23 @@ std::vector<v1::NodeSelectorRequirement> RequirementProtos(
   return out;
 }
 
+// Per dimension, the least DaemonSet overhead among the claim's instance
+// types (Karpenter's addDaemonRequests): what the claim requests for its
+// DaemonSets whichever type it launches as.
+std::vector<int64_t> MinOverhead(const Claim& claim) {
+  std::vector<int64_t> out;
+  for (size_t t : claim.types) {
+    const std::vector<int64_t>& o = claim.info->types[t].overhead;
+    if (out.empty()) {
+      out = o;
+      continue;
+    }
+    for (size_t i = 0; i < o.size(); ++i) out[i] = std::min(out[i], o[i]);
+  }
+  if (out.empty()) out.assign(claim.total.size(), 0);
+  return out;
+}
+
 std::string HostnamePlaceholder(int claim) {
   return absl::StrCat("hostname-placeholder-", claim);
 }
@@ -2282,11 +2338,7 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
       const TypeInfo& type = info.types[t];
       if (!TypeAdmits(type, reqs)) continue;
       any_admitted = true;
-      bool fits = true;
-      for (size_t i = 0; fits && i < b_.d; ++i) {
-        if (total[i] > 0 && total[i] > type.capacity[i]) fits = false;
-      }
-      if (fits) types.push_back(t);
+      if (type.Holds(total)) types.push_back(t);
     }
     if (types.empty()) {
       if (!any_admitted && requirements_why.empty()) {
@@ -2383,10 +2435,11 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
   std::vector<int64_t> own(req, req + b_.d);
   std::string out = absl::StrCat("no instance type of NodePool ", pool,
                                  " satisfied resources ", text(own));
+  const std::vector<int64_t> daemons = MinOverhead(claim);
   bool overhead = false;
-  for (int64_t v : info.overhead) overhead = overhead || v > 0;
+  for (int64_t v : daemons) overhead = overhead || v > 0;
   if (overhead) {
-    absl::StrAppend(&out, " with DaemonSet overhead ", text(info.overhead));
+    absl::StrAppend(&out, " with DaemonSet overhead ", text(daemons));
   }
   if (!claim.pods.empty()) {
     absl::StrAppend(
@@ -2401,16 +2454,11 @@ std::optional<std::string> SimulationPass::PlaceOnNewClaim(PodIndex p) {
   const int64_t* req = b_.Req(p);
   for (Claim& claim : claims_) {
     // Quick check: some instance type left has room for the requests.
+    std::vector<int64_t> with(claim.total);
+    for (size_t i = 0; i < b_.d; ++i) with[i] += req[i];
     bool room = false;
     for (size_t t : claim.types) {
-      bool fits = true;
-      for (size_t i = 0; fits && i < b_.d; ++i) {
-        if (req[i] > 0 &&
-            claim.total[i] + req[i] > claim.info->types[t].capacity[i]) {
-          fits = false;
-        }
-      }
-      if (fits) {
+      if (claim.info->types[t].Holds(with)) {
         room = true;
         break;
       }
@@ -2439,7 +2487,7 @@ std::optional<std::string> SimulationPass::PlaceOnNewClaim(PodIndex p) {
     claim.reqs.Add(Requirement::In(well_known::kLabelHostname,
                                    {HostnamePlaceholder(claim.id)}));
     claim.types = std::move(types);
-    claim.total = info->overhead;
+    claim.total.assign(b_.d, 0);
     if (std::optional<std::string> why = TryAdd(claim, p)) {
       whys.push_back(*std::move(why));
       continue;
@@ -2558,10 +2606,12 @@ Replacement SimulationPass::Finish(const Claim& claim) const {
       base != nullptr && base->min_values().has_value()) {
     types.set_min_values(*base->min_values());
   }
+  const std::vector<int64_t> daemons = MinOverhead(claim);
   for (size_t i = 0; i < b_.d; ++i) {
-    if (claim.total[i] <= 0) continue;
+    const int64_t request = claim.total[i] + daemons[i];
+    if (request <= 0) continue;
     (*spec.mutable_resources()->mutable_requests())[b_.dims[i]] =
-        FormatMilli(claim.total[i]);
+        FormatMilli(request);
   }
   return r;
 }

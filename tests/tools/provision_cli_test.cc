@@ -467,20 +467,21 @@ TEST_CASE("provision cli: --help says where the instance types come from",
           "[cli][provision]") {
   const test::Result r = Run({"provision", "--help"});
   REQUIRE(r.status == kExitOk);
-  CHECK(absl::StartsWith(
-      r.out, "usage: karpenter provision [-f FILE]... [-o text|json]\n"));
+  CHECK(absl::StartsWith(r.out,
+                         "usage: karpenter provision [-f FILE]... [--catalog "
+                         "FILE] [-o text|json]\n"));
   std::string flat = r.out;
   std::replace(flat.begin(), flat.end(), '\n', ' ');
   CHECK(absl::StrContains(
       flat,
-      "Without an instance-type catalogue, which this command does not read "
-      "yet, the instance types are the ones the dump's nodes run, per "
+      "Without it the instance types are the ones the dump's nodes run, per "
       "NodePool and in the zones and capacity types those nodes are in, at "
       "unknown prices"));
   CHECK(absl::StrContains(r.out, "karpenter.v1.ProvisionReport"));
   const test::Result top = Run({"--help"});
-  CHECK(
-      absl::StrContains(top.out, "  provision [-f FILE]... [-o text|json]\n"));
+  CHECK(absl::StrContains(top.out,
+                          "  provision [-f FILE]... [--catalog FILE] "
+                          "[-o text|json]\n"));
 }
 
 TEST_CASE("provision cli: bad usage and bad input exit 2", "[cli][provision]") {
@@ -502,6 +503,35 @@ TEST_CASE("provision cli: bad usage and bad input exit 2", "[cli][provision]") {
        "karpenter: provision: " + truncated},
   };
   for (const test::UsageCase& c : cases) test::CheckUsageError(c);
+}
+
+}  // namespace
+}  // namespace karpenter::cli
+
+namespace karpenter::cli {
+namespace {
+
+TEST_CASE("provision cli: --catalog prices the NodeClaims",
+          "[cli][provision]") {
+  const std::string catalog =
+      std::string(KARPENTER_EXAMPLES_DIR) + "/catalogs/aws-us-west-2.yaml";
+  const test::Result r = test::Run(
+      {"provision", "-o", "json", "--catalog", catalog, "-f", kPending});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  v1::ProvisionReport report;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok());
+  REQUIRE(report.node_claims_size() == 3);
+  for (const v1::ProvisionNodeClaim& claim : report.node_claims()) {
+    CAPTURE(claim.DebugString());
+    // Priced now, and more than the one type the dump's nodes run.
+    CHECK(claim.price() > 0);
+    CHECK(claim.instance_types_size() > 1);
+  }
+  const test::Result bad = test::Run(
+      {"provision", "--catalog", "/nonexistent/catalog.yaml", "-f", kPending});
+  CHECK(bad.status == kExitUsage);
+  CHECK_THAT(bad.err, Catch::Contains("/nonexistent/catalog.yaml"));
 }
 
 }  // namespace

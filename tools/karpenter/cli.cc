@@ -41,7 +41,7 @@ constexpr char kUsage[] =
     "  fit NAMESPACE/POD [-f FILE]... [-o text|json]\n"
     "                 would the pod fit on each node now, and if not, which\n"
     "                 kube-scheduler plugins reject it and why\n"
-    "  provision [-f FILE]... [-o text|json]\n"
+    "  provision [-f FILE]... [--catalog FILE] [-o text|json]\n"
     "                 the NodeClaims Karpenter would launch for the pending\n"
     "                 pods the existing nodes cannot take, and the pods that\n"
     "                 schedule nowhere, with why\n"

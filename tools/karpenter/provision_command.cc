@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "cli.h"
+#include "karpenter/catalog.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/disruption/plan_proto.h"
 #include "karpenter/scheduling/provision.h"
@@ -25,7 +26,7 @@ namespace karpenter::cli {
 namespace {
 
 constexpr char kProvisionUsage[] =
-    "usage: karpenter provision [-f FILE]... [-o text|json]\n"
+    "usage: karpenter provision [-f FILE]... [--catalog FILE] [-o text|json]\n"
     "\n"
     "What Karpenter's provisioner would do with the pending pods of a\n"
     "cluster dump: the pods with no nodeName whose condition PodScheduled is\n"
@@ -42,8 +43,10 @@ constexpr char kProvisionUsage[] =
     "(any mix of files; without -f the example cluster bundled in the\n"
     "binary).\n"
     "\n"
-    "Without an instance-type catalogue, which this command does not read\n"
-    "yet, the instance types are the ones the dump's nodes run, per NodePool\n"
+    "--catalog FILE gives the priced instance types (a document of kind\n"
+    "InstanceTypeCatalog, as 'karpenter plan --catalog' reads it), offered\n"
+    "to every NodePool. Without it the instance types are the ones the\n"
+    "dump's nodes run, per NodePool\n"
     "and in the zones and capacity types those nodes are in, at unknown\n"
     "prices (printed as \"price unknown\"): a NodePool without nodes launches\n"
     "nothing, and a pod no such type can hold is unschedulable.\n"
@@ -59,6 +62,7 @@ constexpr int kInstanceTypesShown = 10;
 
 struct ProvisionArgs {
   std::vector<std::string> files;
+  std::optional<std::string> catalog;
   bool json = false;
 };
 
@@ -74,6 +78,9 @@ std::string ParseProvisionArgs(const std::vector<std::string>& args,
         return absl::StrCat(arg, ": \"", value, "\" is not text or json");
       }
       parsed.json = value == "json";
+    } else if (arg == "--catalog") {
+      if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing FILE");
+      parsed.catalog = args[++i];
     } else if (std::string p = TakeFileArg(args, i, parsed.files); !p.empty()) {
       return p;
     }
@@ -81,10 +88,9 @@ std::string ParseProvisionArgs(const std::vector<std::string>& args,
   return "";
 }
 
-// The instance types the NodeClaims may launch as: the types the dump's
-// nodes run, per NodePool, at unknown prices
-// (disruption::ObservedInstanceTypes). The one place the command's
-// catalogue comes from.
+// Without --catalog, the instance types the NodeClaims may launch as: the
+// types the dump's nodes run, per NodePool, at unknown prices
+// (disruption::ObservedInstanceTypes).
 absl::StatusOr<InstanceTypeCatalog> ProvisionCatalog(
     const snapshot::Snapshot& snap) {
   return disruption::ObservedInstanceTypes(snap);
@@ -205,6 +211,12 @@ int RunProvisionCommand(const std::vector<std::string>& args, std::ostream& out,
       LoadSnapshot(parsed.files, "provision", err);
   if (!snap) return kExitUsage;
   absl::StatusOr<InstanceTypeCatalog> catalog = ProvisionCatalog(*snap);
+  if (parsed.catalog.has_value()) {
+    std::optional<std::vector<InstanceType>> types =
+        LoadCatalogFlag(*parsed.catalog, "provision", err);
+    if (!types.has_value()) return kExitUsage;
+    catalog = CatalogForEveryNodePool(*snap, *types);
+  }
   if (!catalog.ok()) {
     PrintError(err, absl::StrCat("provision: ", catalog.status().message()));
     return kExitUsage;

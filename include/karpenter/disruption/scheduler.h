@@ -64,11 +64,11 @@
 //      consolidation refuses more than one.
 //
 // Approximations, each deliberate:
-//   - DaemonSet overhead of a new node of a NodePool is the sum, over the
-//     distinct DaemonSets (owner reference namespace/name) with a
-//     non-terminal pod on that NodePool's nodes, of the per-resource
-//     maximum request of its pods there. Karpenter reads the DaemonSet
-//     templates.
+//   - DaemonSet overhead of a new node: per instance type, the DaemonSet
+//     templates whose pods would run there (scheduling/daemon_overhead.h);
+//     when the snapshot has no DaemonSet objects, the sum over the
+//     DaemonSets with a pod on the NodePool's nodes of the per-resource
+//     maximum request of those pods.
 //   - An instance type's `capacity` is taken as its allocatable: hosts
 //     should give capacity net of kube-reserved, system-reserved and
 //     eviction thresholds (Karpenter's InstanceType.Allocatable()). A
