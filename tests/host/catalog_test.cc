@@ -7,6 +7,7 @@
 
 #include "karpenter/catalog.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -244,6 +245,105 @@ TEST_CASE("catalog: every NodePool of the snapshot gets every type",
     REQUIRE(catalog.count(pool) == 1);
     CHECK(catalog.at(pool).size() == types->size());
   }
+}
+
+// The demo cluster after the first pass's command has run: ip-10-0-1-89,
+// its NodeClaim and its (DaemonSet) pods are gone.
+snapshot::Snapshot DemoAfterEmptiness() {
+  snapshot::ObjectSet set;
+  REQUIRE(snapshot::LoadFile(
+              absl::StrCat(KARPENTER_EXAMPLES_DIR, "/clusters/demo.yaml"), set)
+              .ok());
+  const std::string gone = "ip-10-0-1-89.us-west-2.compute.internal";
+  const size_t nodes = set.nodes.size();
+  const size_t claims = set.node_claims.size();
+  const size_t pods = set.pods.size();
+  set.nodes.erase(std::remove_if(set.nodes.begin(), set.nodes.end(),
+                                 [&](const v1::Node& n) {
+                                   return n.metadata().name() == gone;
+                                 }),
+                  set.nodes.end());
+  set.node_claims.erase(
+      std::remove_if(set.node_claims.begin(), set.node_claims.end(),
+                     [&](const v1::NodeClaim& c) {
+                       return c.status().node_name() == gone;
+                     }),
+      set.node_claims.end());
+  set.pods.erase(std::remove_if(set.pods.begin(), set.pods.end(),
+                                [&](const v1::Pod& p) {
+                                  return p.spec().node_name() == gone;
+                                }),
+                 set.pods.end());
+  REQUIRE(set.nodes.size() == nodes - 1);
+  REQUIRE(set.node_claims.size() == claims - 1);
+  REQUIRE(set.pods.size() == pods - 2);  // aws-node and kube-proxy
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+disruption::Plan PassAt(const snapshot::Snapshot& snap,
+                        const InstanceTypeCatalog& catalog,
+                        absl::string_view at) {
+  absl::Time now;
+  std::string error;
+  REQUIRE(absl::ParseTime(absl::RFC3339_full, at, &now, &error));
+  disruption::PassInputs inputs;
+  inputs.catalog = catalog;
+  absl::StatusOr<disruption::Plan> plan =
+      disruption::Controller().Decide(snap, inputs, now);
+  REQUIRE(plan.ok());
+  return *std::move(plan);
+}
+
+TEST_CASE(
+    "catalog: the demo cluster consolidates ip-10-0-3-67 with the example "
+    "catalogue once its empty node is gone",
+    "[catalog]") {
+  constexpr char kAt[] = "2025-03-05T07:00:00Z";
+  constexpr char kSpot[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  absl::StatusOr<std::vector<InstanceType>> types =
+      LoadInstanceTypeCatalog(Example());
+  REQUIRE(types.ok());
+
+  // First pass on the dump as shipped: Emptiness acts (one budgeted method
+  // per pass), so consolidation is not reached.
+  const snapshot::Snapshot demo = Demo();
+  const disruption::Plan first =
+      PassAt(demo, CatalogForEveryNodePool(demo, *types), kAt);
+  REQUIRE(first.commands.size() == 1);
+  CHECK(first.commands[0].method == disruption::Method::kEmptiness);
+  REQUIRE(first.commands[0].candidates.size() == 1);
+  CHECK(first.commands[0].candidates[0].node_name ==
+        "ip-10-0-1-89.us-west-2.compute.internal");
+
+  // Second pass, once that node is gone: the priced catalogue lets
+  // single-node consolidation delete the spot m5.xlarge (0.0692/h in
+  // us-west-2c), whose two movable pods fit on the other nodes.
+  const snapshot::Snapshot after = DemoAfterEmptiness();
+  const disruption::Plan second =
+      PassAt(after, CatalogForEveryNodePool(after, *types), kAt);
+  REQUIRE(second.acted.has_value());
+  CHECK(*second.acted == disruption::Method::kSingleNodeConsolidation);
+  REQUIRE(second.commands.size() == 1);
+  const disruption::Command& command = second.commands[0];
+  CHECK(command.decision() == disruption::Decision::kDelete);
+  REQUIRE(command.candidates.size() == 1);
+  CHECK(command.candidates[0].node_name == kSpot);
+  CHECK(absl::StrContains(command.explanation, "price 0.0692"));
+  const disruption::NodeVerdict* verdict = second.VerdictOf(kSpot);
+  REQUIRE(verdict != nullptr);
+  CHECK(verdict->code == disruption::reasons::kCommanded);
+
+  // The same pass over the catalogue a dump alone gives (the types the
+  // nodes run, unpriced): nothing is consolidated.
+  const disruption::Plan unpriced =
+      PassAt(after, disruption::ObservedInstanceTypes(after), kAt);
+  CHECK(unpriced.commands.empty());
+  const disruption::NodeVerdict* unknown = unpriced.VerdictOf(kSpot);
+  REQUIRE(unknown != nullptr);
+  CHECK(unknown->code == disruption::reasons::kInstanceTypeUnknown);
 }
 
 }  // namespace

@@ -4,9 +4,13 @@
 // cluster and on malformed input.
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cli_test_util.h"
 #include "google/protobuf/util/json_util.h"
@@ -228,6 +232,112 @@ TEST_CASE("explain cli: budgets with their next change and do-not-disrupt",
       r.out,
       "  do-not-disrupt: analytics/nightly-report-28991520-x2k9d "
       "(karpenter.sh/do-not-disrupt: \"true\") indefinitely\n"));
+}
+
+// The bundled demo dump after the first pass's command has run (kEmpty,
+// its NodeClaim and its two DaemonSet pods are gone), written to a temp
+// file. Items start at "\n- " in the dump; the header comment is kept.
+std::string DemoAfterEmptiness() {
+  std::ifstream in(std::string(KARPENTER_EXAMPLES_DIR) + "/clusters/demo.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::vector<std::string> items = absl::StrSplit(text.str(), "\n- ");
+  REQUIRE(items.size() > 40);
+  std::vector<std::string> kept = {items[0]};
+  for (size_t i = 1; i < items.size(); ++i) {
+    if (!absl::StrContains(items[i], kEmpty)) kept.push_back(items[i]);
+  }
+  REQUIRE(kept.size() == items.size() - 4);  // Node, NodeClaim, 2 pods
+  return test::WriteTemp("demo_after_emptiness.yaml",
+                         absl::StrJoin(kept, "\n- "));
+}
+
+std::string Catalog() {
+  return std::string(KARPENTER_EXAMPLES_DIR) + "/catalogs/aws-us-west-2.yaml";
+}
+
+TEST_CASE("plan cli: --catalog consolidates the demo cluster offline",
+          "[cli][plan][catalog]") {
+  constexpr char kAt7[] = "2025-03-05T07:00:00Z";
+  constexpr char kSpot[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const std::string after = DemoAfterEmptiness();
+
+  // Unpriced (the types the dump's nodes run): consolidation cannot price
+  // the node.
+  const test::Result unpriced = Run({"plan", "--at", kAt7, "-f", after});
+  REQUIRE(unpriced.status == kExitOk);
+  CHECK(absl::StartsWith(unpriced.out, absl::StrCat("Disruption pass at ", kAt7,
+                                                    ": 0 commands\n")));
+  CHECK(absl::StrContains(RowOf(unpriced.out, kSpot), "InstanceTypeUnknown"));
+  CHECK(absl::StrContains(RowOf(unpriced.out, kSpot),
+                          "Instance Type \"m5.xlarge\" not found"));
+
+  // Priced by the example catalogue: single-node consolidation deletes it.
+  const test::Result priced =
+      Run({"plan", "--at", kAt7, "--catalog", Catalog(), "-f", after});
+  REQUIRE(priced.status == kExitOk);
+  CHECK(priced.err.empty());
+  CHECK(absl::StartsWith(priced.out,
+                         absl::StrCat("Disruption pass at ", kAt7,
+                                      ": 1 command (SingleNodeConsolidation "
+                                      "acted)\n")));
+  CHECK(absl::StrContains(
+      priced.out,
+      absl::StrCat("1  SingleNodeConsolidation  Delete    ", kSpot)));
+  CHECK(absl::StrContains(priced.out,
+                          "1: single-node: delete 1 node (price 0.0692)"));
+  CHECK(absl::StrContains(RowOf(priced.out, kSpot), "Commanded"));
+
+  // JSON carries the same command.
+  const test::Result json = Run({"plan", "--at", kAt7, "--catalog", Catalog(),
+                                 "-o", "json", "-f", after});
+  REQUIRE(json.status == kExitOk);
+  v1::Plan plan;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(json.out, &plan).ok());
+  CHECK(plan.acted() == "SingleNodeConsolidation");
+  REQUIRE(plan.commands_size() == 1);
+  CHECK(plan.commands(0).decision() == "Delete");
+  REQUIRE(plan.commands(0).candidates_size() == 1);
+  CHECK(plan.commands(0).candidates(0).node() == kSpot);
+
+  // On the dump as shipped the catalogue changes nothing this pass:
+  // Emptiness acts first.
+  const test::Result shipped =
+      Run({"plan", "--at", kAt7, "--catalog", Catalog()});
+  REQUIRE(shipped.status == kExitOk);
+  CHECK(absl::StrContains(shipped.out, "(Emptiness acted)"));
+}
+
+TEST_CASE("explain cli: --catalog names the consolidation of a node",
+          "[cli][explain][catalog]") {
+  constexpr char kAt7[] = "2025-03-05T07:00:00Z";
+  constexpr char kSpot[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const std::string after = DemoAfterEmptiness();
+  const test::Result priced = Run(
+      {"explain", kSpot, "--at", kAt7, "--catalog", Catalog(), "-f", after});
+  REQUIRE(priced.status == kExitOk);
+  CHECK(absl::StrContains(
+      priced.out,
+      "  verdict:       Commanded (SingleNodeConsolidation): single-node: "
+      "delete 1 node (price 0.0692)"));
+  CHECK(absl::StrContains(
+      priced.out,
+      "  disrupted:     by this pass, by SingleNodeConsolidation\n"));
+
+  const test::Result unpriced =
+      Run({"explain", kSpot, "--at", kAt7, "-f", after});
+  REQUIRE(unpriced.status == kExitOk);
+  CHECK(absl::StrContains(unpriced.out,
+                          "  verdict:       InstanceTypeUnknown "
+                          "(MultiNodeConsolidation): Instance Type "
+                          "\"m5.xlarge\" not found"));
+  CHECK(absl::StrContains(unpriced.out, "by Expiration\n"));
+
+  const test::Result bad = Run({"explain", kSpot, "--at", kAt7, "--catalog",
+                                "/nonexistent/catalog.yaml", "-f", after});
+  CHECK(bad.status == kExitUsage);
+  CHECK(bad.out.empty());
+  CHECK(absl::StrContains(bad.err, "/nonexistent/catalog.yaml"));
 }
 
 }  // namespace
