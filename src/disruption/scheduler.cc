@@ -942,6 +942,10 @@ struct Scheduler::State {
   // Every NodePool that is not Ready=False, by descending weight, then
   // name: the order Karpenter's scheduler tries NodeClaim templates in.
   const std::vector<const PoolInfo*>& PoolsByWeight() const;
+  // The values of topology key `key` new NodeClaims may take: the NodePools'
+  // (requirements, labels, offerings) and the existing nodes'; sorted.
+  // Computed once per key for every pass of this Scheduler.
+  const std::vector<std::string>& Universe(const std::string& key) const;
 
  private:
   // Instance type `type`'s capacity per dimension (CheckCatalog has parsed
@@ -953,6 +957,9 @@ struct Scheduler::State {
   mutable std::vector<const PoolInfo*> by_weight_;
   mutable std::mutex mu_;  // Guards pools_.
   mutable std::map<std::string, std::unique_ptr<PoolInfo>, std::less<>> pools_;
+  mutable std::mutex universe_mu_;  // Guards universe_.
+  mutable std::map<std::string, std::vector<std::string>, std::less<>>
+      universe_;
 };
 
 absl::StatusOr<std::vector<int64_t>> Scheduler::State::Capacity(
@@ -1359,8 +1366,29 @@ class SimulationPass {
   std::vector<ClaimRecord> records_;
   // records_ whose pod has required anti-affinity terms.
   std::vector<size_t> holder_records_;
+  // The same, grouped by the constraints they were placed with (equal
+  // terms): a term is matched against a pod once per group, not once per
+  // pod placed.
+  struct HolderGroup {
+    const scheduling::PodConstraints* constraints = nullptr;
+    std::vector<size_t> records;
+    absl::flat_hash_map<int, int32_t> per_claim;  // Records per claim id.
+  };
+  std::vector<HolderGroup> holder_groups_;
+  absl::flat_hash_map<const scheduling::PodConstraints*, size_t>
+      holder_group_of_;
+  // ClaimsBlock's spread counts of one pod (Karpenter's domains plus the
+  // pods on new NodeClaims), per spread constraint: valid while nothing is
+  // placed, i.e. within one PlaceOnExisting or NoNodeAvailable call.
+  struct SpreadView {
+    std::map<std::string, int64_t, std::less<>> counts;
+    int64_t min = 0;
+  };
+  std::vector<std::optional<SpreadView>> spread_views_;
+  void ResetSpreadViews() { spread_views_.clear(); }
   absl::flat_hash_map<std::string, Tally> tallies_;
-  std::map<std::string, std::vector<std::string>, std::less<>> universe_;
+  // State::Universe's answers, without its lock.
+  std::map<std::string, const std::vector<std::string>*, std::less<>> universe_;
   // Per NodePool with limits: what is left of them (nullopt until first
   // needed).
   absl::flat_hash_map<const PoolInfo*, std::vector<int64_t>> remaining_;
@@ -1549,6 +1577,7 @@ std::vector<scheduling::FilterFailure> SimulationPass::FilterAll(
 }
 
 std::string SimulationPass::NoNodeAvailable(PodIndex p) {
+  ResetSpreadViews();
   std::map<std::string, int> histogram;
   int nodes = 0;
   for (NodeIndex n = 0; n < b_.snap->nodes().size(); ++n) {
@@ -1626,6 +1655,7 @@ int64_t* SimulationPass::MutableFreeOf(NodeIndex n) {
 }
 
 bool SimulationPass::PlaceOnExisting(PodIndex p) {
+  ResetSpreadViews();
   const int64_t* req = b_.Req(p);
   const bool topology = TopologyMatters(p);
   const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
@@ -1786,15 +1816,16 @@ Tally& SimulationPass::TallyOf(const scheduling::PodSelectorClause& clause,
   return t;
 }
 
-const std::vector<std::string>& SimulationPass::Universe(
-    const std::string& key) {
+const std::vector<std::string>& Scheduler::State::Universe(
+    const std::string& key) const {
+  std::lock_guard<std::mutex> lock(universe_mu_);
   auto it = universe_.find(key);
   if (it != universe_.end()) return it->second;
   std::set<std::string> values;
-  for (const std::string& v : b_.topology->DomainsOf(key).values) {
+  for (const std::string& v : base->topology->DomainsOf(key).values) {
     values.insert(v);
   }
-  for (const PoolInfo* info : s_.PoolsByWeight()) {
+  for (const PoolInfo* info : PoolsByWeight()) {
     const Requirement* r = info->base.Get(key);
     if (r != nullptr && !r->complement() &&
         key != well_known::kLabelTopologyZone &&
@@ -1831,6 +1862,15 @@ const std::vector<std::string>& SimulationPass::Universe(
   return universe_
       .emplace(key, std::vector<std::string>(values.begin(), values.end()))
       .first->second;
+}
+
+const std::vector<std::string>& SimulationPass::Universe(
+    const std::string& key) {
+  auto it = universe_.find(key);
+  if (it != universe_.end()) return *it->second;
+  const std::vector<std::string>& values = s_.Universe(key);
+  universe_.emplace(key, &values);
+  return values;
 }
 
 bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
@@ -2011,33 +2051,38 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
   }
   // ... and on new NodeClaims, where an undecided claim blocks every value
   // it could take (late committal).
-  for (size_t r : holder_records_) {
-    const ClaimRecord& rec = records_[r];
-    if (rec.pod == p) continue;
+  for (const HolderGroup& group : holder_groups_) {
     for (const scheduling::AffinityTerm& term :
-         rec.constraints->anti_affinity) {
+         group.constraints->anti_affinity) {
       if (!term.pods.Matches(shape.metadata().namespace_(),
                              shape.metadata().labels())) {
         continue;
       }
       const std::string& key = term.topology_key;
       if (key == hostname) {
-        if (rec.claim == claim.id) {
-          why = "the anti-affinity of a pod on this NodeClaim selects it";
-          return false;
+        if (!group.per_claim.contains(claim.id)) continue;
+        for (size_t r : group.records) {
+          if (records_[r].claim == claim.id && records_[r].pod != p) {
+            why = "the anti-affinity of a pod on this NodeClaim selects it";
+            return false;
+          }
         }
         continue;
       }
-      const Requirement* where = rec.reqs.Get(key);
-      std::vector<std::string> options;
-      if (where != nullptr && !where->complement()) {
-        for (const std::string& v : Universe(key)) {
-          if (!where->Has(v)) options.push_back(v);
+      for (size_t r : group.records) {
+        const ClaimRecord& rec = records_[r];
+        if (rec.pod == p) continue;
+        const Requirement* where = rec.reqs.Get(key);
+        std::vector<std::string> options;
+        if (where != nullptr && !where->complement()) {
+          for (const std::string& v : Universe(key)) {
+            if (!where->Has(v)) options.push_back(v);
+          }
         }
-      }
-      if (!restrict_to(key, std::move(options),
-                       "the anti-affinity of pods on new NodeClaims")) {
-        return false;
+        if (!restrict_to(key, std::move(options),
+                         "the anti-affinity of pods on new NodeClaims")) {
+          return false;
+        }
       }
     }
   }
@@ -2061,29 +2106,42 @@ std::optional<std::string> SimulationPass::ClaimsBlock(PodIndex p,
           for (size_t i = 0; i < c->spread.size(); ++i) {
             const scheduling::SpreadConstraint& sc = c->spread[i];
             if (sc.topology_key == hostname) continue;
-            Tally& t = TallyOf(sc.pods, sc.topology_key);
             const auto l = labels.find(sc.topology_key);
             if (l == labels.end()) continue;
-            std::map<std::string, int64_t> counts;
-            for (const auto& [v, k] : topo_.SpreadDomainCounts(pod, i)) {
-              counts[v] = k;
+            if (spread_views_.size() < c->spread.size()) {
+              spread_views_.resize(c->spread.size());
             }
-            // Karpenter's domains: also those only a NodePool offers, that
-            // the pod's node affinity admits.
-            const Profile& prof = b_.profiles[ProfileId(p)];
-            const Requirement* pd =
-                sc.honor_node_affinity && !prof.terms.empty()
-                    ? prof.terms.front().requirements.Get(sc.topology_key)
-                    : nullptr;
-            for (const std::string& v : Universe(sc.topology_key)) {
-              if (pd == nullptr || pd->Has(v)) counts.try_emplace(v, 0);
+            std::optional<SpreadView>& view = spread_views_[i];
+            if (!view.has_value()) {
+              view.emplace();
+              std::map<std::string, int64_t, std::less<>>& counts =
+                  view->counts;
+              for (const auto& [v, k] : topo_.SpreadDomainCounts(pod, i)) {
+                counts[v] = k;
+              }
+              // Karpenter's domains: also those only a NodePool offers,
+              // that the pod's node affinity admits.
+              const Profile& prof = b_.profiles[ProfileId(p)];
+              const Requirement* pd =
+                  sc.honor_node_affinity && !prof.terms.empty()
+                      ? prof.terms.front().requirements.Get(sc.topology_key)
+                      : nullptr;
+              for (const std::string& v : Universe(sc.topology_key)) {
+                if (pd == nullptr || pd->Has(v)) counts.try_emplace(v, 0);
+              }
+              const Tally& t = TallyOf(sc.pods, sc.topology_key);
+              for (const auto& [v, k] : t.decided) counts[v] += k;
+              int64_t min = std::numeric_limits<int64_t>::max();
+              for (const auto& [v, k] : counts) min = std::min(min, k);
+              if (static_cast<int32_t>(counts.size()) < sc.min_domains) {
+                min = 0;
+              }
+              view->min = min;
             }
-            for (const auto& [v, k] : t.decided) counts[v] += k;
-            int64_t min = std::numeric_limits<int64_t>::max();
-            for (const auto& [v, k] : counts) min = std::min(min, k);
-            if (static_cast<int32_t>(counts.size()) < sc.min_domains) min = 0;
-            const int64_t with = counts[l->second] + (sc.self_match ? 1 : 0);
-            if (with - min > sc.max_skew) return kSpread;
+            const auto at = view->counts.find(l->second);
+            const int64_t with = (at == view->counts.end() ? 0 : at->second) +
+                                 (sc.self_match ? 1 : 0);
+            if (with - view->min > sc.max_skew) return kSpread;
           }
           for (const scheduling::AffinityTerm& term : c->anti_affinity) {
             if (term.topology_key == hostname) continue;
@@ -2099,11 +2157,9 @@ std::optional<std::string> SimulationPass::ClaimsBlock(PodIndex p,
         });
     if (blocked.has_value()) return std::string(*blocked);
   }
-  for (size_t r : holder_records_) {
-    const ClaimRecord& rec = records_[r];
-    if (rec.pod == p) continue;
+  for (const HolderGroup& group : holder_groups_) {
     for (const scheduling::AffinityTerm& term :
-         rec.constraints->anti_affinity) {
+         group.constraints->anti_affinity) {
       if (term.topology_key == hostname ||
           !term.pods.Matches(shape.metadata().namespace_(),
                              shape.metadata().labels())) {
@@ -2111,9 +2167,13 @@ std::optional<std::string> SimulationPass::ClaimsBlock(PodIndex p,
       }
       const auto l = labels.find(term.topology_key);
       if (l == labels.end()) continue;
-      const Requirement* where = rec.reqs.Get(term.topology_key);
-      if (where == nullptr || where->Has(l->second)) {
-        return std::string(kExisting);
+      for (size_t r : group.records) {
+        const ClaimRecord& rec = records_[r];
+        if (rec.pod == p) continue;
+        const Requirement* where = rec.reqs.Get(term.topology_key);
+        if (where == nullptr || where->Has(l->second)) {
+          return std::string(kExisting);
+        }
       }
     }
   }
@@ -2388,6 +2448,11 @@ std::optional<std::string> SimulationPass::TryAdd(Claim& claim, PodIndex p) {
     records_.push_back({p, claim.id, claim.reqs, c});
     if (c != nullptr && !c->anti_affinity.empty()) {
       holder_records_.push_back(records_.size() - 1);
+      auto [g, added] = holder_group_of_.try_emplace(c, holder_groups_.size());
+      if (added) holder_groups_.push_back({c, {}, {}});
+      HolderGroup& group = holder_groups_[g->second];
+      group.records.push_back(records_.size() - 1);
+      ++group.per_claim[claim.id];
     }
     return std::nullopt;
   }
