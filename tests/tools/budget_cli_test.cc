@@ -49,6 +49,10 @@ kind: NodePool
 metadata:
   name: broken
 spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
   disruption:
     consolidationPolicy: Sometimes
     budgets:
@@ -65,14 +69,17 @@ TEST_CASE("budget cli: validate lists every error with its path",
   CHECK(r.err.empty());
   const std::vector<std::string> lines = Lines(r.out);
   REQUIRE(lines.size() == 3);
-  CHECK(absl::StartsWith(
-      lines[0], "NodePool broken: spec.disruption.consolidationPolicy: "));
+  CHECK(absl::StartsWith(lines[0],
+                         "karpenter.sh/v1 NodePool broken: "
+                         "spec.disruption.consolidationPolicy: "));
   CHECK(absl::StrContains(lines[0], "\"Sometimes\""));
   CHECK(absl::StartsWith(
-      lines[1], "NodePool broken: spec.disruption.budgets[0].nodes: "));
+      lines[1],
+      "karpenter.sh/v1 NodePool broken: spec.disruption.budgets[0].nodes: "));
   CHECK(absl::StrContains(lines[1], "\"150%\""));
-  CHECK(absl::StartsWith(
-      lines[2], "NodePool broken: spec.disruption.budgets[1].duration: "));
+  CHECK(absl::StartsWith(lines[2],
+                         "karpenter.sh/v1 NodePool broken: "
+                         "spec.disruption.budgets[1].duration: "));
   CHECK(absl::StrContains(lines[2], "\"30s\""));
 }
 
@@ -84,6 +91,10 @@ kind: NodePool
 metadata:
   name: nightly
 spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
   disruption:
     budgets:
     - nodes: "0"
@@ -105,8 +116,9 @@ spec:
   CHECK(r.status == kExitInvalid);
   const std::vector<std::string> lines = Lines(r.out);
   REQUIRE(lines.size() == 2);
-  CHECK(absl::StartsWith(
-      lines[0], "NodePool nightly: spec.disruption.budgets[0].schedule: "));
+  CHECK(absl::StartsWith(lines[0],
+                         "karpenter.sh/v1 NodePool nightly: "
+                         "spec.disruption.budgets[0].schedule: "));
   CHECK(absl::StrContains(lines[1], "shop/web"));
   CHECK(absl::StrContains(lines[1], "spec.minAvailable"));
 }
@@ -115,7 +127,9 @@ TEST_CASE("budget cli: validate accepts the demo cluster", "[cli][validate]") {
   Result r = Run({"validate"});
   CHECK(r.status == kExitOk);
   CHECK(r.err.empty());
-  CHECK(r.out == "6 objects valid (3 NodePools, 3 PodDisruptionBudgets)\n");
+  CHECK(r.out ==
+        "14 objects valid (3 NodePools, 8 NodeClaims, 3 "
+        "PodDisruptionBudgets)\n");
 }
 
 TEST_CASE("budget cli: budgets on the demo cluster follow the schedules",

@@ -1,16 +1,19 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// `karpenter validate` and `karpenter budgets`: the NodePool disruption spec
-// and PDB checks of budget/disruption_spec.h and budget/pdb.h, and the
+// `karpenter validate` and `karpenter budgets`: the API-server checks of
+// validation.h (NodePools, NodeClaims, PDBs) over cluster dumps, and the
 // per-NodePool allowed disruptions of budget/allowed.h with their next
 // change and timeline (budget/calendar.h), over cluster dumps.
 
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "cli.h"
@@ -18,10 +21,10 @@
 #include "karpenter/budget/allowed.h"
 #include "karpenter/budget/calendar.h"
 #include "karpenter/budget/disruption_spec.h"
-#include "karpenter/budget/pdb.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/budget.pb.h"
+#include "karpenter/validation.h"
 
 namespace karpenter::cli {
 namespace {
@@ -29,15 +32,29 @@ namespace {
 constexpr char kValidateUsage[] =
     "usage: karpenter validate [-f FILE]...\n"
     "\n"
-    "Loads cluster dumps (as 'karpenter inspect' does) and checks every\n"
-    "NodePool's spec.disruption against the NodePool CRD (patterns, enums,\n"
-    "list sizes, schedule/duration pairing) plus what Karpenter would fail\n"
-    "closed on at run time (schedules the cron parser rejects), and every\n"
-    "PodDisruptionBudget. Prints every error, one a line, prefixed with its\n"
-    "object. Without -f, validates the example cluster bundled in the binary.\n"
+    "Loads cluster dumps (as 'karpenter inspect' does) and checks them as the\n"
+    "API server would (karpenter/validation.h):\n"
+    "  - karpenter.sh/v1 and v1beta1 NodePools and NodeClaims against the\n"
+    "    CRD schema and CEL rules of their version: enums (consolidation\n"
+    "    policy, budget reasons, requirement operators, taint effects),\n"
+    "    duration patterns (no 'd': 24h, not 1d), budgets, requirements\n"
+    "    (values per operator, minValues, restricted label keys), taints,\n"
+    "    limits, weight, fields of the other version;\n"
+    "  - budgets the CRD accepts but Karpenter fails closed on (schedules\n"
+    "    the cron parser rejects);\n"
+    "  - PodDisruptionBudgets as policy/v1 validation does.\n"
+    "Prints every error, one a line, sorted by kind and object:\n"
+    "  <apiVersion> <Kind> <ns/name>: <field>: <what> (<rule>), got "
+    "\"<value>\"\n"
+    "then one line per kind it did not check, with a count, e.g.\n"
+    "  not checked: karpenter.sh/v1alpha5 Provisioner (removed in Karpenter\n"
+    "  v0.33), 1 object\n"
+    "and, when all is valid, '<N> objects valid (...)'. Without -f,\n"
+    "validates the example cluster bundled in the binary.\n"
     "\n"
-    "Exit status: 0 when everything is valid, 1 when any error was found,\n"
-    "2 with a one-line message on bad usage or unreadable input.\n";
+    "Exit status: 0 when everything checked is valid, 1 when any error was\n"
+    "found or nothing could be checked ('nothing to validate'), 2 with a\n"
+    "one-line message on bad usage or unreadable input.\n";
 
 constexpr char kBudgetsUsage[] =
     "usage: karpenter budgets [-f FILE]... [--at RFC3339] [--until RFC3339]\n"
@@ -72,26 +89,9 @@ constexpr char kBudgetsUsage[] =
     "Exit status 2 with a one-line message on bad usage or bad input\n"
     "(including an --until not after --at).\n";
 
-// Spec errors plus the runtime errors Karpenter fails closed on, which the
-// CRD accepts (so DisruptionSpecErrors leaves them out) but a validator
-// must flag.
-std::vector<std::string> NodePoolErrors(const v1::NodePool& np) {
-  absl::StatusOr<budget::DisruptionSpec> spec = budget::ParseDisruptionSpec(np);
-  if (!spec.ok()) return budget::DisruptionSpecErrors(np);
-  std::vector<std::string> errors;
-  for (size_t i = 0; i < spec->budgets.size(); ++i) {
-    const budget::Budget& b = spec->budgets[i];
-    const std::string path = absl::StrCat("spec.disruption.budgets[", i, "]");
-    if (!b.nodes.ok()) {
-      errors.push_back(
-          absl::StrCat(path, ".nodes: ", b.nodes.status().message()));
-    }
-    if (b.schedule.has_value() && !b.cron.ok()) {
-      errors.push_back(
-          absl::StrCat(path, ".schedule: ", b.cron.status().message()));
-    }
-  }
-  return errors;
+std::string Plural(int64_t n, absl::string_view singular,
+                   absl::string_view plural) {
+  return absl::StrCat(n, " ", n == 1 ? singular : plural);
 }
 
 }  // namespace
@@ -111,23 +111,35 @@ int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   std::optional<snapshot::Snapshot> snap = LoadSnapshot(files, "validate", err);
   if (!snap) return kExitUsage;
-  size_t error_count = 0;
-  for (const v1::NodePool& np : snap->node_pools()) {
-    for (const std::string& e : NodePoolErrors(np)) {
-      out << "NodePool " << np.metadata().name() << ": " << e << "\n";
-      ++error_count;
-    }
+  const validation::SnapshotReport report = validation::ValidateSnapshot(*snap);
+  for (const validation::FieldError& e : report.errors) {
+    out << e.ToString() << "\n";
   }
-  // PdbIndex errors already name their object (`policy/v1
-  // PodDisruptionBudget ns/name: spec.minAvailable: ...`).
-  for (const absl::Status& e : budget::PdbIndex::Build(*snap).errors()) {
-    out << e.message() << "\n";
-    ++error_count;
+  for (const auto& [kind, count] : report.not_checked) {
+    out << "not checked: " << kind << ", " << Plural(count, "object", "objects")
+        << "\n";
   }
-  if (error_count > 0) return kExitInvalid;
-  out << snap->node_pools().size() + snap->pdbs().size() << " objects valid ("
-      << snap->node_pools().size() << " NodePools, " << snap->pdbs().size()
-      << " PodDisruptionBudgets)\n";
+  if (!report.errors.empty()) return kExitInvalid;
+  if (report.checked.empty()) {
+    out << "nothing to validate (no NodePool, NodeClaim or "
+           "PodDisruptionBudget)\n";
+    return kExitInvalid;
+  }
+  int64_t total = 0;
+  std::vector<std::string> parts;
+  // NodePools first, as the kinds are introduced to users.
+  for (const auto& [kind, plural] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"NodePool", "NodePools"},
+           {"NodeClaim", "NodeClaims"},
+           {"PodDisruptionBudget", "PodDisruptionBudgets"}}) {
+    auto it = report.checked.find(kind);
+    if (it == report.checked.end()) continue;
+    total += it->second;
+    parts.push_back(Plural(it->second, kind, plural));
+  }
+  out << Plural(total, "object", "objects") << " valid ("
+      << absl::StrJoin(parts, ", ") << ")\n";
   return kExitOk;
 }
 

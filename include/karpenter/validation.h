@@ -1,0 +1,143 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Object validation as the Kubernetes API server performs it: the
+// Karpenter NodePool and NodeClaim CRD schemas (OpenAPI patterns, enums,
+// bounds, required fields) and their CEL rules (x-kubernetes-validations),
+// and policy/v1 PodDisruptionBudget validation. `karpenter validate` runs
+// it over cluster dumps.
+//
+// Ports:
+//   - karpenter.sh/v1: kubernetes-sigs/karpenter
+//     pkg/apis/crds/karpenter.sh_nodepools.yaml and karpenter.sh_nodeclaims
+//     .yaml at the revision the SDK follows (docs/semantics.md, v1.14+:
+//     consolidationPolicy WhenEmpty | WhenEmptyOrUnderutilized | Balanced,
+//     requirement operators In NotIn Exists DoesNotExist Gt Lt Gte Lte,
+//     static NodePools with `replicas`), types in pkg/apis/v1/*.go.
+//   - karpenter.sh/v1beta1: the v1beta1 version of the same CRDs in v1.0.9,
+//     the last release that served it (consolidationPolicy WhenEmpty |
+//     WhenUnderutilized, spec.disruption.expireAfter, the kubernetes.io and
+//     k8s.io label-domain rules, operators In NotIn Exists DoesNotExist Gt
+//     Lt, no budget reasons, no terminationGracePeriod).
+//   - PodDisruptionBudget: Kubernetes pkg/apis/policy/validation
+//     `ValidatePodDisruptionBudgetSpec` (minAvailable xor maxUnavailable,
+//     ValidateNonnegativeIntOrPercent, IsNotMoreThan100Percent, the label
+//     selector via `ValidateLabelSelector`, unhealthyPodEvictionPolicy) and
+//     the object name rule (DNS-1123 subdomain).
+//
+// What is checked is what the SDK's protos keep (karpenter/v1/*.proto):
+// kubelet settings, status and fields the protos do not declare are not
+// seen. A field that exists only in the other version (v1beta1's
+// `spec.disruption.expireAfter` in a v1 NodePool, v1's budget `reasons` or
+// `terminationGracePeriod` in a v1beta1 one) is reported as an unknown field,
+// as `kubectl apply` (strict field validation) reports it. proto3 cannot tell
+// an absent string from an empty one, so an empty value is read as absent
+// (then defaulted or reported as required). An object without apiVersion is
+// checked as karpenter.sh/v1 (NodePool, NodeClaim) or policy/v1 (PDB).
+//
+// Also reported, though the API server accepts them, because Karpenter
+// cannot evaluate them and fails closed (budget/disruption_spec.h): a budget
+// schedule the cron parser rejects and a `nodes` integer beyond int64.
+//
+// Each error prints as
+//   <apiVersion> <Kind> <namespace/name>: <field path>: <what> (<rule>),
+//   got "<value>"
+// e.g. `karpenter.sh/v1 NodePool default: spec.disruption.consolidationPolicy:
+// Unsupported value: must be one of "WhenEmpty", "WhenEmptyOrUnderutilized",
+// "Balanced" (CRD enum), got "WhenUnderutilized"`. Values longer than 80
+// bytes are cut, with their size.
+//
+// Thread-safety: all functions are pure and may run concurrently.
+
+#ifndef KARPENTER_VALIDATION_H_
+#define KARPENTER_VALIDATION_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "karpenter/snapshot/snapshot.h"
+#include "karpenter/v1/core.pb.h"
+#include "karpenter/v1/karpenter.pb.h"
+
+namespace karpenter::validation {
+
+// One violation of one field of one object.
+struct FieldError {
+  // "karpenter.sh/v1", "policy/v1" (the object's, or the version it was
+  // checked as when it had none).
+  std::string api_version;
+  // "NodePool", "NodeClaim", "PodDisruptionBudget".
+  std::string kind;
+  // "name", or "namespace/name" for namespaced objects.
+  std::string object;
+  // The field path, e.g. "spec.template.spec.requirements[2].minValues".
+  std::string field;
+  // What is wrong, naming the rule, e.g. "must be between 1 and 100 (CRD
+  // minimum/maximum)".
+  std::string problem;
+  // The offending value as written ("" for a missing one).
+  std::string value;
+
+  // The one-line form of the file comment.
+  std::string ToString() const;
+};
+
+// Every CRD/CEL violation of `node_pool` (karpenter.sh/v1 or v1beta1, by its
+// apiVersion), in field order: metadata, spec.template, spec.disruption,
+// spec.limits, spec.weight, spec.replicas. Empty when valid. An apiVersion
+// other than those two gives one error on `apiVersion`.
+std::vector<FieldError> NodePoolErrors(const v1::NodePool& node_pool);
+
+// As NodePoolErrors, for a NodeClaim (metadata, then spec).
+std::vector<FieldError> NodeClaimErrors(const v1::NodeClaim& node_claim);
+
+// Every policy/v1 validation error of `pdb` (metadata.name, spec.selector,
+// spec.minAvailable, spec.maxUnavailable, both set,
+// spec.unhealthyPodEvictionPolicy). policy/v1beta1 is checked the same way.
+std::vector<FieldError> PodDisruptionBudgetErrors(
+    const v1::PodDisruptionBudget& pdb);
+
+// OK when NodePoolErrors / NodeClaimErrors / PodDisruptionBudgetErrors is
+// empty, else InvalidArgument with every error's ToString(), one a line.
+absl::Status ValidateNodePool(const v1::NodePool& node_pool);
+absl::Status ValidateNodeClaim(const v1::NodeClaim& node_claim);
+absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb);
+
+// What `karpenter validate` reports about a snapshot.
+struct SnapshotReport {
+  // Every error, sorted by kind, then object (namespace/name), each object's
+  // errors in field order.
+  std::vector<FieldError> errors;
+  // Objects checked per kind ("NodePool", "NodeClaim",
+  // "PodDisruptionBudget"); kinds with none are absent.
+  std::map<std::string, int64_t> checked;
+  // Objects not checked: the description of their kind (see
+  // DescribeUncheckedKind) -> count, sorted by description.
+  std::map<std::string, int64_t> not_checked;
+};
+
+// Validates every NodePool, NodeClaim and PodDisruptionBudget of `snapshot`
+// and lists the kinds the loader skipped (Snapshot::skipped_kinds). Other
+// loaded kinds (Node, Pod, DaemonSet, storage objects) are in neither list:
+// the loader itself checks what the snapshot relies on. Never fails.
+SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot);
+
+// A human description of a kind that is not checked, from its
+// Snapshot::skipped_kinds key ("Provisioner", "NodePool (karpenter.sh/v2)"):
+//   Provisioner, Machine     -> "karpenter.sh/v1alpha5 <Kind> (removed in
+//                                Karpenter v0.33)"
+//   AWSNodeTemplate          -> "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate
+//                                (removed in Karpenter v0.33)"
+//   EC2NodeClass, AKSNodeClass, any "...NodeClass"
+//                            -> "<Kind> (provider-specific)"
+//   "<Kind> (<apiVersion>)"  -> "<apiVersion> <Kind> (apiVersion not
+//                                supported)"
+//   any other kind           -> "<Kind> (unknown kind)"
+std::string DescribeUncheckedKind(absl::string_view key);
+
+}  // namespace karpenter::validation
+
+#endif  // KARPENTER_VALIDATION_H_
