@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/quantity.h"
 #include "karpenter/validation.h"
@@ -464,8 +465,10 @@ void CheckRuntime(const v1::NodePool& np, Errors& errors) {
     const budget::Budget& b = spec->budgets[i];
     const std::string base = Index("spec.disruption.budgets", i);
     if (!b.nodes.ok()) {
+      // The parser's message may already name the field.
       errors.Add(Path(base, "nodes"),
-                 absl::StrCat(b.nodes.status().message(),
+                 absl::StrCat(absl::StripPrefix(b.nodes.status().message(),
+                                                Path(base, "nodes") + ": "),
                               " (Karpenter fails closed at run time)"),
                  b.nodes_text);
     }

@@ -256,6 +256,12 @@ TEST_CASE("validation: NodePool rules per version", "[validation]") {
        },
        "spec.disruption.budgets[0].schedule", "fails closed at run time",
        "0 25 * * *"},
+      {"budget nodes beyond int64 (runtime)", kV1,
+       [](v1::NodePool& np) { AddBudget(np, "99999999999999999999"); },
+       "spec.disruption.budgets[0].nodes",
+       "want an integer or a percentage such as \"5\" or \"10%\" "
+       "(Karpenter fails closed at run time)",
+       "99999999999999999999"},
       {"budget reasons v1", kV1,
        [](v1::NodePool& np) {
          v1::Budget& b = AddBudget(np, "1");
