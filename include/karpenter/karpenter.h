@@ -57,6 +57,7 @@
 #include "karpenter/termination/validate.h"
 #include "karpenter/termination/volumes.h"
 #include "karpenter/time_util.h"
+#include "karpenter/validation.h"
 #include "karpenter/well_known.h"
 
 #endif  // KARPENTER_KARPENTER_H_

@@ -15,10 +15,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "karpenter/budget/disruption_spec.h"
-#include "karpenter/quantity.h"
 #include "karpenter/validation.h"
 #include "karpenter/well_known.h"
-#include "patterns.h"
+#include "validation/patterns.h"
 
 namespace karpenter::validation {
 namespace {

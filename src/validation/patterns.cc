@@ -1,6 +1,6 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 
-#include "patterns.h"
+#include "validation/patterns.h"
 
 #include <bitset>
 #include <cstdint>

@@ -12,6 +12,7 @@
 #define KARPENTER_SRC_VALIDATION_PATTERNS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"

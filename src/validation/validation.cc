@@ -17,7 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "karpenter/selector.h"
-#include "patterns.h"
+#include "validation/patterns.h"
 
 namespace karpenter::validation {
 namespace {
