@@ -34,9 +34,17 @@
 // (then defaulted or reported as required). An object without apiVersion is
 // checked as karpenter.sh/v1 (NodePool, NodeClaim) or policy/v1 (PDB).
 //
-// Also reported, though the API server accepts them, because Karpenter
-// cannot evaluate them and fails closed (budget/disruption_spec.h): a budget
-// schedule the cron parser rejects and a `nodes` integer beyond int64.
+// Also reported, though the API server accepts them, each naming Karpenter
+// rather than a CRD rule:
+//   - what Karpenter cannot evaluate and fails closed on
+//     (budget/disruption_spec.h): a budget schedule the cron parser rejects
+//     and a `nodes` integer beyond int64;
+//   - two checks of Karpenter's NodePool `RuntimeValidate`, which marks the
+//     NodePool not ready (pkg/apis/v1/nodepool_validation.go and
+//     nodeclaim_validation.go): a taint key/effect pair repeated across
+//     taints and startupTaints, and a template label key that is not a
+//     qualified name. Its other runtime checks (well-known label values,
+//     kubelet settings) are not ported.
 //
 // Each error prints as
 //   <apiVersion> <Kind> <namespace/name>: <field path>: <what> (<rule>),

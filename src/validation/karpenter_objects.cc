@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/algorithm/container.h"
@@ -15,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "karpenter/budget/disruption_spec.h"
+#include "karpenter/selector.h"
 #include "karpenter/validation.h"
 #include "karpenter/well_known.h"
 #include "validation/patterns.h"
@@ -250,6 +252,27 @@ void CheckQuantities(const google::protobuf::Map<std::string, std::string>& m,
   }
 }
 
+// Karpenter's NodePool RuntimeValidate (pkg/apis/v1/nodeclaim_validation.go
+// `validateTaints`): a key/effect pair may appear once across taints and
+// startupTaints, or the NodePool is marked not ready.
+void CheckDuplicateTaints(const v1::NodeClaimSpec& s, const std::string& field,
+                          Errors& errors) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& [list, name] :
+       {std::make_pair(&s.taints(), "taints"),
+        std::make_pair(&s.startup_taints(), "startupTaints")}) {
+    for (int i = 0; i < list->size(); ++i) {
+      const v1::Taint& t = (*list)[i];
+      if (!seen.emplace(t.key(), t.effect()).second) {
+        errors.Add(Index(Path(field, name), i),
+                   "duplicate taint key/effect pair (Karpenter "
+                   "RuntimeValidate: the NodePool is not ready)",
+                   absl::StrCat(t.key(), ":", t.effect()));
+      }
+    }
+  }
+}
+
 // `spec.template.spec.nodeClassRef` (NodePool) or `spec.nodeClassRef`.
 void CheckNodeClassRef(Version version, const v1::NodeClassReference& ref,
                        const std::string& field, Errors& errors) {
@@ -328,6 +351,7 @@ void CheckClaimSpec(Version version, Object object, const v1::NodeClaimSpec& s,
                     Path(field, "requirements"), errors);
   CheckTaints(s.taints(), Path(field, "taints"), errors);
   CheckTaints(s.startup_taints(), Path(field, "startupTaints"), errors);
+  if (object == Object::kNodePool) CheckDuplicateTaints(s, field, errors);
   const bool v1 = version == Version::kV1;
   if (s.has_expire_after()) {
     if (v1) {
@@ -399,6 +423,19 @@ void CheckLabels(Version version,
     }
     CheckRestrictedKey(version, Object::kNodePool, /*requirement=*/false, k,
                        field, errors);
+    // Karpenter's NodePool RuntimeValidate (nodepool_validation.go
+    // `validateLabels`): keys must be qualified names.
+    if (absl::Status key_status = ValidateLabelKey(k, field);
+        !key_status.ok()) {
+      const absl::string_view m = key_status.message();
+      const size_t at = m.rfind("\": ");
+      errors.Add(
+          field,
+          absl::StrCat(at == absl::string_view::npos ? m : m.substr(at + 3),
+                       " (Karpenter RuntimeValidate: the NodePool is "
+                       "not ready)"),
+          k);
+    }
   }
 }
 

@@ -489,6 +489,37 @@ TEST_CASE("validation: NodePool rules per version", "[validation]") {
          t->set_effect("NoSchedule");
        },
        "spec.template.spec.taints[0].key", "(CRD pattern)", "bad key"},
+      {"taint key/effect pair twice across taints and startupTaints", kV1,
+       [](v1::NodePool& np) {
+         v1::Taint* t = TemplateSpec(np).add_taints();
+         t->set_key("a");
+         t->set_effect("NoSchedule");
+         v1::Taint* s = TemplateSpec(np).add_startup_taints();
+         s->set_key("a");
+         s->set_value("other");
+         s->set_effect("NoSchedule");
+       },
+       "spec.template.spec.startupTaints[0]",
+       "duplicate taint key/effect pair (Karpenter RuntimeValidate", "a:NoSchedule"},
+      {"same taint key with two effects", kV1Beta1,
+       [](v1::NodePool& np) {
+         v1::Taint* t = TemplateSpec(np).add_taints();
+         t->set_key("a");
+         t->set_effect("NoSchedule");
+         v1::Taint* s = TemplateSpec(np).add_taints();
+         s->set_key("a");
+         s->set_effect("NoExecute");
+       },
+       "", "", ""},
+      {"template label key not a qualified name", kV1,
+       [](v1::NodePool& np) {
+         (*np.mutable_spec()
+               ->mutable_template_()
+               ->mutable_metadata()
+               ->mutable_labels())["bad key"] = "a";
+       },
+       "spec.template.metadata.labels", "(Karpenter RuntimeValidate",
+       "bad key"},
       // Limits, weight, replicas.
       {"limits ok", kV1,
        [](v1::NodePool& np) {
