@@ -116,6 +116,101 @@ std::string Eks(const std::string& ip) {
   return absl::StrCat("ip-", dashed, ".us-west-2.compute.internal");
 }
 
+// ------------------------------------------------------- every cluster
+
+struct ClusterFile {
+  std::string file;
+  std::string at;
+  std::string valid;     // validate's line
+  std::string snapshot;  // inspect's first line, after "Snapshot: "
+  int unbound;           // pods not on a node (the pending ones)
+  int node_pools;
+  int nodes;
+};
+
+// validate, inspect, plan, budgets on every whole-cluster dump: the counts
+// are those of the objects each file holds (README.md).
+TEST_CASE("realworld: every whole cluster validates, loads and plans",
+          "[realworld]") {
+  const ClusterFile files[] = {
+      {"eks-prod-list.yaml", "2025-06-10T15:00:00Z",
+       "5 objects valid (2 NodePools, 3 PodDisruptionBudgets)",
+       "2 NodePools, 5 Nodes, 5 NodeClaims, 18 Pods, 3 PodDisruptionBudgets", 0,
+       2, 5},
+      {"eks-drift-rollout.json", "2025-06-11T09:30:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 3 Nodes, 3 NodeClaims, 12 Pods, 0 PodDisruptionBudgets", 0,
+       1, 3},
+      {"eks-expired-claims.yaml", "2025-07-01T00:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 0 PodDisruptionBudgets", 0,
+       1, 2},
+      {"eks-jobs-do-not-disrupt.json", "2025-06-12T14:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 0 PodDisruptionBudgets", 0,
+       1, 2},
+      {"eks-pending-pods.yaml", "2025-06-13T10:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 9 Pods, 0 PodDisruptionBudgets", 3,
+       1, 2},
+      {"eks-v1beta1-cluster.yaml", "2024-09-01T12:00:00Z",
+       "2 objects valid (1 NodePools, 1 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 1 PodDisruptionBudgets", 0,
+       1, 2},
+      {"eks-static-drift.yaml", "2025-06-20T12:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 0 PodDisruptionBudgets", 0,
+       1, 2},
+      {"aks-cluster-list.yaml", "2025-05-20T08:00:00Z",
+       "3 objects valid (2 NodePools, 1 PodDisruptionBudgets)",
+       "2 NodePools, 4 Nodes, 4 NodeClaims, 15 Pods, 1 PodDisruptionBudgets", 0,
+       2, 4},
+      {"aks-multidoc.yaml", "2025-05-21T03:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 3 Nodes, 3 NodeClaims, 12 Pods, 0 PodDisruptionBudgets", 0,
+       1, 3},
+      {"aks-v1beta1.json", "2024-11-05T16:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 8 Pods, 0 PodDisruptionBudgets", 0,
+       1, 2},
+      {"aks-pending.json", "2025-05-22T07:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 1 Nodes, 1 NodeClaims, 7 Pods, 0 PodDisruptionBudgets", 3,
+       1, 1},
+      {"gke-cluster.yaml", "2025-04-02T10:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 3 Nodes, 3 NodeClaims, 10 Pods, 0 PodDisruptionBudgets", 0,
+       1, 3},
+      {"gke-cluster.json", "2025-04-03T18:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 3 Nodes, 3 NodeClaims, 11 Pods, 0 PodDisruptionBudgets", 0,
+       1, 3},
+      {"gke-pending.yaml", "2025-04-04T09:00:00Z",
+       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "1 NodePools, 2 Nodes, 2 NodeClaims, 10 Pods, 0 PodDisruptionBudgets", 2,
+       1, 2},
+  };
+  for (const ClusterFile& c : files) {
+    CAPTURE(c.file);
+    const std::string f = Data(c.file);
+    CHECK(Ok({"validate", "-f", f}).out == c.valid + "\n");
+    const Result i = Ok({"inspect", "-f", f});
+    CHECK(absl::StartsWith(i.out,
+                           "Snapshot: " + c.snapshot + ", 0 DaemonSets\n"));
+    CHECK(absl::StrContains(
+        i.out, absl::StrCat("Pods not on a node: ", c.unbound,
+                            " unbound, 0 on nodes missing from the snapshot")));
+    // A verdict for every node, with no warning.
+    const v1::Plan plan = PlanJson({"-f", f, "--at", c.at});
+    CHECK(plan.now() == c.at);
+    CHECK(plan.verdicts_size() == c.nodes);
+    // Three reasons per NodePool.
+    CHECK(plan.budgets_size() == 3 * c.node_pools);
+    const Result b = Ok({"budgets", "-f", f, "--at", c.at});
+    CHECK(absl::StartsWith(b.out, "Budgets at " + c.at + "\n"));
+  }
+}
+
 // ------------------------------------------------------------------ EKS
 
 TEST_CASE("realworld: eks-prod-list, the empty spot node goes by Emptiness",
