@@ -134,59 +134,59 @@ TEST_CASE("realworld: every whole cluster validates, loads and plans",
           "[realworld]") {
   const ClusterFile files[] = {
       {"eks-prod-list.yaml", "2025-06-10T15:00:00Z",
-       "5 objects valid (2 NodePools, 3 PodDisruptionBudgets)",
+       "10 objects valid (2 NodePools, 5 NodeClaims, 3 PodDisruptionBudgets)",
        "2 NodePools, 5 Nodes, 5 NodeClaims, 18 Pods, 3 PodDisruptionBudgets", 0,
        2, 5},
       {"eks-drift-rollout.json", "2025-06-11T09:30:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "4 objects valid (1 NodePool, 3 NodeClaims)",
        "1 NodePools, 3 Nodes, 3 NodeClaims, 12 Pods, 0 PodDisruptionBudgets", 0,
        1, 3},
       {"eks-expired-claims.yaml", "2025-07-01T00:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "3 objects valid (1 NodePool, 2 NodeClaims)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 0 PodDisruptionBudgets", 0,
        1, 2},
       {"eks-jobs-do-not-disrupt.json", "2025-06-12T14:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "3 objects valid (1 NodePool, 2 NodeClaims)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 0 PodDisruptionBudgets", 0,
        1, 2},
       {"eks-pending-pods.yaml", "2025-06-13T10:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "3 objects valid (1 NodePool, 2 NodeClaims)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 9 Pods, 0 PodDisruptionBudgets", 3,
        1, 2},
       {"eks-v1beta1-cluster.yaml", "2024-09-01T12:00:00Z",
-       "2 objects valid (1 NodePools, 1 PodDisruptionBudgets)",
+       "4 objects valid (1 NodePool, 2 NodeClaims, 1 PodDisruptionBudget)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 1 PodDisruptionBudgets", 0,
        1, 2},
       {"eks-static-drift.yaml", "2025-06-20T12:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "3 objects valid (1 NodePool, 2 NodeClaims)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 6 Pods, 0 PodDisruptionBudgets", 0,
        1, 2},
       {"aks-cluster-list.yaml", "2025-05-20T08:00:00Z",
-       "3 objects valid (2 NodePools, 1 PodDisruptionBudgets)",
+       "7 objects valid (2 NodePools, 4 NodeClaims, 1 PodDisruptionBudget)",
        "2 NodePools, 4 Nodes, 4 NodeClaims, 15 Pods, 1 PodDisruptionBudgets", 0,
        2, 4},
       {"aks-multidoc.yaml", "2025-05-21T03:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "4 objects valid (1 NodePool, 3 NodeClaims)",
        "1 NodePools, 3 Nodes, 3 NodeClaims, 12 Pods, 0 PodDisruptionBudgets", 0,
        1, 3},
       {"aks-v1beta1.json", "2024-11-05T16:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "3 objects valid (1 NodePool, 2 NodeClaims)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 8 Pods, 0 PodDisruptionBudgets", 0,
        1, 2},
       {"aks-pending.json", "2025-05-22T07:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "2 objects valid (1 NodePool, 1 NodeClaim)",
        "1 NodePools, 1 Nodes, 1 NodeClaims, 7 Pods, 0 PodDisruptionBudgets", 3,
        1, 1},
       {"gke-cluster.yaml", "2025-04-02T10:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "4 objects valid (1 NodePool, 3 NodeClaims)",
        "1 NodePools, 3 Nodes, 3 NodeClaims, 10 Pods, 0 PodDisruptionBudgets", 0,
        1, 3},
       {"gke-cluster.json", "2025-04-03T18:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "4 objects valid (1 NodePool, 3 NodeClaims)",
        "1 NodePools, 3 Nodes, 3 NodeClaims, 11 Pods, 0 PodDisruptionBudgets", 0,
        1, 3},
       {"gke-pending.yaml", "2025-04-04T09:00:00Z",
-       "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)",
+       "3 objects valid (1 NodePool, 2 NodeClaims)",
        "1 NodePools, 2 Nodes, 2 NodeClaims, 10 Pods, 0 PodDisruptionBudgets", 2,
        1, 2},
   };
@@ -221,7 +221,9 @@ TEST_CASE("realworld: eks-prod-list, the empty spot node goes by Emptiness",
   const std::string system = Eks("10.20.40.6");
 
   const Result v = Ok({"validate", "-f", f});
-  CHECK(v.out == "5 objects valid (2 NodePools, 3 PodDisruptionBudgets)\n");
+  CHECK(
+      v.out ==
+      "10 objects valid (2 NodePools, 5 NodeClaims, 3 PodDisruptionBudgets)\n");
 
   const Result i = Ok({"inspect", "-f", f});
   CHECK(absl::StartsWith(i.out,
@@ -292,7 +294,7 @@ TEST_CASE("realworld: eks-drift-rollout.json, one drifted node per pass",
   const std::string second = Eks("10.30.77.41");  // 3 pods
 
   CHECK(Ok({"validate", "-f", f}).out ==
-        "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+        "4 objects valid (1 NodePool, 3 NodeClaims)\n");
   CHECK(absl::StartsWith(Ok({"inspect", "-f", f}).out,
                          "Snapshot: 1 NodePools, 3 Nodes, 3 NodeClaims, 12 "
                          "Pods, 0 PodDisruptionBudgets, 0 DaemonSets\n"));
@@ -343,7 +345,7 @@ TEST_CASE(
   const std::string young = Eks("10.40.90.3");
 
   CHECK(Ok({"validate", "-f", f}).out ==
-        "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+        "3 objects valid (1 NodePool, 2 NodeClaims)\n");
   for (const std::string& catalog : {std::string(), std::string(kCatalog)}) {
     std::vector<std::string> args = {"-f", f, "--at", at};
     if (!catalog.empty()) args.insert(args.end(), {"--catalog", catalog});
@@ -493,7 +495,7 @@ TEST_CASE("realworld: eks-v1beta1-cluster loads with v1beta1 spellings",
   const std::string f = Data("eks-v1beta1-cluster.yaml");
   const std::string at = "2024-09-01T12:00:00Z";
   CHECK(Ok({"validate", "-f", f}).out ==
-        "2 objects valid (1 NodePools, 1 PodDisruptionBudgets)\n");
+        "4 objects valid (1 NodePool, 2 NodeClaims, 1 PodDisruptionBudget)\n");
   const Result i = Ok({"inspect", "-f", f});
   const std::vector<std::string> pool = Row(i.out, "default");
   REQUIRE(pool.size() >= 6);
@@ -575,7 +577,7 @@ TEST_CASE("realworld: aks-cluster-list, a PDB holds the drifted node",
   const std::string f = Data("aks-cluster-list.yaml");
   const std::string at = "2025-05-20T08:00:00Z";
   CHECK(Ok({"validate", "-f", f}).out ==
-        "3 objects valid (2 NodePools, 1 PodDisruptionBudgets)\n");
+        "7 objects valid (2 NodePools, 4 NodeClaims, 1 PodDisruptionBudget)\n");
   const Result i = Ok({"inspect", "-f", f});
   const std::vector<std::string> node = Row(i.out, "aks-default-m3qzt");
   REQUIRE(node.size() >= 9);
@@ -656,7 +658,7 @@ TEST_CASE("realworld: aks-v1beta1.json, Emptiness under a v1beta1 NodePool",
   const std::string f = Data("aks-v1beta1.json");
   const std::string at = "2024-11-05T16:00:00Z";
   CHECK(Ok({"validate", "-f", f}).out ==
-        "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+        "3 objects valid (1 NodePool, 2 NodeClaims)\n");
   const Result p = Ok({"plan", "-f", f, "--at", at});
   CHECK(absl::StartsWith(
       p.out, "Disruption pass at " + at + ": 1 command (Emptiness acted)\n"));
@@ -744,7 +746,7 @@ TEST_CASE(
   const std::string f = Data("gke-cluster.json");
   const std::string at = "2025-04-03T18:00:00Z";
   CHECK(Ok({"validate", "-f", f}).out ==
-        "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+        "4 objects valid (1 NodePool, 3 NodeClaims)\n");
   const Result i = Ok({"inspect", "-f", f});
   const std::vector<std::string> deleting =
       Row(i.out, "karpenter-spot-batch-ee33f");
@@ -799,7 +801,9 @@ TEST_CASE("realworld: gke-pending, a machine-family selector and a GPU pod",
 
 TEST_CASE("realworld: hand-written NodePools and node classes", "[realworld]") {
   const Result v1 = Ok({"validate", "-f", Data("nodepool-v1-docs.yaml")});
-  CHECK(v1.out == "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+  CHECK(v1.out ==
+        "not checked: EC2NodeClass (provider-specific), 1 object\n"
+        "1 object valid (1 NodePool)\n");
   const Result i1 = Ok({"inspect", "-f", Data("nodepool-v1-docs.yaml")});
   CHECK(absl::StrContains(i1.out, "Skipped: EC2NodeClass 1\n"));
   CHECK(absl::StrContains(
@@ -812,7 +816,9 @@ TEST_CASE("realworld: hand-written NodePools and node classes", "[realworld]") {
   CHECK(row[4] == "0");
 
   const Result v2 = Ok({"validate", "-f", Data("nodepool-v1beta1-docs.yaml")});
-  CHECK(v2.out == "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+  CHECK(v2.out ==
+        "not checked: EC2NodeClass (provider-specific), 1 object\n"
+        "1 object valid (1 NodePool)\n");
   const Result i2 = Ok({"inspect", "-f", Data("nodepool-v1beta1-docs.yaml")});
   const std::vector<std::string> pool = Row(i2.out, "general-purpose");
   REQUIRE(pool.size() >= 6);
@@ -826,12 +832,20 @@ TEST_CASE("realworld: hand-written NodePools and node classes", "[realworld]") {
     const Result i = Ok({"inspect", "-f", file});
     CHECK(absl::StartsWith(i.out, "Snapshot: 0 NodePools, 0 Nodes"));
     CHECK(absl::StrContains(i.out, absl::StrCat("Skipped: ", kind, " 1\n")));
+    // A node class alone: validate checks nothing, says so and fails.
+    const Result v = Run({"validate", "-f", file});
+    CHECK(v.status == kExitInvalid);
+    CHECK(v.out == absl::StrCat("not checked: ", kind,
+                                " (provider-specific), 1 object\n"
+                                "nothing to validate (no NodePool, NodeClaim "
+                                "or PodDisruptionBudget)\n"));
   }
 }
 
-// Known issue: validate accepts v1beta1-only values in a v1 NodePool.
+// validate rejects v1beta1-only values in a v1 NodePool (fixed by the
+// validation library).
 TEST_CASE("realworld: validate rejects WhenUnderutilized in a v1 NodePool",
-          "[realworld][!mayfail]") {
+          "[realworld]") {
   const Result r =
       Run({"validate", "-f", Data("nodepool-v1-with-v1beta1-values.yaml")});
   CHECK(r.status == kExitInvalid);
@@ -847,9 +861,9 @@ TEST_CASE("realworld: a v1alpha5 Provisioner is skipped by inspect",
   CHECK(absl::StartsWith(i.out, "Snapshot: 0 NodePools"));
 }
 
-// Known issue: validate exits 0 on a file holding only a Provisioner.
+// validate fails a file holding only a Provisioner: nothing was checked.
 TEST_CASE("realworld: validate does not pass a Provisioner-only file",
-          "[realworld][!mayfail]") {
+          "[realworld]") {
   const Result r = Run({"validate", "-f", Data("provisioner-v1alpha5.yaml")});
   CHECK(r.status != kExitOk);
   CHECK(absl::StrContains(r.out + r.err, "Provisioner"));
@@ -913,7 +927,7 @@ TEST_CASE("realworld: JSON numbers as quantities in NodePool limits",
   const Result v = Run({"validate", "-f", f});
   CHECK(v.status == kExitOk);
   CHECK(v.err.empty());
-  CHECK(v.out == "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+  CHECK(v.out == "1 object valid (1 NodePool)\n");
   const Result i = Run({"inspect", "-f", f});
   CHECK(i.status == kExitOk);
   CHECK(absl::StrContains(i.out, "Snapshot: 1 NodePools"));
@@ -941,7 +955,7 @@ TEST_CASE("realworld: the hand-written fixture loads and validates",
           "[realworld]") {
   const std::string f = Data("handwritten-no-timestamps.yaml");
   CHECK(Ok({"validate", "-f", f}).out ==
-        "1 objects valid (1 NodePools, 0 PodDisruptionBudgets)\n");
+        "2 objects valid (1 NodePool, 1 NodeClaim)\n");
   CHECK(absl::StartsWith(Ok({"inspect", "-f", f}).out,
                          "Snapshot: 1 NodePools, 1 Nodes, 1 NodeClaims, 1 "
                          "Pods"));
@@ -1042,7 +1056,9 @@ TEST_CASE("realworld: PDBs from kubectl create --dry-run", "[realworld]") {
   CHECK(v.err.empty());
   CHECK(v.out ==
         "policy/v1 PodDisruptionBudget default/search: spec: minAvailable "
-        "and maxUnavailable cannot be both set\n");
+        "and maxUnavailable cannot be both set "
+        "(ValidatePodDisruptionBudgetSpec), got \"minAvailable: 2, "
+        "maxUnavailable: 1\"\n");
   const Result i = Ok({"inspect", "-f", f});
   // creationTimestamp: null and the all-zero status load; inspect shows
   // what the dump says (disruptionsAllowed 0, as the API server has not
@@ -1074,8 +1090,9 @@ TEST_CASE(
   const Result v = Run({"validate", "-f", f});
   CHECK(v.status == kExitInvalid);
   CHECK(v.out ==
-        "NodePool bad-budget: spec.disruption.budgets[0]: 'schedule' must be "
-        "set with 'duration'\n");
+        "karpenter.sh/v1 NodePool bad-budget: "
+        "spec.disruption.budgets[0].duration: 'schedule' must be set with "
+        "'duration' (CEL rule), got \"0 9 * * mon-fri\"\n");
   const Result i = Ok({"inspect", "-f", f});
   CHECK(absl::StartsWith(i.out, "Snapshot: 3 NodePools, 0 Nodes"));
   const std::vector<std::string> gpu = Row(i.out, "gpu");
