@@ -133,6 +133,94 @@ TEST_CASE("explain: budgets, their next change and do-not-disrupt pods",
                   At("2025-03-05T17:00:00Z")) != nr.tried.end());
 }
 
+snapshot::Snapshot Load(const std::string& path) {
+  snapshot::ObjectSet set;
+  REQUIRE(snapshot::LoadFile(path, set).ok());
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+TEST_CASE("explain: v1beta1 expireAfter and consolidateAfter are honoured",
+          "[disruption][explain][output-fixes]") {
+  // tests/testdata/v1beta1-cluster.yaml: NodeClaims without spec.expireAfter
+  // under a v1beta1 NodePool with spec.disruption.expireAfter 720h,
+  // WhenEmpty after 30m.
+  const snapshot::Snapshot snap =
+      Load(absl::StrCat(KARPENTER_TESTDATA_DIR, "/v1beta1-cluster.yaml"));
+  const absl::Time at = At("2025-03-05T12:00:00Z");
+  const NodeExplanation busy = Explain(snap, "ip-10-0-9-1", at);
+  REQUIRE(busy.expires_at.has_value());
+  CHECK(*busy.expires_at == At("2025-03-31T00:00:00Z"));
+  CHECK(busy.disrupted_at == busy.expires_at);
+  CHECK(busy.disrupted_by == Method::kExpiration);
+  // Past the expiry the pass expires it.
+  const NodeExplanation late =
+      Explain(snap, "ip-10-0-9-1", At("2025-03-31T00:00:00Z"));
+  CHECK(late.verdict.code == std::string(reasons::kCommanded));
+  CHECK(late.verdict.method == Method::kExpiration);
+
+  // consolidateAfter counts from the Empty condition (11:50), not from
+  // initialisation four days earlier.
+  const NodeExplanation empty = Explain(snap, "ip-10-0-9-2", at);
+  CHECK(empty.consolidation_policy == "WhenEmpty");
+  REQUIRE(empty.consolidatable_at.has_value());
+  CHECK(*empty.consolidatable_at == At("2025-03-05T12:20:00Z"));
+  CHECK(empty.verdict.code != std::string(reasons::kCommanded));
+  CHECK(empty.disrupted_at == At("2025-03-05T12:20:00Z"));
+  CHECK(empty.disrupted_by == Method::kEmptiness);
+}
+
+// The demo cluster with ip-10-0-3-67's NodeClaim Drifted:
+// tests/testdata/demo-drifted.yaml plus the demo's empty node, its
+// NodeClaim and pods.
+snapshot::Snapshot DemoWithEmptyAndDrifted() {
+  snapshot::ObjectSet drifted;
+  REQUIRE(
+      snapshot::LoadFile(
+          absl::StrCat(KARPENTER_TESTDATA_DIR, "/demo-drifted.yaml"), drifted)
+          .ok());
+  snapshot::ObjectSet demo;
+  REQUIRE(snapshot::LoadFile(
+              absl::StrCat(KARPENTER_EXAMPLES_DIR, "/clusters/demo.yaml"), demo)
+              .ok());
+  for (const v1::Node& n : demo.nodes) {
+    if (n.metadata().name() == kEmpty) drifted.nodes.push_back(n);
+  }
+  for (const v1::NodeClaim& c : demo.node_claims) {
+    if (c.status().node_name() == kEmpty) drifted.node_claims.push_back(c);
+  }
+  for (const v1::Pod& p : demo.pods) {
+    if (p.spec().node_name() == kEmpty) drifted.pods.push_back(p);
+  }
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(drifted));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+TEST_CASE("explain: the projection removes what earlier passes commanded",
+          "[disruption][explain][output-fixes]") {
+  constexpr char kDrifted[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const snapshot::Snapshot snap = DemoWithEmptyAndDrifted();
+  const absl::Time at = At("2025-03-05T12:00:00Z");
+  // The first pass deletes the empty node; emptiness ends the pass before
+  // drift runs.
+  const NodeExplanation empty = Explain(snap, kEmpty, at);
+  CHECK(empty.verdict.code == std::string(reasons::kCommanded));
+  const NodeExplanation e = Explain(snap, kDrifted, at);
+  CHECK(e.verdict.code != std::string(reasons::kCommanded));
+  REQUIRE(e.drifted_since.has_value());
+  // Once the empty node is gone (its command validated 15 s later), the next
+  // pass drifts the node, instead of the emptiness command repeating until
+  // the node expires weeks later.
+  REQUIRE(e.disrupted_at.has_value());
+  CHECK(*e.disrupted_at == at + absl::Seconds(15));
+  CHECK(e.disrupted_by == Method::kDrift);
+  CHECK(e.tried == std::vector<absl::Time>{at, at + absl::Seconds(15)});
+}
+
 TEST_CASE("explain: unknown nodes and bad options are errors",
           "[disruption][explain]") {
   const snapshot::Snapshot snap = Demo();
