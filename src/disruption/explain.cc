@@ -303,10 +303,9 @@ void LaunchReplacement(const Replacement& r, const PassInputs& inputs,
 // and terminal pods go with their Node; the others are bound to the
 // command's first replacement, or left pending (unbound) for the next
 // pass's simulation when the command replaces nothing.
-absl::StatusOr<snapshot::Snapshot> ApplyCommands(const snapshot::Snapshot& snap,
-                                                 const Plan& plan,
-                                                 const PassInputs& inputs,
-                                                 absl::Time at) {
+absl::StatusOr<snapshot::Snapshot> ApplyCommandsImpl(
+    const snapshot::Snapshot& snap, const Plan& plan, const PassInputs& inputs,
+    absl::Time at) {
   std::map<std::string, std::string> moved_to;  // Deleted Node -> new home.
   std::set<std::string> deleted_claims;
   snapshot::ObjectSet objects;
@@ -426,7 +425,7 @@ absl::Status SearchDisruption(const Controller& controller,
       const snapshot::Snapshot& before =
           current.snapshot != nullptr ? *current.snapshot : facts.snapshot();
       absl::StatusOr<snapshot::Snapshot> after =
-          ApplyCommands(before, plan, inputs, t);
+          ApplyCommandsImpl(before, plan, inputs, t);
       if (!after.ok()) return after.status();
       Projection projected;
       projected.snapshot =
@@ -446,6 +445,12 @@ absl::Status SearchDisruption(const Controller& controller,
 }
 
 }  // namespace
+
+absl::StatusOr<snapshot::Snapshot> ApplyCommands(
+    const snapshot::Snapshot& snapshot, const Plan& plan,
+    const PassInputs& inputs, absl::Time at) {
+  return ApplyCommandsImpl(snapshot, plan, inputs, at);
+}
 
 absl::StatusOr<NodeExplanation> ExplainNode(const Controller& controller,
                                             const snapshot::Snapshot& snapshot,

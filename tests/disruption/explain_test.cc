@@ -5,11 +5,14 @@
 
 #include "karpenter/disruption/explain.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "karpenter/catalog.h"
 #include "karpenter/disruption/plan_proto.h"
+#include "karpenter/drain/classify.h"
 #include "karpenter/snapshot/load.h"
 
 namespace karpenter::disruption {
@@ -219,6 +222,82 @@ TEST_CASE("explain: the projection removes what earlier passes commanded",
   CHECK(*e.disrupted_at == at + absl::Seconds(15));
   CHECK(e.disrupted_by == Method::kDrift);
   CHECK(e.tried == std::vector<absl::Time>{at, at + absl::Seconds(15)});
+}
+
+TEST_CASE("explain: ApplyCommands launches replacements and moves pods",
+          "[disruption][explain][output-fixes]") {
+  // demo-web-spread.yaml: the drifted ip-10-0-3-67's web pod may stay only in
+  // us-west-2c, so the pass replaces the node with one launched there.
+  constexpr char kDrifted[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const snapshot::Snapshot snap =
+      Load(absl::StrCat(KARPENTER_TESTDATA_DIR, "/demo-web-spread.yaml"));
+  absl::StatusOr<std::vector<InstanceType>> types = LoadInstanceTypeCatalog(
+      absl::StrCat(KARPENTER_EXAMPLES_DIR, "/catalogs/aws-us-west-2.yaml"));
+  REQUIRE(types.ok());
+  PassInputs inputs;
+  inputs.catalog = CatalogForEveryNodePool(snap, *types);
+  const absl::Time at = At("2025-03-05T12:00:00Z");
+  absl::StatusOr<Plan> plan = Controller().Decide(snap, inputs, at);
+  REQUIRE(plan.ok());
+  REQUIRE(plan->commands.size() == 1);
+  REQUIRE(plan->commands[0].decision() == Decision::kReplace);
+  const std::string replacement =
+      plan->commands[0].replacements[0].node_claim.metadata().name();
+  size_t leaving = 0;  // DaemonSet pods of the drifted node.
+  const std::optional<snapshot::NodeIndex> old_node = snap.FindNode(kDrifted);
+  REQUIRE(old_node.has_value());
+  for (snapshot::PodIndex p : snap.PodsOnNode(*old_node)) {
+    if (drain::IsOwnedByDaemonSet(snap.DecodePod(p))) ++leaving;
+  }
+  REQUIRE(leaving > 0);
+
+  absl::StatusOr<snapshot::Snapshot> after =
+      ApplyCommands(snap, *plan, inputs, at);
+  REQUIRE(after.ok());
+  CHECK_FALSE(after->FindNode(kDrifted).has_value());
+  CHECK_FALSE(after->FindNodeClaim("default-p8vtn").has_value());
+  CHECK(after->nodes().size() == snap.nodes().size());
+  CHECK(after->pod_count() == snap.pod_count() - leaving);
+  const std::optional<snapshot::NodeIndex> n = after->FindNode(replacement);
+  REQUIRE(n.has_value());
+  const v1::Node& node = after->nodes()[*n];
+  const auto& labels = node.metadata().labels();
+  // The cheapest type the command lists, with the catalogue's capacity, in
+  // the only zone the web pod may use.
+  const Replacement& r = plan->commands[0].replacements[0];
+  CHECK(labels.at("node.kubernetes.io/instance-type") == r.instance_types[0]);
+  CHECK(labels.at("topology.kubernetes.io/zone") == "us-west-2c");
+  CHECK(labels.at("karpenter.sh/nodepool") == r.node_pool);
+  CHECK(labels.at("karpenter.sh/initialized") == "true");
+  const std::vector<InstanceType>& offered = inputs.catalog.at(r.node_pool);
+  const auto type = std::find_if(
+      offered.begin(), offered.end(),
+      [&](const InstanceType& t) { return t.name == r.instance_types[0]; });
+  REQUIRE(type != offered.end());
+  CHECK(node.status().allocatable().at("cpu") == type->capacity.at("cpu"));
+  CHECK(node.spec().provider_id() ==
+        after->node_claims()[*after->FindNodeClaim(replacement)]
+            .status()
+            .provider_id());
+  const std::optional<snapshot::NodeClaimIndex> c =
+      after->FindNodeClaim(replacement);
+  REQUIRE(c.has_value());
+  CHECK(after->node_claims()[*c].status().node_name() == replacement);
+  // The web pod moved to the replacement; the DaemonSet pods went.
+  const std::optional<snapshot::PodIndex> web =
+      after->FindPod("default", "web-6d4cf56db6-tq8mc");
+  REQUIRE(web.has_value());
+  CHECK(after->NodeOfPod(*web) == n);
+  CHECK(after->PodsOnUnknownNodes().empty());
+  // The next pass sees the replacement as an initialised, managed node.
+  absl::StatusOr<Plan> next =
+      Controller().Decide(*after, inputs, at + absl::Seconds(10));
+  REQUIRE(next.ok());
+  const NodeVerdict* v = next->VerdictOf(replacement);
+  REQUIRE(v != nullptr);
+  CHECK(v->node_claim == replacement);
+  CHECK(v->code != std::string(reasons::kNotInitialized));
+  CHECK(v->code != std::string(reasons::kNotManaged));
 }
 
 TEST_CASE("explain: unknown nodes and bad options are errors",

@@ -141,6 +141,24 @@ absl::StatusOr<NodeExplanation> ExplainNode(const Controller& controller,
                                             absl::Time now,
                                             const ExplainOptions& options = {});
 
+// The cluster after the commands of `plan` (a pass over `snapshot`) ran at
+// `at`, as ExplainNode's projection sees it (see the top of this file): the
+// candidates' Nodes and NodeClaims deleted with their CSINodes and
+// VolumeAttachments; each replacement launched as a NodeClaim created at
+// `at` (Launched, Registered, Initialized) and a Ready Node of the same
+// name, of the first of its instance types that `inputs.catalog` lists for
+// its NodePool (that type's capacity as capacity and allocatable, its
+// labels, and the zone and capacity type of its first available offering
+// the NodeClaim's requirements allow); the deleted Nodes' DaemonSet, mirror
+// and terminal pods dropped, their other pods bound to the command's first
+// replacement or, without one, left unbound (pending). A replacement whose
+// name is taken gets "-x" appended. Everything else is copied unchanged.
+// Errors: Internal, naming `at` and Snapshot::Build's message, if the
+// result does not build.
+absl::StatusOr<snapshot::Snapshot> ApplyCommands(
+    const snapshot::Snapshot& snapshot, const Plan& plan,
+    const PassInputs& inputs, absl::Time at);
+
 }  // namespace karpenter::disruption
 
 #endif  // KARPENTER_DISRUPTION_EXPLAIN_H_
