@@ -280,8 +280,9 @@ void LaunchReplacement(const Replacement& r, const PassInputs& inputs,
       (*claim.mutable_status()->mutable_allocatable())[resource] = quantity;
     }
   }
-  for (const auto& [k, v] : labels)
+  for (const auto& [k, v] : labels) {
     (*claim.mutable_metadata()->mutable_labels())[k] = v;
+  }
   node.mutable_spec()->set_provider_id(provider_id);
   *node.mutable_spec()->mutable_taints() = claim.spec().taints();
   *node.mutable_status()->add_conditions() =
@@ -299,8 +300,8 @@ void LaunchReplacement(const Replacement& r, const PassInputs& inputs,
 
 // The cluster after the commands of `plan` ran at `at`: their candidates'
 // Nodes and NodeClaims are gone, their replacements launched and
-// initialised, and the pods of the deleted Nodes moved: DaemonSet, mirror
-// and terminal pods go with their Node; the others are bound to the
+// initialised, and the pods of the deleted Nodes moved: DaemonSet, mirror,
+// terminal and terminating pods go with their Node; the others are bound to the
 // command's first replacement, or left pending (unbound) for the next
 // pass's simulation when the command replaces nothing.
 absl::StatusOr<snapshot::Snapshot> ApplyCommandsImpl(
@@ -340,7 +341,7 @@ absl::StatusOr<snapshot::Snapshot> ApplyCommandsImpl(
     auto it = moved_to.find(pod.spec().node_name());
     if (it != moved_to.end()) {
       if (drain::IsOwnedByDaemonSet(pod) || drain::IsOwnedByNode(pod) ||
-          drain::IsTerminal(pod)) {
+          drain::IsTerminal(pod) || drain::IsTerminating(pod)) {
         continue;
       }
       pod.mutable_spec()->set_node_name(it->second);

@@ -22,12 +22,12 @@
 // CSINodes and VolumeAttachments), their replacements launched as
 // initialised NodeClaims and Ready Nodes of the cheapest listed instance
 // type the catalogue knows (its capacity, the first available offering the
-// requirements allow), and the deleted Nodes' pods moved: DaemonSet, mirror
-// and terminal pods go with the Node, the others are bound to the command's
-// first replacement, or left pending for the next pass's simulation when
-// the command replaces nothing. A pass that commanded other nodes is
-// followed by one poll interval (ControllerOptions::poll_interval) later,
-// or when its commands are validated (validate_at) if that is later.
+// requirements allow), and the deleted Nodes' pods moved: DaemonSet,
+// mirror, terminal and terminating pods go with the Node, the others are bound
+// to the command's first replacement, or left pending for the next pass's
+// simulation when the command replaces nothing. A pass that commanded other
+// nodes is followed by one poll interval (ControllerOptions::poll_interval)
+// later, or when its commands are validated (validate_at) if that is later.
 // Nothing else changes: no pod is created, no other Node or NodeClaim ages
 // into a command of its own between the instants tried.
 //
@@ -149,12 +149,12 @@ absl::StatusOr<NodeExplanation> ExplainNode(const Controller& controller,
 // name, of the first of its instance types that `inputs.catalog` lists for
 // its NodePool (that type's capacity as capacity and allocatable, its
 // labels, and the zone and capacity type of its first available offering
-// the NodeClaim's requirements allow); the deleted Nodes' DaemonSet, mirror
-// and terminal pods dropped, their other pods bound to the command's first
-// replacement or, without one, left unbound (pending). A replacement whose
-// name is taken gets "-x" appended. Everything else is copied unchanged.
-// Errors: Internal, naming `at` and Snapshot::Build's message, if the
-// result does not build.
+// the NodeClaim's requirements allow); the deleted Nodes' DaemonSet, mirror,
+// terminal and terminating pods dropped, their other pods bound to the
+// command's first replacement or, without one, left unbound (pending). A
+// replacement whose name is taken gets "-x" appended. Everything else is copied
+// unchanged. Errors: Internal, naming `at` and Snapshot::Build's message, if
+// the result does not build.
 absl::StatusOr<snapshot::Snapshot> ApplyCommands(
     const snapshot::Snapshot& snapshot, const Plan& plan,
     const PassInputs& inputs, absl::Time at);
