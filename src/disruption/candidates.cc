@@ -325,12 +325,31 @@ class CandidatePoolBuilder {
     const PoolInfo& info = pools_[c.node_pool];
     if (ctx_.catalog != nullptr &&
         (info.types == nullptr || info.types->empty())) {
-      return Verdict(
-          name, &c, reasons::kNodePoolNotFound,
-          absl::StrCat("NodePool not found (NodePool=", nf.pool_label,
-                       "): no instance types in the catalogue"));
+      return NoInstanceTypes(name, nf, c);
     }
     return std::nullopt;
+  }
+
+  // Rule 9 when the NodePool exists but the catalogue has no instance types
+  // for it. Karpenter reports "NodePool not found" here; the verdict names
+  // what is missing instead: the node's instance-type label, or its instance
+  // type in the catalogue.
+  NodeVerdict NoInstanceTypes(const std::string& name, const NodeFacts& nf,
+                              const Candidate& c) const {
+    const std::string pool_part =
+        absl::StrCat("the catalogue has no instance types for NodePool \"",
+                     nf.pool_label, "\"");
+    if (nf.instance_type.empty()) {
+      return Verdict(
+          name, &c, reasons::kMissingLabel,
+          absl::StrCat("node has no ", well_known::kLabelInstanceTypeStable,
+                       " label and ", pool_part));
+    }
+    return Verdict(
+        name, &c, reasons::kInstanceTypeUnknown,
+        absl::StrCat("instance type \"", nf.instance_type, "\" (label ",
+                     well_known::kLabelInstanceTypeStable,
+                     ") is not in the catalogue: ", pool_part));
   }
 
   // Rule 10: the first pod with an active do-not-disrupt at ctx.now, else

@@ -81,6 +81,18 @@ absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
   return ParseNillableDuration(claim.spec().expire_after(), "spec.expireAfter");
 }
 
+absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
+    const v1::NodeClaim& claim, const v1::NodePool* pool) {
+  if (claim.spec().has_expire_after() || pool == nullptr ||
+      !pool->spec().disruption().has_expire_after()) {
+    return ExpireAfterOf(claim);
+  }
+  return ParseNillableDuration(
+      pool->spec().disruption().expire_after(),
+      absl::StrCat("NodePool \"", pool->metadata().name(),
+                   "\" spec.disruption.expireAfter"));
+}
+
 double LifetimeRemaining(const v1::NodeClaim& claim, absl::Time now) {
   absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
   return LifetimeRemaining(TimeFromProto(claim.metadata().creation_timestamp()),

@@ -3,6 +3,9 @@
 #include "karpenter/disruption/explain.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +17,8 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/time_util.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -191,8 +196,200 @@ std::optional<budget::DisruptionSpec> SpecOf(const snapshot::Snapshot& snap,
   return *std::move(parsed);
 }
 
+v1::Condition TrueCondition(absl::string_view type, absl::Time at) {
+  v1::Condition c;
+  c.set_type(std::string(type));
+  c.set_status(std::string(well_known::kConditionTrue));
+  c.set_reason(std::string(type));
+  *c.mutable_last_transition_time() = TimeToProto(at);
+  return c;
+}
+
+// The `In` values the claim's requirements allow for `key`; empty = any.
+std::vector<std::string> AllowedValues(const v1::NodeClaim& claim,
+                                       absl::string_view key) {
+  std::vector<std::string> out;
+  for (const v1::NodeSelectorRequirement& r : claim.spec().requirements()) {
+    if (r.key() == key && r.operator_() == "In") {
+      out.assign(r.values().begin(), r.values().end());
+    }
+  }
+  return out;
+}
+
+bool Allows(const std::vector<std::string>& values, absl::string_view v) {
+  return values.empty() ||
+         std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// The replacement NodeClaim `r` as launched and initialised at `at`, and
+// its Node: the first of its instance types (the cheapest) that the
+// catalogue lists for its NodePool, in the first available offering its
+// requirements allow, with that type's capacity.
+void LaunchReplacement(const Replacement& r, const PassInputs& inputs,
+                       absl::Time at, snapshot::ObjectSet& objects) {
+  v1::NodeClaim claim = r.node_claim;
+  const std::string name = claim.metadata().name();
+  *claim.mutable_metadata()->mutable_creation_timestamp() = TimeToProto(at);
+  const std::string provider_id = absl::StrCat("explain:///", name);
+  v1::Node node;
+  node.set_api_version("v1");
+  node.set_kind("Node");
+  node.mutable_metadata()->set_name(name);
+  *node.mutable_metadata()->mutable_creation_timestamp() = TimeToProto(at);
+  auto& labels = *node.mutable_metadata()->mutable_labels();
+  for (const auto& [k, v] : claim.metadata().labels()) labels[k] = v;
+  labels[std::string(well_known::kNodePoolLabelKey)] = r.node_pool;
+  labels[std::string(well_known::kNodeInitializedLabelKey)] = "true";
+  labels[std::string(well_known::kNodeRegisteredLabelKey)] = "true";
+  labels[std::string(well_known::kLabelHostname)] = name;
+  const InstanceType* type = nullptr;
+  if (auto pool = inputs.catalog.find(r.node_pool);
+      pool != inputs.catalog.end()) {
+    for (const std::string& want : r.instance_types) {
+      for (const InstanceType& it : pool->second) {
+        if (it.name == want) type = &it;
+      }
+      if (type != nullptr) break;
+    }
+  }
+  if (type == nullptr && !r.instance_types.empty()) {
+    labels[std::string(well_known::kLabelInstanceTypeStable)] =
+        r.instance_types.front();
+  }
+  if (type != nullptr) {
+    labels[std::string(well_known::kLabelInstanceTypeStable)] = type->name;
+    for (const auto& [k, v] : type->labels) labels[k] = v;
+    const std::vector<std::string> zones =
+        AllowedValues(claim, well_known::kLabelTopologyZone);
+    const std::vector<std::string> capacity_types =
+        AllowedValues(claim, well_known::kCapacityTypeLabelKey);
+    for (const Offering& o : type->offerings) {
+      if (!o.available || !Allows(zones, o.zone) ||
+          !Allows(capacity_types, o.capacity_type)) {
+        continue;
+      }
+      labels[std::string(well_known::kLabelTopologyZone)] = o.zone;
+      labels[std::string(well_known::kCapacityTypeLabelKey)] = o.capacity_type;
+      break;
+    }
+    for (const auto& [resource, quantity] : type->capacity) {
+      (*node.mutable_status()->mutable_capacity())[resource] = quantity;
+      (*node.mutable_status()->mutable_allocatable())[resource] = quantity;
+      (*claim.mutable_status()->mutable_capacity())[resource] = quantity;
+      (*claim.mutable_status()->mutable_allocatable())[resource] = quantity;
+    }
+  }
+  for (const auto& [k, v] : labels) {
+    (*claim.mutable_metadata()->mutable_labels())[k] = v;
+  }
+  node.mutable_spec()->set_provider_id(provider_id);
+  *node.mutable_spec()->mutable_taints() = claim.spec().taints();
+  *node.mutable_status()->add_conditions() =
+      TrueCondition(well_known::kConditionTypeReady, at);
+  claim.mutable_status()->set_provider_id(provider_id);
+  claim.mutable_status()->set_node_name(name);
+  for (absl::string_view c : {well_known::kConditionTypeLaunched,
+                              well_known::kConditionTypeRegistered,
+                              well_known::kConditionTypeInitialized}) {
+    *claim.mutable_status()->add_conditions() = TrueCondition(c, at);
+  }
+  objects.nodes.push_back(std::move(node));
+  objects.node_claims.push_back(std::move(claim));
+}
+
+// The cluster after the commands of `plan` ran at `at`: their candidates'
+// Nodes and NodeClaims are gone, their replacements launched and
+// initialised, and the pods of the deleted Nodes moved: DaemonSet, mirror,
+// terminal and terminating pods go with their Node; the others are bound to the
+// command's first replacement, or left pending (unbound) for the next
+// pass's simulation when the command replaces nothing.
+absl::StatusOr<snapshot::Snapshot> ApplyCommandsImpl(
+    const snapshot::Snapshot& snap, const Plan& plan, const PassInputs& inputs,
+    absl::Time at) {
+  std::map<std::string, std::string> moved_to;  // Deleted Node -> new home.
+  std::set<std::string> deleted_claims;
+  snapshot::ObjectSet objects;
+  for (const Command& c : plan.commands) {
+    std::string home;
+    for (const Replacement& r : c.replacements) {
+      std::string name = r.node_claim.metadata().name();
+      while (snap.FindNodeClaim(name).has_value() ||
+             snap.FindNode(name).has_value()) {
+        absl::StrAppend(&name, "-x");
+      }
+      Replacement launched = r;
+      launched.node_claim.mutable_metadata()->set_name(name);
+      if (home.empty()) home = name;
+      LaunchReplacement(launched, inputs, at, objects);
+    }
+    for (const Candidate& cand : c.candidates) {
+      deleted_claims.insert(cand.node_claim_name);
+      if (cand.has_node) moved_to[cand.node_name] = home;
+    }
+  }
+  for (const v1::Node& n : snap.nodes()) {
+    if (moved_to.count(n.metadata().name()) == 0) objects.nodes.push_back(n);
+  }
+  for (const v1::NodeClaim& nc : snap.node_claims()) {
+    if (deleted_claims.count(nc.metadata().name()) == 0) {
+      objects.node_claims.push_back(nc);
+    }
+  }
+  for (snapshot::PodIndex p = 0; p < snap.pod_count(); ++p) {
+    v1::Pod pod = snap.DecodePod(p);
+    auto it = moved_to.find(pod.spec().node_name());
+    if (it != moved_to.end()) {
+      if (drain::IsOwnedByDaemonSet(pod) || drain::IsOwnedByNode(pod) ||
+          drain::IsTerminal(pod) || drain::IsTerminating(pod)) {
+        continue;
+      }
+      pod.mutable_spec()->set_node_name(it->second);
+    }
+    objects.pods.push_back(std::move(pod));
+  }
+  objects.pdbs.assign(snap.pdbs().begin(), snap.pdbs().end());
+  objects.node_pools.assign(snap.node_pools().begin(), snap.node_pools().end());
+  for (const v1::VolumeAttachment& va : snap.volume_attachments()) {
+    if (moved_to.count(va.spec().node_name()) == 0) {
+      objects.volume_attachments.push_back(va);
+    }
+  }
+  objects.persistent_volume_claims.assign(
+      snap.persistent_volume_claims().begin(),
+      snap.persistent_volume_claims().end());
+  objects.persistent_volumes.assign(snap.persistent_volumes().begin(),
+                                    snap.persistent_volumes().end());
+  objects.storage_classes.assign(snap.storage_classes().begin(),
+                                 snap.storage_classes().end());
+  for (const v1::CSINode& n : snap.csi_nodes()) {
+    if (moved_to.count(n.metadata().name()) == 0) {
+      objects.csi_nodes.push_back(n);
+    }
+  }
+  objects.daemon_sets.assign(snap.daemon_sets().begin(),
+                             snap.daemon_sets().end());
+  absl::StatusOr<snapshot::Snapshot> out =
+      snapshot::Snapshot::Build(std::move(objects));
+  if (!out.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "the cluster after the commands of the pass at ", FormatRfc3339(at),
+        " does not build: ", out.status().message()));
+  }
+  return out;
+}
+
+// The projected cluster of one pass: a snapshot and its facts.
+struct Projection {
+  std::unique_ptr<snapshot::Snapshot> snapshot;
+  std::unique_ptr<SnapshotFacts> facts;
+};
+
 // Runs passes at the instants where time alone changes the answer until
-// one commands the node.
+// one commands the node. Before each pass the commands of the previous one
+// are applied (ApplyCommands), and a pass that commanded other nodes is
+// followed by one as soon as they are gone: after the poll interval, or
+// when its commands are validated if that is later.
 absl::Status SearchDisruption(const Controller& controller,
                               const SnapshotFacts& facts,
                               const PassInputs& inputs, const Plan& first,
@@ -200,35 +397,61 @@ absl::Status SearchDisruption(const Controller& controller,
                               NodeExplanation& out) {
   const std::optional<budget::DisruptionSpec> spec =
       SpecOf(facts.snapshot(), out.node_pool, controller.options().budgets);
-  int64_t pool_nodes = 0;
-  if (const budget::NodePoolBudget* pool = first.budgets.Find(out.node_pool);
-      pool != nullptr) {
-    pool_nodes = pool->total_nodes;
-  }
   const absl::Time limit = out.now + options.horizon;
   absl::Time t = out.now;
+  Projection current;  // Empty until a pass commands other nodes.
+  Plan plan = first;
   for (int pass = 0; pass < options.max_passes && t <= limit; ++pass) {
-    out.tried.push_back(t);
-    Plan later;
-    const Plan* plan = &first;
     if (pass > 0) {
-      absl::StatusOr<Plan> p = controller.Decide(facts, inputs, t);
+      const SnapshotFacts& now_facts =
+          current.facts != nullptr ? *current.facts : facts;
+      absl::StatusOr<Plan> p = controller.Decide(now_facts, inputs, t);
       if (!p.ok()) return p.status();
-      later = *std::move(p);
-      plan = &later;
+      plan = *std::move(p);
     }
-    const NodeVerdict* v = plan->VerdictOf(out.node);
+    out.tried.push_back(t);
+    const NodeVerdict* v = plan.VerdictOf(out.node);
     if (v != nullptr && v->code == reasons::kCommanded) {
       out.disrupted_at = t;
       out.disrupted_by = v->method;
       return absl::OkStatus();
     }
-    t = NextInstant(out, spec, pool_nodes, t);
+    int64_t pool_nodes = 0;
+    if (const budget::NodePoolBudget* pool = plan.budgets.Find(out.node_pool);
+        pool != nullptr) {
+      pool_nodes = pool->total_nodes;
+    }
+    absl::Time next = NextInstant(out, spec, pool_nodes, t);
+    if (!plan.commands.empty()) {
+      const snapshot::Snapshot& before =
+          current.snapshot != nullptr ? *current.snapshot : facts.snapshot();
+      absl::StatusOr<snapshot::Snapshot> after =
+          ApplyCommandsImpl(before, plan, inputs, t);
+      if (!after.ok()) return after.status();
+      Projection projected;
+      projected.snapshot =
+          std::make_unique<snapshot::Snapshot>(*std::move(after));
+      projected.facts = std::make_unique<SnapshotFacts>(SnapshotFacts::Build(
+          *projected.snapshot, controller.options().budgets));
+      current = std::move(projected);
+      absl::Time gone = t + controller.options().poll_interval;
+      for (const Command& c : plan.commands) {
+        if (c.validate_at.has_value()) gone = std::max(gone, *c.validate_at);
+      }
+      next = std::min(next, gone);
+    }
+    t = next;
   }
   return absl::OkStatus();
 }
 
 }  // namespace
+
+absl::StatusOr<snapshot::Snapshot> ApplyCommands(
+    const snapshot::Snapshot& snapshot, const Plan& plan,
+    const PassInputs& inputs, absl::Time at) {
+  return ApplyCommandsImpl(snapshot, plan, inputs, at);
+}
 
 absl::StatusOr<NodeExplanation> ExplainNode(const Controller& controller,
                                             const snapshot::Snapshot& snapshot,

@@ -80,6 +80,17 @@ uint32_t PoolOf(const snapshot::Snapshot& snap, absl::string_view label) {
   return p.has_value() ? *p : kNoIndex;
 }
 
+// karpenter.sh/v1beta1's NodeClaim condition: the node has been empty
+// since its lastTransitionTime.
+constexpr absl::string_view kConditionEmpty = "Empty";
+
+// A NodeClaim of the v1beta1 era: it or its NodePool is karpenter.sh/v1beta1.
+bool IsV1Beta1(const v1::NodeClaim& claim, const v1::NodePool* pool) {
+  return claim.api_version() == well_known::kApiVersionV1Beta1 ||
+         (pool != nullptr &&
+          pool->api_version() == well_known::kApiVersionV1Beta1);
+}
+
 ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
                           const v1::NodeClaim& claim) {
   ClaimFacts f;
@@ -89,7 +100,10 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
   f.pool = PoolOf(snap, f.pool_label);
   f.created = TimeFromProto(claim.metadata().creation_timestamp());
   f.has_termination_grace_period = claim.spec().has_termination_grace_period();
-  absl::StatusOr<std::optional<absl::Duration>> expire = ExpireAfterOf(claim);
+  const v1::NodePool* pool =
+      f.pool == kNoIndex ? nullptr : &snap.node_pools()[f.pool];
+  absl::StatusOr<std::optional<absl::Duration>> expire =
+      ExpireAfterOf(claim, pool);
   if (!expire.ok()) {
     f.expire_after_error = expire.status();
   } else {
@@ -123,6 +137,14 @@ ClaimFacts MakeClaimFacts(const snapshot::Snapshot& snap,
         IsSet(claim.status().last_pod_event_time())
             ? TimeFromProto(claim.status().last_pod_event_time())
             : TimeFromProto(init->last_transition_time());
+    // karpenter.sh/v1beta1 had no lastPodEventTime: its consolidateAfter
+    // (WhenEmpty only) counted from the Empty condition's transition.
+    const v1::Condition* empty = FindCondition(conditions, kConditionEmpty);
+    if (!IsSet(claim.status().last_pod_event_time()) &&
+        IsV1Beta1(claim, pool) && IsConditionTrue(empty)) {
+      f.consolidation_start = std::max(
+          *f.consolidation_start, TimeFromProto(empty->last_transition_time()));
+    }
   }
   return f;
 }

@@ -88,9 +88,10 @@ TEST_CASE("candidates: every node-level exclusion has its code and message",
         "node doesn't have required label (label=karpenter.sh/nodepool)"}},
       {"gone-pool", {"NodePoolNotFound", "NodePool not found (NodePool=gone)"}},
       {"typeless",
-       {"NodePoolNotFound",
-        "NodePool not found (NodePool=no-types): no instance types in the "
-        "catalogue"}},
+       {"InstanceTypeUnknown",
+        "instance type \"m5.large\" (label node.kubernetes.io/instance-type) "
+        "is not in the catalogue: the catalogue has no instance types for "
+        "NodePool \"no-types\""}},
   };
   CHECK(got == want);
   // Sorted by name, with the NodeClaim named where there is one.
@@ -106,6 +107,41 @@ TEST_CASE("candidates: every node-level exclusion has its code and message",
   CHECK(test::Names(pool.For(Method::kEmptiness).candidates) ==
         std::vector<std::string>{"dnd-duration", "dnd-false", "ok",
                                  "taint-only"});
+}
+
+TEST_CASE("candidates: a NodePool without instance types names what is missing",
+          "[disruption][output-fixes]") {
+  test::Cluster cl;
+  cl.Pool({.name = "typed"}).Pool({.name = "untyped"});
+  cl.Node({.name = "labelled", .nodepool = "untyped"});
+  cl.Node({.name = "unlabelled", .nodepool = "untyped"});
+  cl.Node({.name = "fine", .nodepool = "typed"});
+  cl.objects.nodes[1].mutable_metadata()->mutable_labels()->erase(
+      "node.kubernetes.io/instance-type");
+  const snapshot::Snapshot s = cl.Build();
+  const InstanceTypeCatalog catalog =
+      test::Catalog("typed", {{"m5.large", 0.1}});
+  CandidateContext ctx = test::Ctx(s);
+  ctx.catalog = &catalog;
+  const CandidatePool pool = test::MustBuild(ctx);
+  const auto got = ByNode(pool.exclusions());
+  const std::map<std::string, std::pair<std::string, std::string>> want = {
+      {"labelled",
+       {"InstanceTypeUnknown",
+        "instance type \"m5.large\" (label node.kubernetes.io/instance-type) "
+        "is not in the catalogue: the catalogue has no instance types for "
+        "NodePool \"untyped\""}},
+      {"unlabelled",
+       {"MissingLabel",
+        "node has no node.kubernetes.io/instance-type label and the catalogue "
+        "has no instance types for NodePool \"untyped\""}},
+  };
+  CHECK(got == want);
+  // Still excluded from every method, as Karpenter's "NodePool not found".
+  CHECK(test::Names(pool.For(Method::kDrift).candidates) ==
+        std::vector<std::string>{"fine"});
+  CHECK(test::Names(pool.For(Method::kExpiration).candidates) ==
+        std::vector<std::string>{"fine"});
 }
 
 TEST_CASE("candidates: a null catalogue skips the instance-type rule",

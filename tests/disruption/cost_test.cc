@@ -121,5 +121,43 @@ TEST_CASE("cost: ExpireAfterOf reports an unparsable expireAfter",
   CHECK(!got->has_value());
 }
 
+TEST_CASE("cost: a v1beta1 NodePool's expireAfter applies to bare claims",
+          "[disruption][output-fixes]") {
+  v1::NodePool pool;
+  pool.set_api_version("karpenter.sh/v1beta1");
+  pool.mutable_metadata()->set_name("legacy");
+  pool.mutable_spec()->mutable_disruption()->set_expire_after("168h");
+  test::ClaimOpts o;
+  const v1::NodeClaim bare = test::MakeClaim("n", "legacy", o);
+  REQUIRE_FALSE(bare.spec().has_expire_after());
+  absl::StatusOr<std::optional<absl::Duration>> got =
+      ExpireAfterOf(bare, &pool);
+  REQUIRE(got.ok());
+  CHECK(*got == absl::Hours(168));
+  // Without the NodePool, or with the claim's own value, the claim decides.
+  got = ExpireAfterOf(bare, nullptr);
+  REQUIRE(got.ok());
+  CHECK(!got->has_value());
+  o.expire_after = "Never";
+  got = ExpireAfterOf(test::MakeClaim("n", "legacy", o), &pool);
+  REQUIRE(got.ok());
+  CHECK(!got->has_value());
+  // A v1 NodePool (no spec.disruption.expireAfter) adds nothing.
+  v1::NodePool v1_pool;
+  v1_pool.mutable_spec()->mutable_template_()->mutable_spec()->set_expire_after(
+      "24h");
+  got = ExpireAfterOf(bare, &v1_pool);
+  REQUIRE(got.ok());
+  CHECK(!got->has_value());
+  // A bad NodePool value names the NodePool and its field.
+  pool.mutable_spec()->mutable_disruption()->set_expire_after("2w");
+  got = ExpireAfterOf(bare, &pool);
+  REQUIRE_FALSE(got.ok());
+  CHECK_THAT(
+      std::string(got.status().message()),
+      Catch::Contains("NodePool \"legacy\" spec.disruption.expireAfter") &&
+          Catch::Contains("2w"));
+}
+
 }  // namespace
 }  // namespace karpenter::disruption

@@ -5,11 +5,14 @@
 
 #include "karpenter/disruption/explain.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "karpenter/catalog.h"
 #include "karpenter/disruption/plan_proto.h"
+#include "karpenter/drain/classify.h"
 #include "karpenter/snapshot/load.h"
 
 namespace karpenter::disruption {
@@ -131,6 +134,170 @@ TEST_CASE("explain: budgets, their next change and do-not-disrupt pods",
   CHECK(nr.disrupted_by == Method::kExpiration);
   CHECK(std::find(nr.tried.begin(), nr.tried.end(),
                   At("2025-03-05T17:00:00Z")) != nr.tried.end());
+}
+
+snapshot::Snapshot Load(const std::string& path) {
+  snapshot::ObjectSet set;
+  REQUIRE(snapshot::LoadFile(path, set).ok());
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(set));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+TEST_CASE("explain: v1beta1 expireAfter and consolidateAfter are honoured",
+          "[disruption][explain][output-fixes]") {
+  // tests/testdata/v1beta1-cluster.yaml: NodeClaims without spec.expireAfter
+  // under a v1beta1 NodePool with spec.disruption.expireAfter 720h,
+  // WhenEmpty after 30m.
+  const snapshot::Snapshot snap =
+      Load(absl::StrCat(KARPENTER_TESTDATA_DIR, "/v1beta1-cluster.yaml"));
+  const absl::Time at = At("2025-03-05T12:00:00Z");
+  const NodeExplanation busy = Explain(snap, "ip-10-0-9-1", at);
+  REQUIRE(busy.expires_at.has_value());
+  CHECK(*busy.expires_at == At("2025-03-31T00:00:00Z"));
+  CHECK(busy.disrupted_at == busy.expires_at);
+  CHECK(busy.disrupted_by == Method::kExpiration);
+  // Past the expiry the pass expires it.
+  const NodeExplanation late =
+      Explain(snap, "ip-10-0-9-1", At("2025-03-31T00:00:00Z"));
+  CHECK(late.verdict.code == std::string(reasons::kCommanded));
+  CHECK(late.verdict.method == Method::kExpiration);
+
+  // consolidateAfter counts from the Empty condition (11:50), not from
+  // initialisation four days earlier.
+  const NodeExplanation empty = Explain(snap, "ip-10-0-9-2", at);
+  CHECK(empty.consolidation_policy == "WhenEmpty");
+  REQUIRE(empty.consolidatable_at.has_value());
+  CHECK(*empty.consolidatable_at == At("2025-03-05T12:20:00Z"));
+  CHECK(empty.verdict.code != std::string(reasons::kCommanded));
+  CHECK(empty.disrupted_at == At("2025-03-05T12:20:00Z"));
+  CHECK(empty.disrupted_by == Method::kEmptiness);
+}
+
+// The demo cluster with ip-10-0-3-67's NodeClaim Drifted:
+// tests/testdata/demo-drifted.yaml plus the demo's empty node, its
+// NodeClaim and pods.
+snapshot::Snapshot DemoWithEmptyAndDrifted() {
+  snapshot::ObjectSet drifted;
+  REQUIRE(
+      snapshot::LoadFile(
+          absl::StrCat(KARPENTER_TESTDATA_DIR, "/demo-drifted.yaml"), drifted)
+          .ok());
+  snapshot::ObjectSet demo;
+  REQUIRE(snapshot::LoadFile(
+              absl::StrCat(KARPENTER_EXAMPLES_DIR, "/clusters/demo.yaml"), demo)
+              .ok());
+  for (const v1::Node& n : demo.nodes) {
+    if (n.metadata().name() == kEmpty) drifted.nodes.push_back(n);
+  }
+  for (const v1::NodeClaim& c : demo.node_claims) {
+    if (c.status().node_name() == kEmpty) drifted.node_claims.push_back(c);
+  }
+  for (const v1::Pod& p : demo.pods) {
+    if (p.spec().node_name() == kEmpty) drifted.pods.push_back(p);
+  }
+  absl::StatusOr<snapshot::Snapshot> snap =
+      snapshot::Snapshot::Build(std::move(drifted));
+  REQUIRE(snap.ok());
+  return *std::move(snap);
+}
+
+TEST_CASE("explain: the projection removes what earlier passes commanded",
+          "[disruption][explain][output-fixes]") {
+  constexpr char kDrifted[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const snapshot::Snapshot snap = DemoWithEmptyAndDrifted();
+  const absl::Time at = At("2025-03-05T12:00:00Z");
+  // The first pass deletes the empty node; emptiness ends the pass before
+  // drift runs.
+  const NodeExplanation empty = Explain(snap, kEmpty, at);
+  CHECK(empty.verdict.code == std::string(reasons::kCommanded));
+  const NodeExplanation e = Explain(snap, kDrifted, at);
+  CHECK(e.verdict.code != std::string(reasons::kCommanded));
+  REQUIRE(e.drifted_since.has_value());
+  // Once the empty node is gone (its command validated 15 s later), the next
+  // pass drifts the node, instead of the emptiness command repeating until
+  // the node expires weeks later.
+  REQUIRE(e.disrupted_at.has_value());
+  CHECK(*e.disrupted_at == at + absl::Seconds(15));
+  CHECK(e.disrupted_by == Method::kDrift);
+  CHECK(e.tried == std::vector<absl::Time>{at, at + absl::Seconds(15)});
+}
+
+TEST_CASE("explain: ApplyCommands launches replacements and moves pods",
+          "[disruption][explain][output-fixes]") {
+  // demo-web-spread.yaml: the drifted ip-10-0-3-67's web pod may stay only in
+  // us-west-2c, so the pass replaces the node with one launched there.
+  constexpr char kDrifted[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const snapshot::Snapshot snap =
+      Load(absl::StrCat(KARPENTER_TESTDATA_DIR, "/demo-web-spread.yaml"));
+  absl::StatusOr<std::vector<InstanceType>> types = LoadInstanceTypeCatalog(
+      absl::StrCat(KARPENTER_EXAMPLES_DIR, "/catalogs/aws-us-west-2.yaml"));
+  REQUIRE(types.ok());
+  PassInputs inputs;
+  inputs.catalog = CatalogForEveryNodePool(snap, *types);
+  const absl::Time at = At("2025-03-05T12:00:00Z");
+  absl::StatusOr<Plan> plan = Controller().Decide(snap, inputs, at);
+  REQUIRE(plan.ok());
+  REQUIRE(plan->commands.size() == 1);
+  REQUIRE(plan->commands[0].decision() == Decision::kReplace);
+  const std::string replacement =
+      plan->commands[0].replacements[0].node_claim.metadata().name();
+  size_t leaving = 0;  // DaemonSet pods of the drifted node.
+  const std::optional<snapshot::NodeIndex> old_node = snap.FindNode(kDrifted);
+  REQUIRE(old_node.has_value());
+  for (snapshot::PodIndex p : snap.PodsOnNode(*old_node)) {
+    if (drain::IsOwnedByDaemonSet(snap.DecodePod(p))) ++leaving;
+  }
+  REQUIRE(leaving > 0);
+
+  absl::StatusOr<snapshot::Snapshot> after =
+      ApplyCommands(snap, *plan, inputs, at);
+  REQUIRE(after.ok());
+  CHECK_FALSE(after->FindNode(kDrifted).has_value());
+  CHECK_FALSE(after->FindNodeClaim("default-p8vtn").has_value());
+  CHECK(after->nodes().size() == snap.nodes().size());
+  CHECK(after->pod_count() == snap.pod_count() - leaving);
+  const std::optional<snapshot::NodeIndex> n = after->FindNode(replacement);
+  REQUIRE(n.has_value());
+  const v1::Node& node = after->nodes()[*n];
+  const auto& labels = node.metadata().labels();
+  // The cheapest type the command lists, with the catalogue's capacity, in
+  // the only zone the web pod may use.
+  const Replacement& r = plan->commands[0].replacements[0];
+  CHECK(labels.at("node.kubernetes.io/instance-type") == r.instance_types[0]);
+  CHECK(labels.at("topology.kubernetes.io/zone") == "us-west-2c");
+  CHECK(labels.at("karpenter.sh/nodepool") == r.node_pool);
+  CHECK(labels.at("karpenter.sh/initialized") == "true");
+  const std::vector<InstanceType>& offered = inputs.catalog.at(r.node_pool);
+  const auto type = std::find_if(
+      offered.begin(), offered.end(),
+      [&](const InstanceType& t) { return t.name == r.instance_types[0]; });
+  REQUIRE(type != offered.end());
+  CHECK(node.status().allocatable().at("cpu") == type->capacity.at("cpu"));
+  CHECK(node.spec().provider_id() ==
+        after->node_claims()[*after->FindNodeClaim(replacement)]
+            .status()
+            .provider_id());
+  const std::optional<snapshot::NodeClaimIndex> c =
+      after->FindNodeClaim(replacement);
+  REQUIRE(c.has_value());
+  CHECK(after->node_claims()[*c].status().node_name() == replacement);
+  // The web pod moved to the replacement; the DaemonSet pods went.
+  const std::optional<snapshot::PodIndex> web =
+      after->FindPod("default", "web-6d4cf56db6-tq8mc");
+  REQUIRE(web.has_value());
+  CHECK(after->NodeOfPod(*web) == n);
+  CHECK(after->PodsOnUnknownNodes().empty());
+  // The next pass sees the replacement as an initialised, managed node.
+  absl::StatusOr<Plan> next =
+      Controller().Decide(*after, inputs, at + absl::Seconds(10));
+  REQUIRE(next.ok());
+  const NodeVerdict* v = next->VerdictOf(replacement);
+  REQUIRE(v != nullptr);
+  CHECK(v->node_claim == replacement);
+  CHECK(v->code != std::string(reasons::kNotInitialized));
+  CHECK(v->code != std::string(reasons::kNotManaged));
 }
 
 TEST_CASE("explain: unknown nodes and bad options are errors",

@@ -582,5 +582,32 @@ spec:
   CHECK(report.node_pools(0).reasons(2).timeline_size() == 1);
 }
 
+TEST_CASE("budget cli: remaining stays unlimited while nodes disrupt",
+          "[cli][budgets][output-fixes]") {
+  // budgets: [] with one of three nodes NotReady (disrupting).
+  Result r =
+      Run({"budgets", "-f", KARPENTER_TESTDATA_DIR "/v1beta1-cluster.yaml",
+           "--at", "2025-03-05T12:00:00Z"});
+  REQUIRE(r.status == kExitOk);
+  const std::vector<std::string> row = Row(r.out, "legacy", "Empty");
+  REQUIRE(row.size() >= 7);
+  CHECK(row[1] == "3");
+  CHECK(row[2] == "1");
+  CHECK(row[4] == "unlimited");
+  CHECK(row[5] == "unlimited");
+  // JSON keeps the numbers.
+  Result json =
+      Run({"budgets", "-f", KARPENTER_TESTDATA_DIR "/v1beta1-cluster.yaml",
+           "--at", "2025-03-05T12:00:00Z", "-o", "json"});
+  REQUIRE(json.status == kExitOk);
+  v1::BudgetReport report;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(json.out, &report).ok());
+  REQUIRE(report.node_pools_size() == 1);
+  REQUIRE(report.node_pools(0).reasons_size() == 3);
+  CHECK(report.node_pools(0).reasons(1).reason() == "Empty");
+  CHECK(report.node_pools(0).reasons(1).unlimited());
+  CHECK(report.node_pools(0).reasons(1).remaining() == 2147483646);
+}
+
 }  // namespace
 }  // namespace karpenter::cli

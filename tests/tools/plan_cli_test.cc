@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "cli_test_util.h"
 #include "google/protobuf/util/json_util.h"
@@ -338,6 +339,101 @@ TEST_CASE("explain cli: --catalog names the consolidation of a node",
   CHECK(bad.status == kExitUsage);
   CHECK(bad.out.empty());
   CHECK(absl::StrContains(bad.err, "/nonexistent/catalog.yaml"));
+}
+
+std::string V1Beta1() {
+  return std::string(KARPENTER_TESTDATA_DIR) + "/v1beta1-cluster.yaml";
+}
+
+TEST_CASE("explain cli: an unlimited budget has unlimited remaining",
+          "[cli][explain][output-fixes]") {
+  // budgets: [] and a NotReady node disrupting: Karpenter's remaining is
+  // MaxInt32 - 1, still no limit.
+  const test::Result r =
+      Run({"explain", "ip-10-0-9-1", "-f", V1Beta1(), "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StrContains(
+      r.out,
+      "    Empty: allowed unlimited, remaining unlimited; no budgets "
+      "(explicit empty list): unlimited\n"));
+  CHECK_FALSE(absl::StrContains(r.out, "214748364"));
+}
+
+TEST_CASE("explain cli: a v1beta1 NodePool's expireAfter and consolidateAfter",
+          "[cli][explain][output-fixes]") {
+  const test::Result busy =
+      Run({"explain", "ip-10-0-9-1", "-f", V1Beta1(), "--at", kAt});
+  REQUIRE(busy.status == kExitOk);
+  CHECK(absl::StrContains(busy.out,
+                          "  expiry:        2025-03-31T00:00:00Z (in 612h)\n"));
+  CHECK(absl::StrContains(busy.out,
+                          "  disrupted:     at 2025-03-31T00:00:00Z (in "
+                          "612h), by Expiration\n"));
+  const test::Result empty =
+      Run({"explain", "ip-10-0-9-2", "-f", V1Beta1(), "--at", kAt});
+  REQUIRE(empty.status == kExitOk);
+  CHECK(absl::StrContains(empty.out,
+                          "  consolidation: WhenEmpty, consolidateAfter "
+                          "elapses 2025-03-05T12:20:00Z (in 20m)\n"));
+  CHECK(absl::StrContains(empty.out,
+                          "  disrupted:     at 2025-03-05T12:20:00Z (in "
+                          "20m), by Emptiness\n"));
+}
+
+TEST_CASE("plan cli: nodes without an instance type say so",
+          "[cli][plan][output-fixes]") {
+  std::ifstream in(V1Beta1());
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string file = test::WriteTemp(
+      "v1beta1_typeless.yaml",
+      absl::StrReplaceAll(
+          text.str(),
+          {{"      node.kubernetes.io/instance-type: m5.large\n", ""}}));
+  const test::Result r = Run({"plan", "-f", file, "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  const std::string row = RowOf(r.out, "ip-10-0-9-1");
+  CHECK(absl::StrContains(
+      row,
+      "legacy    MissingLabel  -       node has no "
+      "node.kubernetes.io/instance-type label and the catalogue has no "
+      "instance types for NodePool \"legacy\""));
+  CHECK_FALSE(absl::StrContains(r.out, "NodePoolNotFound"));
+}
+
+TEST_CASE("explain cli: the projection runs the earlier passes' commands",
+          "[cli][explain][output-fixes]") {
+  // demo-drifted.yaml plus the demo's empty node: the first pass deletes the
+  // empty node, the next one (after its 15 s validation) drifts
+  // ip-10-0-3-67.
+  std::ifstream in(std::string(KARPENTER_EXAMPLES_DIR) + "/clusters/demo.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::vector<std::string> items = absl::StrSplit(text.str(), "\n- ");
+  std::vector<std::string> empty_items;
+  for (size_t i = 1; i < items.size(); ++i) {
+    if (absl::StrContains(items[i], kEmpty)) empty_items.push_back(items[i]);
+  }
+  REQUIRE(empty_items.size() == 4);
+  const std::string extra = test::WriteTemp(
+      "demo_empty_node.yaml", "apiVersion: v1\nkind: List\nitems:\n- " +
+                                  absl::StrJoin(empty_items, "\n- "));
+  const test::Result r = Run(
+      {"explain", "ip-10-0-3-67.us-west-2.compute.internal", "-f",
+       KARPENTER_TESTDATA_DIR "/demo-drifted.yaml", "-f", extra, "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StrContains(r.out,
+                          "  disrupted:     at 2025-03-05T12:00:15Z (in 15s), "
+                          "by Drift\n"));
+  // With the catalogue, the bundled demo's ip-10-0-3-67 is consolidated as
+  // soon as the empty node the first pass deletes is gone.
+  const test::Result priced =
+      Run({"explain", "ip-10-0-3-67.us-west-2.compute.internal", "--at", kAt,
+           "--catalog", Catalog()});
+  REQUIRE(priced.status == kExitOk);
+  CHECK(absl::StrContains(priced.out,
+                          "  disrupted:     at 2025-03-05T12:00:15Z (in 15s), "
+                          "by SingleNodeConsolidation\n"));
 }
 
 }  // namespace

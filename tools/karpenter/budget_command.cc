@@ -315,6 +315,12 @@ std::string CountText(int64_t n) {
   return n == budget::kUnlimited ? "unlimited" : absl::StrCat(n);
 }
 
+// What remains of `allowed`: "unlimited" when no budget limits it (the
+// remaining count is then MaxInt32 less the disrupting nodes).
+std::string RemainingText(int64_t allowed, int64_t remaining) {
+  return allowed == budget::kUnlimited ? "unlimited" : CountText(remaining);
+}
+
 std::string LimitingText(bool has, int32_t index) {
   return has ? absl::StrCat("budgets[", index, "]") : "-";
 }
@@ -329,7 +335,7 @@ void PrintSummary(const v1::BudgetReport& report, std::ostream& out) {
       rows.push_back(
           {np.name(), absl::StrCat(np.total_nodes()),
            absl::StrCat(np.disrupting_nodes()), rb.reason(),
-           CountText(rb.allowed()), CountText(rb.remaining()),
+           CountText(rb.allowed()), RemainingText(rb.allowed(), rb.remaining()),
            LimitingText(rb.has_limiting_budget(), rb.limiting_budget()),
            changes ? rb.next_change() : "never",
            changes ? CountText(rb.next_allowed()) : "-", rb.why()});

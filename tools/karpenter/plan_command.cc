@@ -71,7 +71,8 @@ constexpr char kExplainUsage[] =
     "NodePool's budgets with the limiting one and when they next change,\n"
     "every do-not-disrupt pod and blocking PodDisruptionBudget with its\n"
     "numbers, and the earliest instant within --horizon (default 720h) at\n"
-    "which a pass would disrupt it if nothing else in the cluster changed.\n"
+    "which a pass would disrupt it if nothing else in the cluster changed\n"
+    "than what the passes before it commanded (deleted, replaced).\n"
     "--catalog FILE prices the instance types as 'karpenter plan --catalog'\n"
     "does; without it consolidation never acts (InstanceTypeUnknown).\n"
     "\n"
@@ -294,19 +295,28 @@ void PrintTiming(const disruption::NodeExplanation& e, std::ostream& out) {
       << "\n";
 }
 
+// "unlimited" for Karpenter's no-limit value (math.MaxInt32), else the
+// number.
+std::string CountText(int64_t n) {
+  return n == budget::kUnlimited ? "unlimited" : absl::StrCat(n);
+}
+
+// What remains of `allowed`: "unlimited" when no budget limits it (the
+// remaining count is then MaxInt32 less the disrupting nodes).
+std::string RemainingText(int64_t allowed, int64_t remaining) {
+  return allowed == budget::kUnlimited ? "unlimited" : CountText(remaining);
+}
+
 void PrintBudgets(const disruption::NodeExplanation& e, std::ostream& out) {
   if (e.budgets.empty()) return;
   out << "  budgets of NodePool " << e.node_pool << ":\n";
   for (const disruption::ReasonBudgetExplanation& b : e.budgets) {
     out << "    " << budget::DisruptionReasonName(b.reason) << ": allowed "
-        << (b.allowed == budget::kUnlimited ? std::string("unlimited")
-                                            : absl::StrCat(b.allowed))
-        << ", remaining " << b.remaining << "; " << b.why;
+        << CountText(b.allowed) << ", remaining "
+        << RemainingText(b.allowed, b.remaining) << "; " << b.why;
     if (b.next_change != absl::InfiniteFuture()) {
       out << "; changes at " << Utc(b.next_change) << " to "
-          << (b.next_allowed == budget::kUnlimited
-                  ? std::string("unlimited")
-                  : absl::StrCat(b.next_allowed));
+          << CountText(b.next_allowed);
     }
     out << "\n";
   }

@@ -18,8 +18,11 @@
 //   6. nominated for a pending pod                           kNominated
 //   7. Node annotation karpenter.sh/do-not-disrupt == "true" kNodeDoNotDisrupt
 //   8. no karpenter.sh/nodepool label                        kNoNodePoolLabel
-//   9. the NodePool is not in the snapshot, or the catalogue has no
-//      instance types for it                                 kNodePoolNotFound
+//   9. the NodePool is not in the snapshot                   kNodePoolNotFound
+//      or the catalogue has no instance types for it: Karpenter reports
+//      "NodePool not found" too, the SDK names what is missing: the node has
+//      no node.kubernetes.io/instance-type label           kMissingLabel
+//      or its instance type is not in the catalogue        kInstanceTypeUnknown
 //  10. per method class: a pod with an active do-not-disrupt annotation
 //      (kPodDoNotDisrupt), else a pod whose eviction a PDB refuses
 //      (kPdbBlocked, or kMultiplePdbs for a pod under several PDBs). Graceful

@@ -48,6 +48,17 @@ double EvictionCost(const v1::Pod& pod);
 absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
     const v1::NodeClaim& claim);
 
+// The expireAfter that applies to `claim` under its NodePool `pool` (null
+// when the NodePool is unknown): the NodeClaim's `spec.expireAfter` when it
+// has one (Karpenter v1 copies it from the NodePool template at creation),
+// else the karpenter.sh/v1beta1 NodePool's `spec.disruption.expireAfter`,
+// which v1beta1 NodeClaims never carried (docs/semantics.md §2.8); nullopt
+// when neither is set or the one that applies is "Never". Errors:
+// InvalidArgument naming the field (`spec.expireAfter`, or `NodePool "x"
+// spec.disruption.expireAfter`) and quoting the value.
+absl::StatusOr<std::optional<absl::Duration>> ExpireAfterOf(
+    const v1::NodeClaim& claim, const v1::NodePool* pool);
+
 // The fraction of the NodeClaim's lifetime left at `now`:
 //   clamp((expireAfter - age) / expireAfter, 0, 1), age = now - creation.
 // 1.0 when expireAfter is absent or "Never", and also when it is

@@ -13,11 +13,23 @@
 // (§2.8), drift (§3), the NodePool budgets (§1.4) and the PDBs and
 // do-not-disrupt annotations that block eviction (§2.4).
 //
-// "If nothing else changed" is computed by running the same controller on
-// the same snapshot at the instants where time alone can change the
-// answer: the node's consolidateAfter and expireAfter instants, its pods'
-// do-not-disrupt expiries and the next changes of its NodePool's budgets,
-// in order, until a pass commands the node or the horizon is reached.
+// The projection runs the same controller at the instants where time
+// alone can change the answer: the node's consolidateAfter and expireAfter
+// instants, its pods' do-not-disrupt expiries and the next changes of its
+// NodePool's budgets, in order, until a pass commands the node or the
+// horizon is reached. Each pass's commands are carried out before the next
+// pass: their candidates' Nodes and NodeClaims are deleted (with their
+// CSINodes and VolumeAttachments), their replacements launched as
+// initialised NodeClaims and Ready Nodes of the cheapest listed instance
+// type the catalogue knows (its capacity, the first available offering the
+// requirements allow), and the deleted Nodes' pods moved: DaemonSet,
+// mirror, terminal and terminating pods go with the Node, the others are bound
+// to the command's first replacement, or left pending for the next pass's
+// simulation when the command replaces nothing. A pass that commanded other
+// nodes is followed by one poll interval (ControllerOptions::poll_interval)
+// later, or when its commands are validated (validate_at) if that is later.
+// Nothing else changes: no pod is created, no other Node or NodeClaim ages
+// into a command of its own between the instants tried.
 //
 // Thread-safety: a pure function of its arguments.
 #ifndef KARPENTER_DISRUPTION_EXPLAIN_H_
@@ -99,8 +111,9 @@ struct NodeExplanation {
   std::vector<ReasonBudgetExplanation> budgets;
   std::vector<DoNotDisruptPod> do_not_disrupt;
   std::vector<BlockingPdb> blocking_pdbs;
-  // The earliest instant in [now, now + horizon] at which a pass over the
-  // same snapshot commands the node, and the method; nullopt if none.
+  // The earliest instant in [now, now + horizon] at which a pass commands
+  // the node, the earlier passes' commands carried out (see the top), and
+  // the method; nullopt if none.
   std::optional<absl::Time> disrupted_at;
   std::optional<Method> disrupted_by;
   // The instants that were tried, in order (for the curious).
@@ -119,13 +132,32 @@ struct ExplainOptions {
 // at `now`, running `controller` over `snapshot` with `inputs`.
 // Errors: NotFound `node "x" not found` when neither a Node nor a NodeClaim
 // has that name; InvalidArgument for bad options (naming the option and
-// value), and the errors of Controller::Decide.
+// value); the errors of Controller::Decide; Internal when the cluster after
+// a pass's commands does not build (naming the instant and the reason).
 absl::StatusOr<NodeExplanation> ExplainNode(const Controller& controller,
                                             const snapshot::Snapshot& snapshot,
                                             const PassInputs& inputs,
                                             absl::string_view node,
                                             absl::Time now,
                                             const ExplainOptions& options = {});
+
+// The cluster after the commands of `plan` (a pass over `snapshot`) ran at
+// `at`, as ExplainNode's projection sees it (see the top of this file): the
+// candidates' Nodes and NodeClaims deleted with their CSINodes and
+// VolumeAttachments; each replacement launched as a NodeClaim created at
+// `at` (Launched, Registered, Initialized) and a Ready Node of the same
+// name, of the first of its instance types that `inputs.catalog` lists for
+// its NodePool (that type's capacity as capacity and allocatable, its
+// labels, and the zone and capacity type of its first available offering
+// the NodeClaim's requirements allow); the deleted Nodes' DaemonSet, mirror,
+// terminal and terminating pods dropped, their other pods bound to the
+// command's first replacement or, without one, left unbound (pending). A
+// replacement whose name is taken gets "-x" appended. Everything else is copied
+// unchanged. Errors: Internal, naming `at` and Snapshot::Build's message, if
+// the result does not build.
+absl::StatusOr<snapshot::Snapshot> ApplyCommands(
+    const snapshot::Snapshot& snapshot, const Plan& plan,
+    const PassInputs& inputs, absl::Time at);
 
 }  // namespace karpenter::disruption
 
