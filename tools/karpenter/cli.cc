@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/catalog.h"
 #include "karpenter/snapshot/audit.h"
@@ -184,13 +185,19 @@ std::optional<snapshot::Snapshot> LoadChecked(
     return std::nullopt;
   }
   if (checks != nullptr && checks->strict && !warnings.empty()) {
-    PrintError(err,
-               absl::StrCat(command, ": --strict: ", warnings[0].message,
-                            warnings.size() == 1
-                                ? ""
-                                : absl::StrCat(" (and ", warnings.size() - 1,
-                                               " more objects with missing "
-                                               "timestamps)")));
+    // The first object, without "taken as": --strict takes nothing.
+    const snapshot::DumpWarning& w = warnings[0];
+    const size_t more = warnings.size() - 1;
+    PrintError(err, absl::StrCat(
+                        command, ": --strict: ",
+                        w.source.empty() ? "" : w.source + ": ", w.object_kind,
+                        " \"", w.object, "\": ", absl::StrJoin(w.fields, ", "),
+                        w.fields.size() == 1 ? " is" : " are", " missing",
+                        more == 0 ? ""
+                                  : absl::StrCat(" (and ", more,
+                                                 more == 1 ? " more object"
+                                                           : " more objects",
+                                                 " with missing timestamps)")));
     return std::nullopt;
   }
   for (const snapshot::DumpWarning& w : warnings) {
