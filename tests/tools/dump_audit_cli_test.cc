@@ -222,6 +222,28 @@ TEST_CASE(
   CHECK_FALSE(absl::StrContains(c.out, "Expiration  "));
 }
 
+TEST_CASE("dump audit cli: a NodeClaim dumped alone is not orphaned",
+          "[cli][audit]") {
+  // No Node and no NodePool: without --complete the verdict says why the
+  // claim is left alone (not "does not have an associated node").
+  const std::string file = test::WriteTemp("audit_claim_only.yaml", R"(
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: lone
+  creationTimestamp: "2025-03-01T00:00:00Z"
+  labels: {karpenter.sh/nodepool: default}
+spec: {expireAfter: 720h}
+)");
+  const test::Result r = Run({"plan", "-f", file, "--at", kAt});
+  REQUIRE(r.status == kExitOk);
+  CHECK(absl::StrContains(r.out, "0 commands"));
+  CHECK(absl::StrContains(r.out, "lone  default   NodePoolNotFound"));
+  const test::Result c = Run({"plan", "-f", file, "--at", kAt, "--complete"});
+  REQUIRE(c.status == kExitOk);
+  CHECK(absl::StrContains(c.out, "1  NodePoolDeleted  Delete    lone"));
+}
+
 TEST_CASE("dump audit cli: other partial dumps get one line each",
           "[cli][audit]") {
   const std::string nodes_only =
