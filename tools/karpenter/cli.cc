@@ -56,7 +56,9 @@ constexpr char kUsage[] =
     "  kubectl get "
     "nodes,pods,pdb,nodepools,nodeclaims,pv,pvc,storageclasses,csinodes,"
     "daemonsets,volumeattachments -A -o yaml\n"
-    "(or -o json), any number of files with -f.\n"
+    "(or -o json), any number of files with -f. plan, explain, budgets,\n"
+    "fit and provision take a timestamp an object lacks as the pass time,\n"
+    "with a warning (--strict: an error); see 'karpenter plan --help'.\n"
     "\n"
     "Run 'karpenter <command> --help' for a command's options.\n";
 
