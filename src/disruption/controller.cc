@@ -227,6 +227,24 @@ std::map<std::string, absl::Time, std::less<>> ActiveBackoffs(
   return out;
 }
 
+// A node-level exclusion of a NodeClaim whose NodePool is not in the
+// snapshot, reworded when the snapshot may be partial
+// (MethodOptions::node_pools_complete false): the NodePool may exist
+// outside the dump, so the NodeClaim is neither orphaned nor deleted.
+NodeVerdict MissingNodePoolVerdict(const snapshot::Snapshot& snapshot,
+                                   const MethodOptions& options,
+                                   const NodeVerdict& v) {
+  if (options.node_pools_complete || v.node_pool.empty() ||
+      (v.code != reasons::kNodePoolNotFound && v.code != reasons::kNoNode) ||
+      snapshot.FindNodePool(v.node_pool).has_value()) {
+    return v;
+  }
+  NodeVerdict out = v;
+  out.code = std::string(reasons::kNodePoolNotFound);
+  out.message = internal::MissingNodePoolMessage(v.node_pool, options);
+  return out;
+}
+
 // Drops from `commands` the candidates another command of this pass already
 // took (an expired node is also empty, say), and commands left empty.
 void DropTaken(const absl::flat_hash_set<std::string>& taken,
@@ -572,14 +590,25 @@ absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
   const CandidatePool& pool = prepared.pool;
 
   VerdictBook book(pool, facts.candidate_facts());
-  for (const NodeVerdict& v : pool.exclusions()) book.Exclude(v);
+  for (const NodeVerdict& v : pool.exclusions()) {
+    book.Exclude(MissingNodePoolVerdict(facts.snapshot(), options_.methods, v));
+  }
 
-  // 1. Forceful, budget-free methods.
+  // 1. Forceful, budget-free methods. A NodeClaim gets one command at most:
+  // one whose NodePool is gone and that has expired too is deleted once,
+  // for its NodePool (the first method).
   absl::flat_hash_set<std::string> taken;
-  std::vector<Command> forceful = internal::RunNodePoolDeleted(pool, book);
+  std::vector<Command> forceful =
+      internal::RunNodePoolDeleted(pool, options_.methods, book);
   std::vector<Command> expired = internal::RunExpiration(pool, book);
   for (std::vector<Command>* commands : {&forceful, &expired}) {
     for (Command& command : *commands) {
+      const bool again =
+          std::any_of(command.candidates.begin(), command.candidates.end(),
+                      [&](const Candidate& c) {
+                        return taken.contains(c.node_claim_name);
+                      });
+      if (again) continue;
       for (const Candidate& c : command.candidates) {
         taken.insert(c.node_claim_name);
       }

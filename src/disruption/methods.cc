@@ -184,13 +184,29 @@ void SetTemplateMetadata(const v1::NodePool& pool, v1::ObjectMeta& meta) {
   }
 }
 
+std::string MissingNodePoolMessage(absl::string_view node_pool,
+                                   const MethodOptions& options) {
+  return absl::StrCat(
+      "NodePool \"", node_pool,
+      "\" is not in the snapshot, which may not hold the whole cluster: its "
+      "NodeClaims are not deleted",
+      options.missing_node_pool_hint.empty() ? "" : "; ",
+      options.missing_node_pool_hint);
+}
+
 std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
+                                        const MethodOptions& options,
                                         VerdictSink& sink) {
   const Method m = Method::kNodePoolDeleted;
   std::vector<Command> out;
   for (const ManagedClaim& mc : pool.managed_claims()) {
     const Candidate& c = mc.facts;
     if (c.node_pool_name.empty() || mc.node_pool_exists) continue;
+    if (!options.node_pools_complete) {
+      Emit(sink, c, m, reasons::kNodePoolNotFound,
+           [&] { return MissingNodePoolMessage(c.node_pool_name, options); });
+      continue;
+    }
     if (!EmitIfAlreadyGoing(sink, mc, m)) {
       out.push_back(
           SingleCommand(m, c,
@@ -438,9 +454,10 @@ MethodResult Collect(std::vector<Command> commands,
 
 }  // namespace
 
-MethodResult ComputeNodePoolDeleted(const CandidatePool& pool) {
+MethodResult ComputeNodePoolDeleted(const CandidatePool& pool,
+                                    const MethodOptions& options) {
   internal::CollectingSink sink;
-  return Collect(internal::RunNodePoolDeleted(pool, sink), sink);
+  return Collect(internal::RunNodePoolDeleted(pool, options, sink), sink);
 }
 
 MethodResult ComputeExpiration(const CandidatePool& pool) {

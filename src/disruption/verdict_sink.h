@@ -78,7 +78,12 @@ class CollectingSink final : public VerdictSink {
 
 // The methods of methods.h writing to a sink; they return the commands.
 std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
+                                        const MethodOptions& options,
                                         VerdictSink& sink);
+// The verdict message of a NodeClaim whose NodePool `node_pool` is not in a
+// snapshot that may be partial (MethodOptions::node_pools_complete false).
+std::string MissingNodePoolMessage(absl::string_view node_pool,
+                                   const MethodOptions& options);
 std::vector<Command> RunExpiration(const CandidatePool& pool,
                                    VerdictSink& sink);
 std::vector<Command> RunEmptiness(const CandidatePool& pool,

@@ -60,7 +60,7 @@ constexpr char kValidateUsage[] =
 
 constexpr char kBudgetsUsage[] =
     "usage: karpenter budgets [-f FILE]... [--at RFC3339] [--until RFC3339]\n"
-    "                         [-o text|json]\n"
+    "                         [-o text|json] [--strict]\n"
     "\n"
     "Evaluates every NodePool's disruption budgets at one instant (--at,\n"
     "default now) as Karpenter does: per NodePool the total and disrupting\n"
@@ -87,6 +87,11 @@ constexpr char kBudgetsUsage[] =
     "a karpenter.v1.BudgetReport (proto/karpenter/v1/budget.proto) in\n"
     "proto3's JSON mapping: nextChange/nextAllowed per reason (absent for\n"
     "'never'), timeline/timelineError with --until.\n"
+    "\n"
+    "A timestamp an object lacks (a NodeClaim's creationTimestamp or a\n"
+    "condition's lastTransitionTime, as in hand-written manifests) is taken\n"
+    "as --at, with one 'warning:' line per object on stderr; --strict makes\n"
+    "it an error instead.\n"
     "\n"
     "Exit status 2 with a one-line message on bad usage or bad input\n"
     "(including an --until not after --at).\n";
@@ -157,6 +162,8 @@ struct BudgetsArgs {
   absl::Time at = absl::Now();
   std::optional<absl::Time> until;
   bool json = false;
+  bool at_given = false;
+  bool strict = false;
 };
 
 // Parses one option taking `value`; "" on success, else the problem.
@@ -188,6 +195,10 @@ std::string ParseBudgetsArgs(const std::vector<std::string>& args,
   std::string at_text;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
+    if (arg == "--strict") {
+      parsed.strict = true;
+      continue;
+    }
     const bool takes_value = arg == "-f" || arg == "--filename" ||
                              arg == "--at" || arg == "--until" || arg == "-o" ||
                              arg == "--output";
@@ -201,7 +212,10 @@ std::string ParseBudgetsArgs(const std::vector<std::string>& args,
     if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing value");
     const std::string& value = args[++i];
     if (arg == "--until") until_text = value;
-    if (arg == "--at") at_text = value;
+    if (arg == "--at") {
+      at_text = value;
+      parsed.at_given = true;
+    }
     if (std::string problem = ParseBudgetsOption(arg, value, parsed);
         !problem.empty()) {
       return problem;
@@ -382,6 +396,19 @@ void PrintBudgetsText(const v1::BudgetReport& report, std::ostream& out) {
 
 }  // namespace
 
+namespace {
+
+// Missing timestamps are taken as --at (cli.h DumpChecks).
+DumpChecks BudgetsChecks(const BudgetsArgs& parsed) {
+  DumpChecks checks;
+  checks.at = parsed.at;
+  checks.at_label = parsed.at_given ? "--at" : "now";
+  checks.strict = parsed.strict;
+  return checks;
+}
+
+}  // namespace
+
 int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err) {
   if (WantsHelp(args)) {
@@ -394,7 +421,7 @@ int RunBudgetsCommand(const std::vector<std::string>& args, std::ostream& out,
     return kExitUsage;
   }
   std::optional<snapshot::Snapshot> snap =
-      LoadSnapshot(parsed.files, "budgets", err);
+      LoadSnapshot(parsed.files, "budgets", BudgetsChecks(parsed), err);
   if (!snap) return kExitUsage;
   const v1::BudgetReport report = MakeReport(*snap, parsed);
   if (!parsed.json) {

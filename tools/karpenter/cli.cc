@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/catalog.h"
+#include "karpenter/snapshot/audit.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/time_util.h"
 
@@ -54,7 +56,9 @@ constexpr char kUsage[] =
     "  kubectl get "
     "nodes,pods,pdb,nodepools,nodeclaims,pv,pvc,storageclasses,csinodes,"
     "daemonsets,volumeattachments -A -o yaml\n"
-    "(or -o json), any number of files with -f.\n"
+    "(or -o json), any number of files with -f. plan, explain, budgets,\n"
+    "fit and provision take a timestamp an object lacks as the pass time,\n"
+    "with a warning (--strict: an error); see 'karpenter plan --help'.\n"
     "\n"
     "Run 'karpenter <command> --help' for a command's options.\n";
 
@@ -136,21 +140,77 @@ int PrintJson(const google::protobuf::Message& message,
   return kExitOk;
 }
 
-std::optional<snapshot::Snapshot> LoadSnapshot(
-    const std::vector<std::string>& files, const std::string& command,
-    std::ostream& err) {
-  snapshot::ObjectSet objects;
-  absl::Status loaded =
-      files.empty() ? snapshot::LoadYaml(kDemoClusterYaml,
-                                         "examples/clusters/demo.yaml", objects)
-                    : absl::OkStatus();
+namespace {
+
+// Loads `files` (the bundled demo cluster when empty) into `objects`,
+// auditing each file's objects with `checks` when not null; appends the
+// timestamp warnings to `warnings`.
+absl::Status LoadAudited(const std::vector<std::string>& files,
+                         const DumpChecks* checks, snapshot::ObjectSet& objects,
+                         std::vector<snapshot::DumpWarning>& warnings) {
+  const auto load_one = [&](const std::string& source,
+                            bool demo) -> absl::Status {
+    snapshot::ObjectSet one;
+    absl::Status s = demo ? snapshot::LoadYaml(kDemoClusterYaml, source, one)
+                          : snapshot::LoadFile(source, one);
+    if (!s.ok()) return s;
+    if (checks != nullptr) {
+      snapshot::AuditOptions options;
+      options.source = source;
+      options.now_label = checks->at_label;
+      // No command that audits runs termination, the only reader of a
+      // Node's creationTimestamp.
+      options.node_creation = false;
+      absl::StatusOr<std::vector<snapshot::DumpWarning>> found =
+          snapshot::AuditDump(one, checks->at, options);
+      if (!found.ok()) return found.status();
+      for (snapshot::DumpWarning& w : *found) warnings.push_back(std::move(w));
+    }
+    objects.Append(std::move(one));
+    return absl::OkStatus();
+  };
+  if (files.empty()) return load_one("examples/clusters/demo.yaml", true);
   for (const std::string& file : files) {
-    if (!loaded.ok()) break;
-    loaded = snapshot::LoadFile(file, objects);
+    if (absl::Status s = load_one(file, false); !s.ok()) return s;
   }
-  if (!loaded.ok()) {
+  return absl::OkStatus();
+}
+
+std::optional<snapshot::Snapshot> LoadChecked(
+    const std::vector<std::string>& files, const std::string& command,
+    const DumpChecks* checks, std::ostream& err) {
+  snapshot::ObjectSet objects;
+  std::vector<snapshot::DumpWarning> warnings;
+  if (absl::Status loaded = LoadAudited(files, checks, objects, warnings);
+      !loaded.ok()) {
     PrintError(err, absl::StrCat(command, ": ", loaded.message()));
     return std::nullopt;
+  }
+  if (checks != nullptr && checks->strict && !warnings.empty()) {
+    // The first object, without "taken as": --strict takes nothing.
+    const snapshot::DumpWarning& w = warnings[0];
+    const size_t more = warnings.size() - 1;
+    PrintError(err, absl::StrCat(
+                        command, ": --strict: ",
+                        w.source.empty() ? "" : w.source + ": ", w.object_kind,
+                        " \"", w.object, "\": ", absl::StrJoin(w.fields, ", "),
+                        w.fields.size() == 1 ? " is" : " are", " missing",
+                        more == 0 ? ""
+                                  : absl::StrCat(" (and ", more,
+                                                 more == 1 ? " more object"
+                                                           : " more objects",
+                                                 " with missing timestamps)")));
+    return std::nullopt;
+  }
+  for (const snapshot::DumpWarning& w : warnings) {
+    err << "warning: " << w.message << "\n";
+  }
+  if (checks != nullptr && checks->coverage) {
+    for (const snapshot::DumpWarning& w : snapshot::AuditCoverage(objects)) {
+      err << (w.kind == snapshot::DumpWarningKind::kInformational ? "note: "
+                                                                  : "warning: ")
+          << w.message << "\n";
+    }
   }
   absl::StatusOr<snapshot::Snapshot> snap =
       snapshot::Snapshot::Build(std::move(objects));
@@ -159,6 +219,20 @@ std::optional<snapshot::Snapshot> LoadSnapshot(
     return std::nullopt;
   }
   return *std::move(snap);
+}
+
+}  // namespace
+
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    std::ostream& err) {
+  return LoadChecked(files, command, nullptr, err);
+}
+
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    const DumpChecks& checks, std::ostream& err) {
+  return LoadChecked(files, command, &checks, err);
 }
 
 std::optional<std::vector<InstanceType>> LoadCatalogFlag(

@@ -100,6 +100,35 @@ std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err);
 
+// What LoadSnapshot checks in a dump before building the snapshot
+// (karpenter/snapshot/audit.h).
+struct DumpChecks {
+  // The pass time: timestamps a decision needs and an object lacks (a
+  // NodeClaim's creation and condition transitions, a deletion; a Node's
+  // creation is read by no command and left alone) are taken as this
+  // instant, never the Unix epoch, with one warning line per object on the
+  // error stream ("warning: FILE: NodeClaim "x": metadata.creationTimestamp
+  // is missing; taken as ... (--at)").
+  absl::Time at = absl::UnixEpoch();
+  // Where `at` came from, shown in the warnings: "--at" or "now".
+  std::string at_label = "now";
+  // --strict: a missing timestamp is an error (one line, nullopt) instead.
+  bool strict = false;
+  // Also say what the dump probably lacks (AuditCoverage): one line each,
+  // "warning: ..." with the kubectl command that adds it, or "note: ...".
+  bool coverage = false;
+};
+
+// As above, auditing each file's objects with `checks` first.
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    const DumpChecks& checks, std::ostream& err);
+
+// The MethodOptions::missing_node_pool_hint of the commands that plan:
+// how to say that the dump is the whole cluster (--complete).
+inline constexpr char kCompleteHint[] =
+    "pass --complete if the dump is the whole cluster";
+
 // Loads the instance-type catalogue of a `--catalog FILE` flag
 // (karpenter/catalog.h: one `kind: InstanceTypeCatalog` document, each
 // type's capacity reduced by its overhead). On failure prints one line

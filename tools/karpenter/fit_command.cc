@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "cli.h"
 #include "karpenter/scheduling/fit.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -22,6 +23,7 @@ namespace {
 
 constexpr char kFitUsage[] =
     "usage: karpenter fit NAMESPACE/POD [-f FILE]... [-o text|json]\n"
+    "                     [--strict]\n"
     "\n"
     "Would pod NAMESPACE/POD fit on each node of a cluster dump now, and if\n"
     "not, why, in kube-scheduler's words. Feed it everything the scheduling\n"
@@ -45,6 +47,9 @@ constexpr char kFitUsage[] =
     "\n"
     "-o json prints a karpenter.v1.FitReport\n"
     "(proto/karpenter/v1/scheduling.proto) in proto3's JSON mapping.\n"
+    "A timestamp an object lacks (a NodeClaim's creationTimestamp, a\n"
+    "condition's lastTransitionTime) is taken as now, with one 'warning:'\n"
+    "line per object on stderr; --strict makes it an error instead.\n"
     "Exit status 2 with a one-line message on bad usage, bad input or an\n"
     "unknown pod.\n";
 
@@ -52,6 +57,7 @@ struct FitArgs {
   std::vector<std::string> files;
   std::vector<std::string> positional;
   bool json = false;
+  bool strict = false;
 };
 
 // "" on success.
@@ -69,6 +75,8 @@ std::string ParseFitArgs(const std::vector<std::string>& args,
     } else if (arg == "-f" || arg == "--filename") {
       if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing FILE");
       parsed.files.push_back(args[++i]);
+    } else if (arg == "--strict") {
+      parsed.strict = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return absl::StrCat("unknown option \"", arg, "\"");
     } else {
@@ -151,8 +159,11 @@ int RunFitCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   const std::vector<std::string> key =
       absl::StrSplit(parsed.positional[0], '/');
+  DumpChecks checks;
+  checks.at = absl::Now();
+  checks.strict = parsed.strict;
   std::optional<snapshot::Snapshot> snap =
-      LoadSnapshot(parsed.files, "fit", err);
+      LoadSnapshot(parsed.files, "fit", checks, err);
   if (!snap) return kExitUsage;
   const std::optional<snapshot::PodIndex> pod = snap->FindPod(key[0], key[1]);
   if (!pod.has_value()) {

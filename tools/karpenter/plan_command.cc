@@ -29,6 +29,7 @@ namespace {
 constexpr char kPlanUsage[] =
     "usage: karpenter plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
     "                      [--catalog FILE] [--no-consolidation]\n"
+    "                      [--strict] [--complete]\n"
     "\n"
     "Runs one disruption pass, as Karpenter's disruption controller would at\n"
     "--at (default now), over cluster dumps (any mix of files, YAML or JSON;\n"
@@ -57,12 +58,26 @@ constexpr char kPlanUsage[] =
     "\n"
     "-o json prints a karpenter.v1.Plan (proto/karpenter/v1/plan.proto) in\n"
     "proto3's JSON mapping. --no-consolidation skips both consolidation\n"
-    "methods. Exit status 2 with a one-line message on bad usage or input.\n";
+    "methods.\n"
+    "\n"
+    "Dump checks (stderr, before the plan): a timestamp a decision needs\n"
+    "that an object lacks (a NodeClaim's creationTimestamp, a condition's\n"
+    "lastTransitionTime, ...; hand-written manifests) is taken as --at, one\n"
+    "'warning:' line per object; --strict makes that an error. A dump that\n"
+    "looks partial (NodeClaims without NodePools, managed Nodes without\n"
+    "NodeClaims, pods bound to nodes not in it) gets one 'warning:' line\n"
+    "each with the kubectl command that adds what is missing. A NodeClaim\n"
+    "whose NodePool is not in the dump is left alone (NodePoolNotFound)\n"
+    "unless --complete says the dump is the whole cluster: then, as in\n"
+    "Karpenter, its NodePool was deleted and it is deleted\n"
+    "(NodePoolDeleted).\n"
+    "\n"
+    "Exit status 2 with a one-line message on bad usage or input.\n";
 
 constexpr char kExplainUsage[] =
     "usage: karpenter explain NODE [-f FILE]... [--at RFC3339]\n"
     "                         [--horizon DURATION] [--catalog FILE]\n"
-    "                         [--no-consolidation]\n"
+    "                         [--no-consolidation] [--strict] [--complete]\n"
     "\n"
     "Explains why the disruption controller would or would not act on NODE\n"
     "(a Node name, or a NodeClaim without a Node) at --at (default now),\n"
@@ -75,6 +90,8 @@ constexpr char kExplainUsage[] =
     "than what the passes before it commanded (deleted, replaced).\n"
     "--catalog FILE prices the instance types as 'karpenter plan --catalog'\n"
     "does; without it consolidation never acts (InstanceTypeUnknown).\n"
+    "The dump is checked as 'karpenter plan' checks it (missing timestamps\n"
+    "taken as --at, partial dumps), with the same --strict and --complete.\n"
     "\n"
     "Exit status 2 with a one-line message on bad usage, bad input or an\n"
     "unknown NODE.\n";
@@ -83,8 +100,11 @@ struct PassArgs {
   std::vector<std::string> files;
   std::vector<std::string> positional;
   absl::Time at = absl::Now();
+  bool at_given = false;
   bool json = false;
   bool no_consolidation = false;
+  bool strict = false;
+  bool complete = false;
   std::optional<std::string> catalog;
   absl::Duration horizon = absl::Hours(24 * 30);
 };
@@ -96,6 +116,14 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
     const std::string& arg = args[i];
     if (arg == "--no-consolidation") {
       parsed.no_consolidation = true;
+      continue;
+    }
+    if (arg == "--strict") {
+      parsed.strict = true;
+      continue;
+    }
+    if (arg == "--complete") {
+      parsed.complete = true;
       continue;
     }
     const bool takes_value = arg == "-f" || arg == "--filename" ||
@@ -115,6 +143,7 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
       if (std::string p = ParseTimeFlag(arg, value, parsed.at); !p.empty()) {
         return p;
       }
+      parsed.at_given = true;
     } else if (arg == "--horizon") {
       if (!absl::ParseDuration(value, &parsed.horizon) ||
           parsed.horizon < absl::ZeroDuration() ||
@@ -139,7 +168,21 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
 disruption::Controller MakeController(const PassArgs& args) {
   disruption::ControllerOptions options;
   options.disable_consolidation = args.no_consolidation;
+  // A dump may lack its NodePools: without --complete, a NodeClaim whose
+  // NodePool is not in it is not taken as orphaned.
+  options.methods.node_pools_complete = args.complete;
+  options.methods.missing_node_pool_hint = kCompleteHint;
   return disruption::Controller(options);
+}
+
+// The checks `plan` and `explain` run on the dump (cli.h DumpChecks).
+DumpChecks PassChecks(const PassArgs& args) {
+  DumpChecks checks;
+  checks.at = args.at;
+  checks.at_label = args.at_given ? "--at" : "now";
+  checks.strict = args.strict;
+  checks.coverage = true;
+  return checks;
 }
 
 // The pass's catalogue: --catalog's types for every NodePool, else the
@@ -249,7 +292,7 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
     return kExitUsage;
   }
   std::optional<snapshot::Snapshot> snap =
-      LoadSnapshot(parsed.files, "plan", err);
+      LoadSnapshot(parsed.files, "plan", PassChecks(parsed), err);
   if (!snap) return kExitUsage;
   std::optional<disruption::PassInputs> inputs =
       MakeInputs(*snap, parsed, "plan", err);
@@ -402,7 +445,7 @@ int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
     return kExitUsage;
   }
   std::optional<snapshot::Snapshot> snap =
-      LoadSnapshot(parsed.files, "explain", err);
+      LoadSnapshot(parsed.files, "explain", PassChecks(parsed), err);
   if (!snap) return kExitUsage;
   std::optional<disruption::PassInputs> inputs =
       MakeInputs(*snap, parsed, "explain", err);

@@ -27,6 +27,7 @@ namespace {
 
 constexpr char kProvisionUsage[] =
     "usage: karpenter provision [-f FILE]... [--catalog FILE] [-o text|json]\n"
+    "                           [--strict]\n"
     "\n"
     "What Karpenter's provisioner would do with the pending pods of a\n"
     "cluster dump: the pods with no nodeName whose condition PodScheduled is\n"
@@ -54,7 +55,10 @@ constexpr char kProvisionUsage[] =
     "The text lists at most 10 instance types per NodeClaim (\"... and N\n"
     "more\"); -o json prints a karpenter.v1.ProvisionReport\n"
     "(proto/karpenter/v1/scheduling.proto) in proto3's JSON mapping, with\n"
-    "every instance type. Exit status 2 with a one-line message on bad usage\n"
+    "every instance type. A timestamp an object lacks (a NodeClaim's\n"
+    "creationTimestamp, a condition's lastTransitionTime) is taken as now,\n"
+    "with one 'warning:' line per object on stderr; --strict makes it an\n"
+    "error instead. Exit status 2 with a one-line message on bad usage\n"
     "or bad input.\n";
 
 // Instance types a NodeClaim's text section lists before "... and N more".
@@ -64,6 +68,7 @@ struct ProvisionArgs {
   std::vector<std::string> files;
   std::optional<std::string> catalog;
   bool json = false;
+  bool strict = false;
 };
 
 // "" on success.
@@ -78,6 +83,8 @@ std::string ParseProvisionArgs(const std::vector<std::string>& args,
         return absl::StrCat(arg, ": \"", value, "\" is not text or json");
       }
       parsed.json = value == "json";
+    } else if (arg == "--strict") {
+      parsed.strict = true;
     } else if (arg == "--catalog") {
       if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing FILE");
       parsed.catalog = args[++i];
@@ -207,8 +214,12 @@ int RunProvisionCommand(const std::vector<std::string>& args, std::ostream& out,
     PrintError(err, "provision: " + p);
     return kExitUsage;
   }
+  const absl::Time now = absl::Now();
+  DumpChecks checks;
+  checks.at = now;
+  checks.strict = parsed.strict;
   std::optional<snapshot::Snapshot> snap =
-      LoadSnapshot(parsed.files, "provision", err);
+      LoadSnapshot(parsed.files, "provision", checks, err);
   if (!snap) return kExitUsage;
   absl::StatusOr<InstanceTypeCatalog> catalog = ProvisionCatalog(*snap);
   if (parsed.catalog.has_value()) {
@@ -222,7 +233,7 @@ int RunProvisionCommand(const std::vector<std::string>& args, std::ostream& out,
     return kExitUsage;
   }
   scheduling::ProvisionOptions options;
-  options.now = absl::Now();
+  options.now = now;
   absl::StatusOr<v1::ProvisionReport> report =
       scheduling::Provision(*snap, *catalog, options);
   if (!report.ok()) {

@@ -11,7 +11,11 @@
 // controller (§2.8) and NodePool deletion (Karpenter garbage-collects the
 // NodeClaims of a deleted NodePool through owner references):
 //   1. the forceful, budget-free methods always run: NodePool deleted, then
-//      expiration;
+//      expiration; a NodeClaim gets one command at most in a plan (an
+//      expired NodeClaim of a deleted NodePool is deleted once, by
+//      NodePoolDeleted). With MethodOptions::node_pools_complete false
+//      (snapshots that may lack NodePools) no NodePoolDeleted command is
+//      planned and such NodeClaims get verdict kNodePoolNotFound;
 //   2. the budgeted methods run in Karpenter's HEAD order (emptiness, static
 //      drift, drift, multi-node, single-node consolidation) and the first
 //      one that produces a command ends the pass, as in Karpenter;

@@ -39,6 +39,7 @@
 #ifndef KARPENTER_DISRUPTION_METHODS_H_
 #define KARPENTER_DISRUPTION_METHODS_H_
 
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -54,6 +55,16 @@ struct MethodOptions {
   absl::Duration validation_delay = absl::Seconds(15);
   // See the file comment.
   bool one_drift_command_per_pass = false;
+  // The snapshot holds every NodePool of the cluster, so a NodeClaim whose
+  // NodePool is absent belongs to a deleted NodePool and is deleted
+  // (NodePoolDeleted): Karpenter's view, the default. Hosts whose snapshot
+  // may be partial (a dump without its NodePools) set it to false: such
+  // NodeClaims then get no command, only a kNodePoolNotFound verdict saying
+  // that the NodePool is not in the snapshot.
+  bool node_pools_complete = true;
+  // With `node_pools_complete` false: appended to that verdict's message
+  // after "; " when not empty (e.g. how to declare the snapshot complete).
+  std::string missing_node_pool_hint = "";
 };
 
 struct MethodResult {
@@ -69,7 +80,10 @@ struct MethodResult {
 // name order, budget-free and forceful, with or without a Node. Verdicts
 // (kDeleting, kInFlight) for such NodeClaims already deleting or in flight;
 // NodeClaims whose NodePool exists are not this method's candidates.
-MethodResult ComputeNodePoolDeleted(const CandidatePool& pool);
+// With options.node_pools_complete false: no commands; a kNodePoolNotFound
+// verdict per such NodeClaim instead (see MethodOptions).
+MethodResult ComputeNodePoolDeleted(const CandidatePool& pool,
+                                    const MethodOptions& options = {});
 
 // §2.8: every NodeClaim with `now >= creationTimestamp + spec.expireAfter`
 // (pool.now()) gets its own delete command, in name order, budget-free and
