@@ -101,13 +101,19 @@ BudgetLedger BudgetLedger::FromMapping(const budget::BudgetMapping& mapping,
                                        budget::DisruptionReason reason) {
   BudgetLedger ledger;
   for (const budget::NodePoolBudget& pool : mapping.node_pools) {
-    ledger.Set(pool.node_pool, pool.remaining[static_cast<size_t>(reason)]);
+    const size_t r = static_cast<size_t>(reason);
+    ledger.Set(pool.node_pool, pool.remaining[r]);
+    if (pool.by_reason[r].allowed == budget::kUnlimited) {
+      ledger.unlimited_.insert(pool.node_pool);
+    }
   }
   return ledger;
 }
 
 void BudgetLedger::Set(absl::string_view node_pool, int64_t remaining) {
   remaining_[std::string(node_pool)] = std::max<int64_t>(remaining, 0);
+  auto it = unlimited_.find(node_pool);
+  if (it != unlimited_.end()) unlimited_.erase(it);
 }
 
 int64_t BudgetLedger::Remaining(absl::string_view node_pool) const {
@@ -125,6 +131,9 @@ bool BudgetLedger::TryTake(absl::string_view node_pool) {
 std::string BudgetLedger::Describe(absl::string_view node_pool) const {
   if (remaining_.find(node_pool) == remaining_.end()) {
     return absl::StrCat("NodePool \"", node_pool, "\" has no budget entry");
+  }
+  if (unlimited_.find(node_pool) != unlimited_.end()) {
+    return absl::StrCat("unlimited in NodePool \"", node_pool, "\"");
   }
   return absl::StrCat(Remaining(node_pool), " left in NodePool \"", node_pool,
                       "\"");

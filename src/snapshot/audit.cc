@@ -159,9 +159,21 @@ std::vector<DumpWarning> AuditCoverage(const ObjectSet& objects) {
   };
 
   if (!objects.node_claims.empty() && objects.node_pools.empty()) {
+    // The NodePools the claims name (label karpenter.sh/nodepool), so the
+    // user knows which ones to add.
+    std::set<std::string> named;
+    for (const v1::NodeClaim& claim : objects.node_claims) {
+      const std::string pool = pool_of(claim.metadata());
+      if (!pool.empty()) named.insert(absl::StrCat("\"", pool, "\""));
+    }
+    std::string of;
+    if (!named.empty()) {
+      of = absl::StrCat(" (of NodePool", named.size() == 1 ? " " : "s ",
+                        absl::StrJoin(named, ", "), ")");
+    }
     add(DumpWarningKind::kPartialDump,
         absl::StrCat("the dump has ",
-                     Plural(objects.node_claims.size(), "NodeClaim"),
+                     Plural(objects.node_claims.size(), "NodeClaim"), of,
                      " but no NodePools, so every NodeClaim's NodePool looks "
                      "deleted"),
         "kubectl get nodepools -o yaml");

@@ -169,6 +169,37 @@ TEST_CASE("methods: budgets are per reason", "[disruption]") {
   CHECK(drift_ledger.Remaining("default") == 1);
 }
 
+TEST_CASE("methods: a ledger describes an unlimited reason as unlimited",
+          "[disruption]") {
+  // Budgets: Drifted "0" only, so Empty has no limit (MaxInt32 allowed).
+  test::Cluster cl;
+  cl.Pool();
+  v1::Budget* drifted = cl.objects.node_pools[0]
+                            .mutable_spec()
+                            ->mutable_disruption()
+                            ->add_budgets();
+  drifted->set_nodes("0");
+  drifted->add_reasons("Drifted");
+  cl.Node({.name = "a"});
+  const snapshot::Snapshot s = cl.Build();
+  const budget::BudgetMapping mapping = budget::BuildBudgetMapping(s, kT0);
+
+  BudgetLedger empty =
+      BudgetLedger::FromMapping(mapping, budget::DisruptionReason::kEmpty);
+  CHECK(empty.Describe("default") == "unlimited in NodePool \"default\"");
+  REQUIRE(empty.TryTake("default"));
+  CHECK(empty.Describe("default") == "unlimited in NodePool \"default\"");
+  CHECK(empty.Remaining("default") == budget::kUnlimited - 1);
+  // A count set later (a NodePool in backoff) is a limit again.
+  empty.Set("default", 0);
+  CHECK(empty.Describe("default") == "0 left in NodePool \"default\"");
+
+  BudgetLedger drift =
+      BudgetLedger::FromMapping(mapping, budget::DisruptionReason::kDrifted);
+  CHECK(drift.Describe("default") == "0 left in NodePool \"default\"");
+  CHECK(drift.Describe("other") == "NodePool \"other\" has no budget entry");
+}
+
 TEST_CASE("methods: drift orders, gates, simulates and commands",
           "[disruption]") {
   test::Cluster cl;

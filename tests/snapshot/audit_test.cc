@@ -152,9 +152,9 @@ TEST_CASE("AuditCoverage names what a partial dump lacks", "[audit]") {
     CHECK(w[0].kind == DumpWarningKind::kPartialDump);
     CHECK(w[0].kubectl == "kubectl get nodepools -o yaml");
     CHECK(w[0].message ==
-          "the dump has 1 NodeClaim but no NodePools, so every NodeClaim's "
-          "NodePool looks deleted; add them with: kubectl get nodepools -o "
-          "yaml");
+          "the dump has 1 NodeClaim (of NodePool \"default\") but no "
+          "NodePools, so every NodeClaim's NodePool looks deleted; add them "
+          "with: kubectl get nodepools -o yaml");
   }
   SECTION(
       "managed Nodes without NodeClaims, pods on absent nodes, unused "

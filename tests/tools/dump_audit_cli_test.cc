@@ -193,9 +193,9 @@ TEST_CASE(
   REQUIRE(r.status == kExitOk);
   CHECK(Lines(r.err) ==
         std::vector<std::string>{
-            "warning: the dump has 2 NodeClaims but no NodePools, so every "
-            "NodeClaim's NodePool looks deleted; add them with: kubectl get "
-            "nodepools -o yaml"});
+            "warning: the dump has 2 NodeClaims (of NodePool \"default\") "
+            "but no NodePools, so every NodeClaim's NodePool looks deleted; "
+            "add them with: kubectl get nodepools -o yaml"});
   CHECK_FALSE(absl::StrContains(r.out, "NodePoolDeleted"));
   // The expired claim still expires (its own spec.expireAfter), once.
   CHECK(absl::StrContains(r.out, "1 command\n"));

@@ -507,10 +507,9 @@ TEST_CASE("realworld: eks-v1beta1-cluster loads with v1beta1 spellings",
   CHECK(b[4] == "1");  // 10% of 2, rounded up
 }
 
-// Known issue: v1beta1 spec.disruption.expireAfter is not applied to the
-// NodePool's NodeClaims, so an expired v1beta1 NodeClaim is never expired.
+// v1beta1 spec.disruption.expireAfter applies to the NodePool's NodeClaims.
 TEST_CASE("realworld: eks-v1beta1-cluster expires by disruption.expireAfter",
-          "[realworld][!mayfail]") {
+          "[realworld]") {
   const std::string f = Data("eks-v1beta1-cluster.yaml");
   const std::string at = "2024-09-01T12:00:00Z";
   for (const std::string& catalog : {std::string(), std::string(kCatalog)}) {
@@ -882,9 +881,15 @@ TEST_CASE("realworld: single objects and partial dumps load", "[realworld]") {
   REQUIRE(row.size() >= 9);
   CHECK(row[2] == "m5.xlarge");
   CHECK(row[7] == "-");  // no NodeClaim in the file
-  // A Node without its NodeClaim is not a candidate.
-  const Result plan = Ok(
+  // A Node without its NodeClaim is not a candidate, and the dump is
+  // partial: plan says which objects to add.
+  const Result plan = Run(
       {"plan", "-f", Data("node-single.json"), "--at", "2025-06-15T12:00:00Z"});
+  CHECK(plan.status == kExitOk);
+  CHECK(plan.err ==
+        "warning: the dump has 1 Node labelled karpenter.sh/nodepool but no "
+        "NodeClaims, so no node is managed by Karpenter; add them with: "
+        "kubectl get nodeclaims -o yaml\n");
   CheckVerdict(plan.out, Eks("10.20.33.14"), "NotManaged", "-");
 
   const Result partial =
@@ -901,10 +906,9 @@ TEST_CASE("realworld: single objects and partial dumps load", "[realworld]") {
   CHECK(absl::StrContains(both.err, "duplicate Node \"" + Eks("10.20.33.14")));
 }
 
-// Known issue: NodeClaims whose NodePool is not in the dump get
-// NodePoolDeleted commands without a warning.
-TEST_CASE("realworld: a dump without the NodePools warns",
-          "[realworld][!mayfail]") {
+// NodeClaims whose NodePool is not in the dump: a warning naming the
+// NodePool, and no NodePoolDeleted command without --complete.
+TEST_CASE("realworld: a dump without the NodePools warns", "[realworld]") {
   for (const char* file :
        {"nodeclaims-without-nodepools.yaml", "nodeclaim-single.yaml"}) {
     const Result r =
@@ -916,6 +920,11 @@ TEST_CASE("realworld: a dump without the NodePools warns",
     CHECK(absl::StrContains(r.err, absl::StartsWith(file, "nodeclaim-single")
                                        ? "general"
                                        : "default"));
+    CHECK_FALSE(absl::StrContains(r.out, "NodePoolDeleted"));
+    const Result complete = Run({"plan", "-f", Data(file), "--at",
+                                 "2025-06-15T12:00:00Z", "--complete"});
+    CHECK(complete.status == kExitOk);
+    CHECK(absl::StrContains(complete.out, "NodePoolDeleted"));
   }
 }
 
@@ -933,14 +942,24 @@ TEST_CASE("realworld: JSON numbers as quantities in NodePool limits",
   CHECK(absl::StrContains(i.out, "Snapshot: 1 NodePools"));
 }
 
-// Known issue: a missing creationTimestamp is read as 1970, so a hand-written
-// NodeClaim is planned as expired.
+// A missing creationTimestamp is taken as --at (with a warning), never as
+// 1970, so a hand-written NodeClaim is not planned as expired.
 TEST_CASE("realworld: a NodeClaim without creationTimestamp is not expired",
-          "[realworld][!mayfail]") {
+          "[realworld]") {
   const std::string f = Data("handwritten-no-timestamps.yaml");
   const std::string node = "ip-10-1-1-1.us-west-2.compute.internal";
   const Result p = Run({"plan", "-f", f, "--at", "2025-06-15T12:00:00Z"});
   CHECK(p.status == kExitOk);
+  CHECK(p.err == "warning: " + f +
+                     ": NodeClaim \"default-hand1\": "
+                     "metadata.creationTimestamp, "
+                     "status.conditions[Initialized].lastTransitionTime are "
+                     "missing; taken as 2025-06-15T12:00:00Z (--at)\n");
+  const Result strict =
+      Run({"plan", "--strict", "-f", f, "--at", "2025-06-15T12:00:00Z"});
+  CHECK(strict.status == kExitUsage);
+  CHECK(strict.out.empty());
+  CHECK(absl::StrContains(strict.err, "--strict: " + f));
   CHECK_FALSE(absl::StrContains(p.out, "Expiration  Delete"));
   CHECK_FALSE(absl::StrContains(p.out, "1970"));
   const std::vector<std::string> row = Row(p.out, node);
@@ -1035,10 +1054,10 @@ TEST_CASE(
                {drifted, Eks("10.12.5.11")});
 }
 
-// Known issue: explain prints "remaining 2147483647" for a reason no budget
-// limits (and plan prints the same number less the candidates).
+// A reason no budget limits reads "unlimited" in explain and plan, never
+// MaxInt32 or MaxInt32 less the candidates.
 TEST_CASE("realworld: unlimited budgets never print as 2147483647",
-          "[realworld][!mayfail]") {
+          "[realworld]") {
   const std::string f = Data("budgets-schedules.yaml");
   const std::string at = "2025-06-13T15:00:00Z";
   const Result e = Run({"explain", Eks("10.12.4.10"), "-f", f, "--at", at});

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -207,15 +208,22 @@ class BudgetLedger {
   static BudgetLedger FromMapping(const budget::BudgetMapping& mapping,
                                   budget::DisruptionReason reason);
   // Sets the remaining count of `node_pool`; a negative count reads as 0.
+  // The NodePool is then limited (Describe prints the count), even if
+  // FromMapping found no budget limiting it.
   void Set(absl::string_view node_pool, int64_t remaining);
   int64_t Remaining(absl::string_view node_pool) const;
   // Takes one disruption from `node_pool`; false (nothing taken) at 0.
   bool TryTake(absl::string_view node_pool);
-  // "Empty: 2 of 3 left" style text for explanations: the remaining count.
+  // `2 left in NodePool "x"` for explanations: the remaining count, or
+  // `unlimited in NodePool "x"` when no budget limits the reason (allowed
+  // is budget::kUnlimited, so the count is MaxInt32 less the disrupting
+  // nodes and means nothing to a reader).
   std::string Describe(absl::string_view node_pool) const;
 
  private:
   std::map<std::string, int64_t, std::less<>> remaining_;
+  // NodePools whose allowance for the reason is budget::kUnlimited.
+  std::set<std::string, std::less<>> unlimited_;
 };
 
 // One NodeClaim to launch before the candidates are deleted.
