@@ -2,7 +2,6 @@
 
 #include "karpenter/budget/disruption_spec.h"
 
-#include <bitset>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -15,13 +14,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "karpenter/cron.h"
 #include "karpenter/duration.h"
 #include "karpenter/intstr.h"
 #include "karpenter/well_known.h"
 #include "primitives/go_compat.h"
+#include "validation/patterns.h"
 
 namespace karpenter::budget {
 namespace {
@@ -30,86 +29,6 @@ using primitives_internal::GoStrconvQuote;
 
 constexpr size_t kMaxBudgets = 50;
 constexpr size_t kMaxReasons = 50;
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Consumes one or more ASCII digits at s[*i]; false if there are none.
-bool ConsumeDigits(absl::string_view s, size_t* i) {
-  const size_t start = *i;
-  while (*i < s.size() && IsDigit(s[*i])) ++*i;
-  return *i > start;
-}
-
-// `^((100|[0-9]{1,2})%|[0-9]+)$`.
-bool MatchesNodesPattern(absl::string_view s) {
-  size_t i = 0;
-  if (!ConsumeDigits(s, &i)) return false;
-  if (i == s.size()) return true;
-  if (i + 1 != s.size() || s[i] != '%') return false;
-  const absl::string_view digits = s.substr(0, i);
-  return digits.size() <= 2 || digits == "100";
-}
-
-// `^(([0-9]+h)|([0-9]+m)|([0-9]+h[0-9]+m))$` without the optional `0s`.
-bool MatchesHoursMinutes(absl::string_view s) {
-  size_t i = 0;
-  if (!ConsumeDigits(s, &i) || i == s.size()) return false;
-  if (s[i] == 'm') return i + 1 == s.size();
-  if (s[i] != 'h') return false;
-  if (++i == s.size()) return true;
-  return ConsumeDigits(s, &i) && i + 1 == s.size() && s[i] == 'm';
-}
-
-// `^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`.
-bool MatchesBudgetDurationPattern(absl::string_view s) {
-  if (MatchesHoursMinutes(s)) return true;
-  return absl::ConsumeSuffix(&s, "0s") && MatchesHoursMinutes(s);
-}
-
-// `^(([0-9]+(s|m|h))+|Never)$` (consolidateAfter, expireAfter).
-bool MatchesNillableDurationPattern(absl::string_view s) {
-  if (s == "Never") return true;
-  size_t i = 0;
-  while (i < s.size()) {
-    if (!ConsumeDigits(s, &i) || i == s.size()) return false;
-    if (s[i] != 's' && s[i] != 'm' && s[i] != 'h') return false;
-    ++i;
-  }
-  return !s.empty();
-}
-
-// Go regexp `\s`: [\t\n\f\r ].
-bool IsRegexpSpace(char c) {
-  return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' ';
-}
-
-// The CRD schedule pattern, searched unanchored as the API server does:
-// `^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|
-//  ((.+)\s(.+)\s(.+)\s(.+)\s(.+))$`.
-// `^` binds to the first alternative only (a descriptor prefix), `$` to the
-// second only (five `.+` groups ending the string; `.` excludes '\n'). The
-// second alternative is simulated as an NFA in one pass so adversarial input
-// cannot make it backtrack: state 2k waits for the first character of group
-// k, state 2k+1 is inside group k.
-bool MatchesScheduleCrdPattern(absl::string_view s) {
-  for (absl::string_view d : {"annually", "yearly", "monthly", "weekly",
-                              "daily", "midnight", "hourly"}) {
-    if (absl::StartsWith(s, absl::StrCat("@", d))) return true;
-  }
-  std::bitset<10> states;
-  for (char c : s) {
-    states.set(0);  // Unanchored: a match may start anywhere.
-    std::bitset<10> next;
-    for (int group = 0; group < 5; ++group) {
-      const bool waiting = states.test(2 * group);
-      const bool inside = states.test(2 * group + 1);
-      if ((waiting || inside) && c != '\n') next.set(2 * group + 1);
-      if (inside && group < 4 && IsRegexpSpace(c)) next.set(2 * group + 2);
-    }
-    states = next;
-  }
-  return states.test(9);
-}
 
 std::optional<DisruptionReason> ReasonFromName(absl::string_view name) {
   for (DisruptionReason r : kAllDisruptionReasons) {
@@ -150,7 +69,7 @@ std::optional<ConsolidationPolicy> ParsePolicy(absl::string_view path,
 std::optional<absl::Duration> ParseNillable(
     absl::string_view path, absl::string_view s,
     std::optional<absl::Duration> fallback, Errors* errors) {
-  if (!MatchesNillableDurationPattern(s)) {
+  if (!validation::internal::MatchesNillableDurationV1(s)) {
     errors->Add(path, absl::StrCat(GoStrconvQuote(s),
                                    " must be a duration in hours, minutes "
                                    "and seconds (e.g. 1h30m) or Never"));
@@ -201,7 +120,7 @@ void ParseSchedule(absl::string_view path, const v1::Budget& in,
   }
   if (in.has_schedule()) {
     const std::string& s = in.schedule();
-    if (!MatchesScheduleCrdPattern(s)) {
+    if (!validation::internal::MatchesSchedule(s)) {
       errors->Add(absl::StrCat(path, ".schedule"),
                   absl::StrCat(GoStrconvQuote(s),
                                " must be a 5-field cron expression or one of "
@@ -216,7 +135,7 @@ void ParseSchedule(absl::string_view path, const v1::Budget& in,
   if (in.has_duration()) {
     const std::string& d = in.duration();
     const std::string dpath = absl::StrCat(path, ".duration");
-    if (!MatchesBudgetDurationPattern(d)) {
+    if (!validation::internal::MatchesBudgetDuration(d)) {
       errors->Add(dpath, absl::StrCat(GoStrconvQuote(d),
                                       " must be hours and minutes (e.g. "
                                       "1h30m)"));
@@ -237,7 +156,7 @@ Budget ParseBudget(absl::string_view path, const v1::Budget& in,
   // proto3 cannot tell an absent `nodes` from "": both take the CRD
   // default.
   out.nodes_text = in.nodes().empty() ? "10%" : in.nodes();
-  if (!MatchesNodesPattern(out.nodes_text)) {
+  if (!validation::internal::MatchesBudgetNodes(out.nodes_text)) {
     errors->Add(absl::StrCat(path, ".nodes"),
                 absl::StrCat(GoStrconvQuote(out.nodes_text),
                              " must be a non-negative integer or a "
