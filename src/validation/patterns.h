@@ -1,10 +1,11 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// Internal to src/validation: the CRD patterns and CEL helpers the
-// validators share, each matching exactly what its comment quotes (OpenAPI
-// `pattern` is an unanchored RE2 search; the anchors are the pattern's own).
-// Hand-written matchers, linear in the input, so no input can make them
-// backtrack.
+// Internal: the CRD patterns and CEL helpers the validators share (and the
+// one home of the NodePool CRD patterns: budget/disruption_spec.cc uses the
+// budget, duration and schedule matchers), each matching exactly what its
+// comment quotes (OpenAPI `pattern` is an unanchored RE2 search; the anchors
+// are the pattern's own). Hand-written matchers, linear in the input, so no
+// input can make them backtrack.
 //
 // Thread-safety: pure functions.
 
