@@ -236,8 +236,12 @@ absl::Status Decode(FastJsonDecoder& decoder, absl::string_view json,
   if (!decoder.Decode(json, message)) {
     pb::util::JsonParseOptions options;
     options.ignore_unknown_fields = true;
+    // Quantities given as JSON numbers, which protobuf takes as strings only.
+    std::string quoted;
+    const absl::string_view input =
+        QuoteNumbersAsText(json, T::descriptor(), quoted) ? quoted : json;
     const auto status = pb::util::JsonStringToMessage(
-        pb::StringPiece(json.data(), json.size()), &message, options);
+        pb::StringPiece(input.data(), input.size()), &message, options);
     if (!status.ok()) {
       const auto text = status.message();
       return RewriteDecodeError(absl::string_view(text.data(), text.size()),
