@@ -357,7 +357,7 @@ absl::string_view ItemKind(absl::string_view list_kind) {
 std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
                         absl::string_view name) {
   const absl::string_view what = kind.empty() ? "object" : kind;
-  if (name.empty()) return std::string(kind);
+  if (name.empty()) return kind.empty() ? "" : absl::StrCat("unnamed ", kind);
   if (ns.empty()) return absl::StrCat(what, " ", name);
   return absl::StrCat(what, " ", ns, "/", name);
 }
@@ -388,9 +388,56 @@ absl::Status LocatedError(const Location& where, absl::string_view label,
   return absl::InvalidArgumentError(out);
 }
 
+std::vector<ObjectOrigin>* ObjectSink::OriginsOf(ObjectKind kind) {
+  ObjectOrigins& o = out_.origins;
+  switch (kind) {
+    case ObjectKind::kNode:
+      return &o.nodes;
+    case ObjectKind::kPod:
+      return &o.pods;
+    case ObjectKind::kPdb:
+      return &o.pdbs;
+    case ObjectKind::kNodePool:
+      return &o.node_pools;
+    case ObjectKind::kNodeClaim:
+      return &o.node_claims;
+    case ObjectKind::kVolumeAttachment:
+      return &o.volume_attachments;
+    case ObjectKind::kPersistentVolumeClaim:
+      return &o.persistent_volume_claims;
+    case ObjectKind::kPersistentVolume:
+      return &o.persistent_volumes;
+    case ObjectKind::kStorageClass:
+      return &o.storage_classes;
+    case ObjectKind::kCSINode:
+      return &o.csi_nodes;
+    case ObjectKind::kDaemonSet:
+      return &o.daemon_sets;
+    case ObjectKind::kSkipped:
+      break;
+  }
+  return nullptr;
+}
+
 absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
                              absl::string_view api_version,
-                             absl::string_view json) {
+                             absl::string_view json, const Location& where,
+                             uint32_t line) {
+  KARPENTER_RETURN_IF_ERROR(AddObject(kind, kind_name, api_version, json));
+  std::vector<ObjectOrigin>* origins = OriginsOf(kind);
+  if (origins == nullptr) return absl::OkStatus();
+  if (source_ == ObjectOrigin::kNoSource) {
+    source_ = static_cast<uint32_t>(out_.sources.size());
+    out_.sources.emplace_back(where.source);
+  }
+  origins->push_back(
+      ObjectOrigin{source_, where.document_number, line, where.item});
+  return absl::OkStatus();
+}
+
+absl::Status ObjectSink::AddObject(ObjectKind kind, absl::string_view kind_name,
+                                   absl::string_view api_version,
+                                   absl::string_view json) {
   switch (kind) {
     case ObjectKind::kNode:
       return Decode(decoder_, json, kind_name, api_version, out_.nodes);

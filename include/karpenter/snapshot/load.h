@@ -83,6 +83,40 @@
 
 namespace karpenter::snapshot {
 
+// Where a loaded object came from, so that `Snapshot::Build` can name it
+// (e.g. `duplicate NodePool "default": a.yaml: items[0] and b.yaml:
+// document 2`).
+struct ObjectOrigin {
+  static constexpr uint32_t kNoSource = 0xFFFFFFFF;
+  // Index into ObjectSet::sources; kNoSource if unknown.
+  uint32_t source = kNoSource;
+  // YAML document, 1-based; 0 for JSON.
+  uint32_t document = 0;
+  // Line of the object in its YAML text, 1-based; 0 if not recorded (JSON).
+  uint32_t line = 0;
+  // Position in its list: "items[5]", "[3]" (top-level JSON array),
+  // "items[1].items[0]"; empty for a top-level object.
+  std::string item;
+};
+
+// One ObjectOrigin per object, parallel to ObjectSet's vectors of the same
+// name. A vector may be empty (objects added by hand): those objects are
+// then named by their list position ("node_pools[3]"). `pods` describes the
+// pods in the order Snapshot::Build stores them.
+struct ObjectOrigins {
+  std::vector<ObjectOrigin> nodes;
+  std::vector<ObjectOrigin> pods;
+  std::vector<ObjectOrigin> pdbs;
+  std::vector<ObjectOrigin> node_pools;
+  std::vector<ObjectOrigin> node_claims;
+  std::vector<ObjectOrigin> volume_attachments;
+  std::vector<ObjectOrigin> persistent_volume_claims;
+  std::vector<ObjectOrigin> persistent_volumes;
+  std::vector<ObjectOrigin> storage_classes;
+  std::vector<ObjectOrigin> csi_nodes;
+  std::vector<ObjectOrigin> daemon_sets;
+};
+
 // The raw objects of one or more dumps, each kind in input order. Loading
 // appends, so several files can be combined before `Snapshot::Build`.
 struct ObjectSet {
@@ -99,10 +133,21 @@ struct ObjectSet {
   std::vector<v1::DaemonSet> daemon_sets;
   // Kind (or "<kind> (<apiVersion>)") -> number of objects skipped.
   std::map<std::string, int64_t> skipped_kinds;
+  // The inputs the objects were loaded from (file names, "stdin"), and
+  // where each object sits in them. Filled by the loaders; optional.
+  std::vector<std::string> sources;
+  ObjectOrigins origins;
 
   // Moves every object of `other` to the end of this set and adds its
-  // skipped counts.
+  // skipped counts, sources and origins (an origin vector shorter than its
+  // objects is padded with unknown origins first).
   void Append(ObjectSet&& other);
+
+  // Where object `index` of origin vector `origins` (one of `this->origins`)
+  // came from: "<source>[: document <d>][: <item>]", or "" if unknown (no
+  // origin recorded for it). The YAML line is not included.
+  std::string DescribeOrigin(const std::vector<ObjectOrigin>& origins,
+                             size_t index) const;
 };
 
 // Reads JSON `text` (one object, a list, or an array of objects) into `out`.
