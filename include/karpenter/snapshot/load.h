@@ -39,6 +39,17 @@
 // `minAvailable: 1` the integer 1, `minAvailable: "1"` the string "1"), with
 // `null`, `~` and empty values read as absent, as Kubernetes does.
 //
+// Value forms the API server accepts beyond proto3 JSON are accepted in both
+// formats: a resource quantity (resources requests/limits, Node and
+// NodeClaim capacity/allocatable, Pod overhead, NodePool spec.limits and
+// status.resources, PersistentVolume capacity) or a NodePool budget's
+// `nodes` may be a number, kept as the text it was written with (`"cpu":
+// 500` is "500", `0.5` is "0.5", `1e3` is "1e3", all read by
+// karpenter/quantity.h as Kubernetes reads them); int-or-string fields (PDB
+// minAvailable/maxUnavailable) take an integer or a string; `null` is
+// absent for any optional scalar, map, list or object. Other string fields
+// (labels, names, ...) take strings only, as in Kubernetes.
+//
 // Presence proto3 cannot hold is recorded in SDK extension fields: a NodePool
 // `spec.disruption.budgets: []` sets `Disruption.budgets_explicitly_empty`
 // and a budget's `reasons: []` sets `Budget.reasons_explicitly_empty`
@@ -46,9 +57,16 @@
 // karpenter/pkg/apis/v1/nodepool.go `GetAllowedDisruptionsByReason`).
 //
 // Errors are InvalidArgument naming the source, the YAML document (1-based),
-// the list item (0-based), the object and the field, e.g.
+// the list item (0-based), the object ("unnamed <Kind>" without a name) and
+// the field, and for YAML the line, e.g.
 //   cluster.yaml: document 2: items[5] (Pod default/web-1):
 //   spec.terminationGracePeriodSeconds: expected an integer, got "abc"
+//   (line 40)
+//   cluster.json: items[3] (unnamed NodePool): spec.limits: expected a
+//   string, got true
+// (a YAML error found after conversion gives the object's line: "(object at
+// line 12)"). Each loaded object's origin is recorded in
+// `ObjectSet::origins`, so that Snapshot::Build names it the same way.
 // Besides types, the loaders check what the API server would have rejected
 // and the snapshot relies on, as `Snapshot::Build` does (see snapshot.h):
 // a StorageClass's volumeBindingMode and allowedTopologies, a
