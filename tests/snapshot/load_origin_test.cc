@@ -184,8 +184,8 @@ TEST_CASE("load origins: a load error names file, item, object and field",
            "spec": {"limits": {"cpu": true}}}]})",
       "cluster.json", set);
   CHECK(s.message() ==
-        "cluster.json: items[1] (NodePool default): spec.limits: expected a "
-        "string, got true");
+        "cluster.json: items[1] (NodePool default): spec.limits[\"cpu\"]: "
+        "expected a string, got a boolean true");
   s = LoadText(
       "kind: Node\nmetadata: {name: n}\n---\n"
       "kind: NodePool\nmetadata: {name: default}\nspec:\n  limits:\n"
@@ -194,6 +194,39 @@ TEST_CASE("load origins: a load error names file, item, object and field",
   CHECK(s.message() ==
         "cluster.yaml: document 2: NodePool default: spec.limits[\"cpu\"]: "
         "expected a string, got a list (line 8)");
+}
+
+TEST_CASE("load origins: a bad map value is named by its key",
+          "[load-origins]") {
+  struct Case {
+    const char* json;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {R"({"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [
+          {"name": "a"}, {"name": "b", "resources": {"requests":
+          {"cpu": "1", "memory": false}}}]}})",
+       "p.json: Pod p: spec.containers[1].resources.requests[\"memory\"]: "
+       "expected a string, got a boolean false"},
+      {R"({"kind": "NodePool", "metadata": {"name": "d"},
+          "spec": {"limits": {"cpu": 1, "mem": {"v": 1}}}})",
+       "p.json: NodePool d: spec.limits[\"mem\"]: expected a string, got an "
+       "object"},
+      {R"({"kind": "Node", "metadata": {"name": "n"},
+          "status": {"capacity": {"pods": [110]}}})",
+       "p.json: Node n: status.capacity[\"pods\"]: expected a string, got an "
+       "array"},
+      {R"({"kind": "StorageClass", "metadata": {"name": "sc"},
+          "parameters": {"iops": 3000}})",
+       "p.json: StorageClass sc: parameters[\"iops\"]: expected a string, got "
+       "a number 3000"},
+  };
+  for (const Case& c : cases) {
+    ObjectSet set;
+    const absl::Status s = LoadText(c.json, "p.json", set);
+    INFO(c.json);
+    CHECK(s.message() == c.message);
+  }
 }
 
 }  // namespace

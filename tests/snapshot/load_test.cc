@@ -382,7 +382,8 @@ items:
        "p.yaml: document 1: Pod x: spec.priority: expected a 32-bit integer, "
        "got \"1e3\" (line 3)"},
       {"n.json", R"({"kind":"Node","metadata":{"name":"n","labels":{"a":1}}})",
-       "n.json: Node n: metadata.labels: expected a string, got 1"},
+       "n.json: Node n: metadata.labels[\"a\"]: expected a string, got a "
+       "number 1"},
       {"n.json", R"({"kind":"Node","spec":{"providerID":["x"]}})",
        "n.json: unnamed Node: spec.providerID: expected a single value, got an "
        "array"},

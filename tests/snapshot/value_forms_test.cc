@@ -211,16 +211,17 @@ TEST_CASE("value forms: strings stay strings where Kubernetes wants them",
   // Kubernetes: a number is rejected in JSON (both decoders alike).
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"kind": "Node", "metadata": {"name": "n", "labels": {"a": 5}}})",
-       "t: Node n: metadata.labels: expected a string, got 5"},
+       "t: Node n: metadata.labels[\"a\"]: expected a string, got a number 5"},
       {R"({"kind": "Node", "metadata": {"name": "n", "labels": {"a": 5})"
        R"(, "annotations": {"\u0078": "y"}}})",
-       "t: Node n: metadata.labels: expected a string, got 5"},
+       "t: Node n: metadata.labels[\"a\"]: expected a string, got a number 5"},
       {R"({"kind": "Pod", "metadata": {"name": "p"},
            "spec": {"nodeName": 7}})",
        "t: Pod p: spec.nodeName: expected a string, got 7"},
       {R"({"kind": "NodePool", "metadata": {"name": "d"},
            "spec": {"limits": {"cpu": true}}})",
-       "t: NodePool d: spec.limits: expected a string, got true"},
+       "t: NodePool d: spec.limits[\"cpu\"]: expected a string, got a boolean "
+       "true"},
   };
   for (const auto& [json, message] : cases) {
     ObjectSet set;
