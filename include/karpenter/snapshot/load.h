@@ -62,8 +62,8 @@
 //   cluster.yaml: document 2: items[5] (Pod default/web-1):
 //   spec.terminationGracePeriodSeconds: expected an integer, got "abc"
 //   (line 40)
-//   cluster.json: items[3] (unnamed NodePool): spec.limits: expected a
-//   string, got true
+//   cluster.json: items[3] (unnamed NodePool): spec.limits["cpu"]:
+//   expected a string, got a boolean true
 // (a YAML error found after conversion gives the object's line: "(object at
 // line 12)"). Each loaded object's origin is recorded in
 // `ObjectSet::origins`, so that Snapshot::Build names it the same way.
