@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/timestamp.pb.h"
@@ -39,6 +40,9 @@ struct FieldEntry {
   uint32_t number = 0;
   FieldKind kind = FieldKind::kUnsupported;
   bool repeated = false;
+  // kString / kStringMap: a JSON number is also accepted, kept as its text
+  // (AcceptsNumberAsText).
+  bool number_as_text = false;
   const MessageTable* message = nullptr;  // kMessage only
 };
 
@@ -137,6 +141,7 @@ class TableCache {
       e.number = static_cast<uint32_t>(f.number());
       e.kind = KindOf(f);
       e.repeated = f.is_repeated();
+      e.number_as_text = AcceptsNumberAsText(f);
       if (e.kind == FieldKind::kMessage) e.message = Build(f.message_type());
       if (e.kind == FieldKind::kMessage && e.message == nullptr) {
         e.kind = FieldKind::kUnsupported;
@@ -174,7 +179,94 @@ bool IsNumberChar(char c) {
          c == 'e' || c == 'E';
 }
 
+// True if validated JSON `value` is a number (it starts with '-' or a digit).
+bool IsJsonNumber(absl::string_view value) {
+  return !value.empty() && (value.front() == '-' ||
+                            (value.front() >= '0' && value.front() <= '9'));
+}
+
+// Appends to `spans` the offsets (in `json`) of every number that a field of
+// `table` accepts as text, walking the object `object` (a span of `json`).
+void FindNumbersAsText(absl::string_view json, absl::string_view object,
+                       const MessageTable& table,
+                       std::vector<absl::string_view>& spans) {
+  ForEachMember(object, [&](absl::string_view raw_key, absl::string_view v) {
+    const int index = table.Find(raw_key.find('\\') == absl::string_view::npos
+                                     ? std::string(raw_key)
+                                     : DecodeString(raw_key));
+    if (index < 0 || v.empty()) return true;
+    const FieldEntry& f = table.fields[static_cast<size_t>(index)];
+    if (f.kind == FieldKind::kMessage && f.message != nullptr) {
+      if (v.front() == '{') {
+        FindNumbersAsText(json, v, *f.message, spans);
+      } else if (v.front() == '[') {
+        ForEachElement(v, [&](size_t, absl::string_view element) {
+          if (!element.empty() && element.front() == '{') {
+            FindNumbersAsText(json, element, *f.message, spans);
+          }
+          return true;
+        });
+      }
+    } else if (f.number_as_text && f.kind == FieldKind::kStringMap &&
+               v.front() == '{') {
+      ForEachMember(v, [&](absl::string_view, absl::string_view entry) {
+        if (IsJsonNumber(entry)) spans.push_back(entry);
+        return true;
+      });
+    } else if (f.number_as_text && f.kind == FieldKind::kString &&
+               IsJsonNumber(v)) {
+      spans.push_back(v);
+    }
+    return true;
+  });
+}
+
 }  // namespace
+
+bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field) {
+  // resource.Quantity fields (map<string, string> of quantities) and
+  // intstr-like strings. Other string maps (labels, annotations,
+  // nodeSelector, parameters) take strings only, as in Kubernetes.
+  static const auto* const kFields = new absl::flat_hash_set<std::string>({
+      "karpenter.v1.NodeStatus.capacity",
+      "karpenter.v1.NodeStatus.allocatable",
+      "karpenter.v1.PodSpec.overhead",
+      "karpenter.v1.ResourceRequirements.requests",
+      "karpenter.v1.ResourceRequirements.limits",
+      "karpenter.v1.NodePoolSpec.limits",
+      "karpenter.v1.NodePoolStatus.resources",
+      "karpenter.v1.NodeClaimStatus.capacity",
+      "karpenter.v1.NodeClaimStatus.allocatable",
+      "karpenter.v1.PersistentVolumeSpec.capacity",
+      "karpenter.v1.Budget.nodes",
+  });
+  return kFields->contains(field.full_name());
+}
+
+bool QuoteNumbersAsText(absl::string_view json,
+                        const google::protobuf::Descriptor* descriptor,
+                        std::string& out) {
+  const MessageTable* table = TableFor(descriptor);
+  if (table == nullptr) return false;
+  const size_t start = SkipWhitespace(json, 0);
+  if (start >= json.size() || json[start] != '{') return false;
+  std::vector<absl::string_view> spans;
+  FindNumbersAsText(json, json.substr(start), *table, spans);
+  if (spans.empty()) return false;
+  out.clear();
+  out.reserve(json.size() + 2 * spans.size());
+  size_t copied = 0;
+  for (absl::string_view span : spans) {
+    const size_t at = static_cast<size_t>(span.data() - json.data());
+    out.append(json.data() + copied, at - copied);
+    out.push_back('"');
+    out.append(span.data(), span.size());
+    out.push_back('"');
+    copied = at + span.size();
+  }
+  out.append(json.data() + copied, json.size() - copied);
+  return true;
+}
 
 bool FastJsonDecoder::Decode(absl::string_view json,
                              google::protobuf::Message& message) {
@@ -254,7 +346,9 @@ bool FastJsonDecoder::Member(const MessageTable& table, int field,
     }
     return true;
   }
-  if (f.kind == FieldKind::kStringMap) return StringMap(f.number, pos);
+  if (f.kind == FieldKind::kStringMap) {
+    return StringMap(f.number, f.number_as_text, pos);
+  }
   if (!f.repeated) return Single(table, field, pos);
   if (text_[pos] != '[') return false;
   if (Open(']', pos)) return true;
@@ -276,6 +370,7 @@ bool FastJsonDecoder::Single(const MessageTable& table, int field,
   switch (f.kind) {
     case FieldKind::kString: {
       absl::string_view s;
+      if (f.number_as_text && c != '"') return NumberAsText(f.number, pos);
       if (c != '"' || !ReadString(pos, value_scratch_, s)) return false;
       LengthDelimited(f.number, s);
       return true;
@@ -361,7 +456,18 @@ bool FastJsonDecoder::Single(const MessageTable& table, int field,
   return false;
 }
 
-bool FastJsonDecoder::StringMap(uint32_t number, size_t& pos) {
+bool FastJsonDecoder::NumberAsText(uint32_t number, size_t& pos) {
+  size_t end = pos;
+  while (end < text_.size() && IsNumberChar(text_[end])) ++end;
+  const absl::string_view digits = text_.substr(pos, end - pos);
+  if (!IsJsonNumber(digits)) return false;
+  pos = end;
+  LengthDelimited(number, digits);
+  return true;
+}
+
+bool FastJsonDecoder::StringMap(uint32_t number, bool number_as_text,
+                                size_t& pos) {
   if (text_[pos] != '{') return false;
   map_keys_.clear();
   if (Open('}', pos)) return true;
@@ -380,8 +486,17 @@ bool FastJsonDecoder::StringMap(uint32_t number, size_t& pos) {
     pos = SkipWhitespace(text_, pos);
     if (pos >= text_.size() || text_[pos] != ':') return false;
     pos = SkipWhitespace(text_, pos + 1);
-    if (pos >= text_.size() || text_[pos] != '"') return false;
-    if (!ReadString(pos, value_scratch_, value)) return false;
+    if (pos >= text_.size()) return false;
+    if (text_[pos] == '"') {
+      if (!ReadString(pos, value_scratch_, value)) return false;
+    } else {
+      if (!number_as_text) return false;
+      size_t end = pos;
+      while (end < text_.size() && IsNumberChar(text_[end])) ++end;
+      value = text_.substr(pos, end - pos);
+      if (!IsJsonNumber(value)) return false;
+      pos = end;
+    }
     const size_t mark = BeginNested(number);
     LengthDelimited(1, key);
     LengthDelimited(2, value);

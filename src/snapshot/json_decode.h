@@ -18,7 +18,8 @@
 // format, repeated keys of maps and lists behave as in protobuf.
 //
 // It accepts exactly the value forms whose protobuf result it reproduces:
-// strings, booleans, integers written plainly as JSON numbers or strings
+// strings (and, for AcceptsNumberAsText fields, numbers kept as their
+// text), booleans, integers written plainly as JSON numbers or strings
 // (no fraction, exponent, sign '+' or leading zero) in range, RFC 3339
 // timestamps (protobuf's own parser), string maps, nested messages and
 // lists, null (absent, or google.protobuf.Value's null_value), and
@@ -42,11 +43,30 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 
 namespace karpenter::snapshot::internal {
 
 struct MessageTable;  // Per-descriptor field lookup; defined in the .cc.
+
+// True if `field` is a string (or map<string, string>) field that holds a
+// Kubernetes resource.Quantity or an int-or-string kept as text (NodePool
+// budget `nodes`), whose JSON value the API server also accepts as a number:
+// resources requests/limits, Node and NodeClaim capacity/allocatable, Pod
+// overhead, NodePool spec.limits and status.resources, PersistentVolume
+// capacity. A number is kept as the text it was written with ("500", "0.5",
+// "1e3", "-1"), which ParseQuantity (karpenter/quantity.h) reads as the
+// same value.
+bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field);
+
+// For protobuf's JsonStringToMessage, which takes strings only: copies
+// `json` (one validated object of `descriptor`'s type) to `out` with every
+// JSON number in a field AcceptsNumberAsText quoted, so both decoders read
+// the same text. Returns false, leaving `out` untouched, if there is none.
+bool QuoteNumbersAsText(absl::string_view json,
+                        const google::protobuf::Descriptor* descriptor,
+                        std::string& out);
 
 class FastJsonDecoder {
  public:
@@ -68,7 +88,10 @@ class FastJsonDecoder {
   bool Object(const MessageTable& table, size_t& pos);
   bool Member(const MessageTable& table, int field, size_t& pos);
   bool Single(const MessageTable& table, int field, size_t& pos);
-  bool StringMap(uint32_t number, size_t& pos);
+  // A map<string, string>; values may be JSON numbers if `number_as_text`.
+  bool StringMap(uint32_t number, bool number_as_text, size_t& pos);
+  // Writes the JSON number at text_[pos] as string field `number`'s text.
+  bool NumberAsText(uint32_t number, size_t& pos);
   // Reads the string at text_[pos] (a '"'); sets `out` to its decoded text
   // (a span of text_ when unescaped, else of scratch).
   bool ReadString(size_t& pos, std::string& scratch, absl::string_view& out);

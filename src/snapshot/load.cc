@@ -34,6 +34,21 @@ void MoveAppend(std::vector<T>& from, std::vector<T>& to) {
   from.clear();
 }
 
+// Pads `to` (origins of `to_count` objects) and `from` (of `from_count`)
+// with unknown origins, shifts `from`'s source indices by `source_offset`
+// and moves them to the end of `to`. Two empty vectors stay empty.
+void AppendOrigins(std::vector<ObjectOrigin>& to, size_t to_count,
+                   std::vector<ObjectOrigin>& from, size_t from_count,
+                   uint32_t source_offset) {
+  if (to.empty() && from.empty()) return;
+  to.resize(to_count);
+  from.resize(from_count);
+  for (ObjectOrigin& o : from) {
+    if (o.source != ObjectOrigin::kNoSource) o.source += source_offset;
+  }
+  MoveAppend(from, to);
+}
+
 absl::Status FileError(int error, const std::string& path,
                        absl::string_view action) {
   return absl::ErrnoToStatus(
@@ -78,6 +93,30 @@ absl::Status ReadFile(const std::string& path, std::string& contents) {
 }  // namespace internal
 
 void ObjectSet::Append(ObjectSet&& other) {
+  const auto offset = static_cast<uint32_t>(sources.size());
+  ObjectOrigins& o = other.origins;
+  AppendOrigins(origins.nodes, nodes.size(), o.nodes, other.nodes.size(),
+                offset);
+  AppendOrigins(origins.pods, pods.size(), o.pods, other.pods.size(), offset);
+  AppendOrigins(origins.pdbs, pdbs.size(), o.pdbs, other.pdbs.size(), offset);
+  AppendOrigins(origins.node_pools, node_pools.size(), o.node_pools,
+                other.node_pools.size(), offset);
+  AppendOrigins(origins.node_claims, node_claims.size(), o.node_claims,
+                other.node_claims.size(), offset);
+  AppendOrigins(origins.volume_attachments, volume_attachments.size(),
+                o.volume_attachments, other.volume_attachments.size(), offset);
+  AppendOrigins(origins.persistent_volume_claims,
+                persistent_volume_claims.size(), o.persistent_volume_claims,
+                other.persistent_volume_claims.size(), offset);
+  AppendOrigins(origins.persistent_volumes, persistent_volumes.size(),
+                o.persistent_volumes, other.persistent_volumes.size(), offset);
+  AppendOrigins(origins.storage_classes, storage_classes.size(),
+                o.storage_classes, other.storage_classes.size(), offset);
+  AppendOrigins(origins.csi_nodes, csi_nodes.size(), o.csi_nodes,
+                other.csi_nodes.size(), offset);
+  AppendOrigins(origins.daemon_sets, daemon_sets.size(), o.daemon_sets,
+                other.daemon_sets.size(), offset);
+  MoveAppend(other.sources, sources);
   MoveAppend(other.nodes, nodes);
   MoveAppend(other.pods, pods);
   MoveAppend(other.pdbs, pdbs);
@@ -93,6 +132,17 @@ void ObjectSet::Append(ObjectSet&& other) {
     skipped_kinds[kind] += count;
   }
   other.skipped_kinds.clear();
+}
+
+std::string ObjectSet::DescribeOrigin(const std::vector<ObjectOrigin>& origins,
+                                      size_t index) const {
+  if (index >= origins.size()) return "";
+  const ObjectOrigin& o = origins[index];
+  if (o.source >= sources.size()) return "";
+  std::string out = sources[o.source];
+  if (o.document > 0) absl::StrAppend(&out, ": document ", o.document);
+  if (!o.item.empty()) absl::StrAppend(&out, ": ", o.item);
+  return out;
 }
 
 absl::Status LoadText(absl::string_view text, absl::string_view source,

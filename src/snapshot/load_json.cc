@@ -177,7 +177,7 @@ absl::Status JsonReader::Object(absl::string_view span, const Header& header,
     sink_.Skip(kind, api);
     return absl::OkStatus();
   }
-  absl::Status status = sink_.Add(object_kind, kind, api, span);
+  absl::Status status = sink_.Add(object_kind, kind, api, span, where_, 0);
   if (!status.ok()) return Error(LabelOf(span, kind), status.message());
   return absl::OkStatus();
 }

@@ -382,6 +382,7 @@ class YamlReader {
 
   absl::Status Document(const YAML::Node& node, int number) {
     where_.document = absl::StrCat("document ", number);
+    where_.document_number = static_cast<uint32_t>(number);
     where_.item.clear();
     if (node.IsSequence()) return Elements(node, "", "", "", 0);
     return Object(node, "", "", 0);
@@ -489,8 +490,14 @@ absl::Status YamlReader::Object(const YAML::Node& node,
       writer.Message(node, internal::DescriptorFor(object_kind), 0);
   if (!status.ok()) return Error(label, status.message());
   json_bytes_ += json_.size();
-  status = sink_.Add(object_kind, kind, api, json_);
-  if (!status.ok()) return Error(label, status.message());
+  const int line = node.Mark().line + 1;
+  status = sink_.Add(object_kind, kind, api, json_, where_,
+                     static_cast<uint32_t>(line));
+  if (!status.ok()) {
+    // The decoder and the API server rules know no lines: name the object's.
+    return Error(label, absl::StrFormat("%s (object at line %d)",
+                                        status.message(), line));
+  }
   return absl::OkStatus();
 }
 

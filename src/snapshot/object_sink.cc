@@ -2,6 +2,7 @@
 
 #include "snapshot/object_sink.h"
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/status_macros.h"
@@ -153,6 +155,134 @@ absl::Status RewriteDecodeError(absl::string_view message,
       absl::StrCat(path.empty() ? "" : path + ": ", rest));
 }
 
+// protobuf names a bad map value by the map alone ("spec.limits: expected a
+// string, got true") or by its internal entry ("spec.limits.value"). Finds
+// the entry in `json` and names its key as the YAML reader does:
+// `spec.limits["cpu"]: expected a string, got true`. Returns `error`
+// unchanged if the path does not lead to a string map holding a value
+// that is neither a string nor (for a quantity map) a number.
+absl::Status NameMapKey(absl::Status error, absl::string_view json,
+                        const pb::Descriptor* descriptor) {
+  const absl::string_view message = error.message();
+  const size_t colon = message.find(": ");
+  if (colon == absl::string_view::npos) return error;
+  absl::string_view value = json;
+  std::string path;
+  for (absl::string_view segment :
+       absl::StrSplit(message.substr(0, colon), '.')) {
+    if (descriptor == nullptr) return error;
+    absl::string_view name = segment;
+    int index = -1;
+    if (const size_t bracket = segment.find('[');
+        bracket != absl::string_view::npos) {
+      name = segment.substr(0, bracket);
+      if (!absl::SimpleAtoi(
+              segment.substr(bracket + 1, segment.size() - bracket - 2),
+              &index)) {
+        return error;
+      }
+    }
+    const pb::FieldDescriptor* field = nullptr;
+    for (int i = 0; i < descriptor->field_count(); ++i) {
+      if (descriptor->field(i)->json_name() == name)
+        field = descriptor->field(i);
+    }
+    if (field == nullptr) return error;
+    const auto member = FindMember(value, name);
+    if (!member) return error;
+    value = *member;
+    if (index >= 0) {
+      std::optional<absl::string_view> element;
+      ForEachElement(value, [&](size_t i, absl::string_view e) {
+        if (static_cast<int>(i) == index) element = e;
+        return !element.has_value();
+      });
+      if (!element) return error;
+      value = *element;
+    }
+    absl::StrAppend(&path, path.empty() ? "" : ".", segment);
+    if (field->is_map()) {
+      if (value.empty() || value.front() != '{') return error;
+      const bool numbers = AcceptsNumberAsText(*field);
+      std::string key;
+      absl::string_view bad;
+      ForEachMember(value, [&](absl::string_view raw_key, absl::string_view v) {
+        const bool number =
+            !v.empty() &&
+            (v.front() == '-' || (v.front() >= '0' && v.front() <= '9'));
+        if (v.front() == '"' || (numbers && number)) return true;
+        key = DecodeString(raw_key);
+        bad = v;
+        return false;
+      });
+      if (bad.empty()) return error;
+      const bool scalar =
+          bad.front() != '{' && bad.front() != '[' && !IsNull(bad);
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, "[\"", absl::CEscape(key), "\"]: expected a string, got ",
+          DescribeJsonType(bad),
+          scalar && bad.size() <= kMaxQuotedBytes ? absl::StrCat(" ", bad)
+                                                  : ""));
+    }
+    descriptor = field->message_type();
+  }
+  return error;
+}
+
+// Searches the object `value` of type `descriptor` for the first string map
+// entry whose value is neither a string nor (for a quantity map) a number;
+// sets `out` to `<path>["key"]: expected a string, got ...`.
+bool FindBadMapValue(absl::string_view value, const pb::Descriptor* descriptor,
+                     const std::string& path, int depth, std::string& out) {
+  if (depth > kMaxJsonDepth || value.empty() || value.front() != '{') {
+    return false;
+  }
+  bool found = false;
+  ForEachMember(value, [&](absl::string_view raw_key, absl::string_view v) {
+    if (v.empty()) return true;
+    const std::string key = DecodeString(raw_key);
+    const pb::FieldDescriptor* field = nullptr;
+    for (int i = 0; i < descriptor->field_count() && field == nullptr; ++i) {
+      if (descriptor->field(i)->json_name() == key)
+        field = descriptor->field(i);
+    }
+    for (int i = 0; i < descriptor->field_count() && field == nullptr; ++i) {
+      if (descriptor->field(i)->name() == key) field = descriptor->field(i);
+    }
+    if (field == nullptr ||
+        field->type() != pb::FieldDescriptor::TYPE_MESSAGE) {
+      return true;
+    }
+    const std::string here =
+        absl::StrCat(path, path.empty() ? "" : ".", field->json_name());
+    if (field->is_map()) {
+      // NameMapKey, given just this member, names the entry relative to
+      // `descriptor`.
+      const std::string unnamed = absl::StrCat(field->json_name(), ": ?");
+      const absl::Status named = NameMapKey(
+          absl::InvalidArgumentError(unnamed),
+          absl::StrCat("{\"", field->json_name(), "\":", v, "}"), descriptor);
+      if (named.message() == unnamed) return true;
+      out = absl::StrCat(path, path.empty() ? "" : ".", named.message());
+      found = true;
+      return false;
+    }
+    const pb::Descriptor* type = field->message_type();
+    if (type->file()->package() == "google.protobuf") return true;
+    if (v.front() == '{') {
+      found = FindBadMapValue(v, type, here, depth + 1, out);
+    } else if (v.front() == '[') {
+      ForEachElement(v, [&](size_t i, absl::string_view e) {
+        found = FindBadMapValue(e, type, absl::StrCat(here, "[", i, "]"),
+                                depth + 1, out);
+        return !found;
+      });
+    }
+    return !found;
+  });
+  return found;
+}
+
 // Kubernetes reads `minAvailable: null` as absent and rejects objects,
 // arrays and booleans where an IntOrString belongs; google.protobuf.Value
 // accepts them all. Returns whether to keep the value (false: clear it).
@@ -236,12 +366,24 @@ absl::Status Decode(FastJsonDecoder& decoder, absl::string_view json,
   if (!decoder.Decode(json, message)) {
     pb::util::JsonParseOptions options;
     options.ignore_unknown_fields = true;
+    // Quantities given as JSON numbers, which protobuf takes as strings only.
+    std::string quoted;
+    const absl::string_view input =
+        QuoteNumbersAsText(json, T::descriptor(), quoted) ? quoted : json;
     const auto status = pb::util::JsonStringToMessage(
-        pb::StringPiece(json.data(), json.size()), &message, options);
+        pb::StringPiece(input.data(), input.size()), &message, options);
     if (!status.ok()) {
       const auto text = status.message();
-      return RewriteDecodeError(absl::string_view(text.data(), text.size()),
-                                T::descriptor());
+      absl::Status error = RewriteDecodeError(
+          absl::string_view(text.data(), text.size()), T::descriptor());
+      // protobuf sometimes loses the path of a bad map value ("JSON
+      // transcoder produced invalid protobuf output"): find it ourselves.
+      std::string found;
+      if (absl::StartsWith(error.message(), "invalid JSON: ") &&
+          FindBadMapValue(json, T::descriptor(), "", 0, found)) {
+        return absl::InvalidArgumentError(found);
+      }
+      return NameMapKey(std::move(error), json, T::descriptor());
     }
   }
   if (message.kind().empty()) message.set_kind(std::string(kind_name));
@@ -353,7 +495,7 @@ absl::string_view ItemKind(absl::string_view list_kind) {
 std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
                         absl::string_view name) {
   const absl::string_view what = kind.empty() ? "object" : kind;
-  if (name.empty()) return std::string(kind);
+  if (name.empty()) return kind.empty() ? "" : absl::StrCat("unnamed ", kind);
   if (ns.empty()) return absl::StrCat(what, " ", name);
   return absl::StrCat(what, " ", ns, "/", name);
 }
@@ -384,9 +526,56 @@ absl::Status LocatedError(const Location& where, absl::string_view label,
   return absl::InvalidArgumentError(out);
 }
 
+std::vector<ObjectOrigin>* ObjectSink::OriginsOf(ObjectKind kind) {
+  ObjectOrigins& o = out_.origins;
+  switch (kind) {
+    case ObjectKind::kNode:
+      return &o.nodes;
+    case ObjectKind::kPod:
+      return &o.pods;
+    case ObjectKind::kPdb:
+      return &o.pdbs;
+    case ObjectKind::kNodePool:
+      return &o.node_pools;
+    case ObjectKind::kNodeClaim:
+      return &o.node_claims;
+    case ObjectKind::kVolumeAttachment:
+      return &o.volume_attachments;
+    case ObjectKind::kPersistentVolumeClaim:
+      return &o.persistent_volume_claims;
+    case ObjectKind::kPersistentVolume:
+      return &o.persistent_volumes;
+    case ObjectKind::kStorageClass:
+      return &o.storage_classes;
+    case ObjectKind::kCSINode:
+      return &o.csi_nodes;
+    case ObjectKind::kDaemonSet:
+      return &o.daemon_sets;
+    case ObjectKind::kSkipped:
+      break;
+  }
+  return nullptr;
+}
+
 absl::Status ObjectSink::Add(ObjectKind kind, absl::string_view kind_name,
                              absl::string_view api_version,
-                             absl::string_view json) {
+                             absl::string_view json, const Location& where,
+                             uint32_t line) {
+  KARPENTER_RETURN_IF_ERROR(AddObject(kind, kind_name, api_version, json));
+  std::vector<ObjectOrigin>* origins = OriginsOf(kind);
+  if (origins == nullptr) return absl::OkStatus();
+  if (source_ == ObjectOrigin::kNoSource) {
+    source_ = static_cast<uint32_t>(out_.sources.size());
+    out_.sources.emplace_back(where.source);
+  }
+  origins->push_back(
+      ObjectOrigin{source_, where.document_number, line, where.item});
+  return absl::OkStatus();
+}
+
+absl::Status ObjectSink::AddObject(ObjectKind kind, absl::string_view kind_name,
+                                   absl::string_view api_version,
+                                   absl::string_view json) {
   switch (kind) {
     case ObjectKind::kNode:
       return Decode(decoder_, json, kind_name, api_version, out_.nodes);

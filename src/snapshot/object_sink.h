@@ -53,8 +53,8 @@ bool IsListKind(absl::string_view kind);
 // The kind a typed list's items take ("PodList" -> "Pod"; "List" -> "").
 absl::string_view ItemKind(absl::string_view list_kind);
 
-// "Pod default/web-1", "Node ip-10-0-1-1", "object x" (no kind), or just the
-// kind when unnamed.
+// "Pod default/web-1", "Node ip-10-0-1-1", "object x" (no kind),
+// "unnamed Pod" (no name), or "" (neither).
 std::string ObjectLabel(absl::string_view kind, absl::string_view ns,
                         absl::string_view name);
 
@@ -72,6 +72,7 @@ struct Location {
   absl::string_view source;  // File name.
   std::string document;      // "document 2" (YAML) or empty.
   std::string item;          // "items[5]", "[3]", "items[1].items[0]" or "".
+  uint32_t document_number = 0;  // 2 for "document 2"; 0 for none.
 };
 
 // Returns InvalidArgument
@@ -108,17 +109,25 @@ class ObjectSink {
 
   // Decodes `json` (one well-formed JSON object) as an object of `kind`
   // (not kSkipped). An empty kind / apiVersion in the object is filled from
-  // `kind_name` / `api_version` (typed lists omit them on items). Returns
-  // InvalidArgument "<field path>: <what>" on a decode error.
+  // `kind_name` / `api_version` (typed lists omit them on items). Records
+  // the object's origin in `out.origins` (`where`, and `line` for YAML, 0
+  // otherwise), adding `where.source` to `out.sources` on first use.
+  // Returns InvalidArgument "<field path>: <what>" on a decode error.
   absl::Status Add(ObjectKind kind, absl::string_view kind_name,
-                   absl::string_view api_version, absl::string_view json);
+                   absl::string_view api_version, absl::string_view json,
+                   const Location& where, uint32_t line);
 
   // Counts a skipped object.
   void Skip(absl::string_view kind_name, absl::string_view api_version);
 
  private:
+  absl::Status AddObject(ObjectKind kind, absl::string_view kind_name,
+                         absl::string_view api_version, absl::string_view json);
+  std::vector<ObjectOrigin>* OriginsOf(ObjectKind kind);
+
   ObjectSet& out_;
-  FastJsonDecoder decoder_;  // reused buffers, one per load
+  FastJsonDecoder decoder_;                    // reused buffers, one per load
+  uint32_t source_ = ObjectOrigin::kNoSource;  // index in out_.sources
 };
 
 }  // namespace karpenter::snapshot::internal

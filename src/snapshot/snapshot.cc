@@ -30,48 +30,90 @@ absl::Status CheckCount(const std::vector<T>& objects, absl::string_view what) {
       absl::StrCat("too many ", what, ": ", objects.size()));
 }
 
-absl::Status Duplicate(absl::string_view kind, absl::string_view key,
-                       absl::string_view list, uint32_t first,
-                       uint32_t second) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("duplicate ", kind, " \"", key, "\": ", list, "[", first,
-                   "] and ", list, "[", second, "]"));
+// Names object `i` of `list` for an error: where it was loaded from if the
+// loader recorded it ("a.yaml: document 2: items[0]"), else its position
+// ("node_pools[3]").
+std::string Place(const ObjectSet& loaded,
+                  const std::vector<ObjectOrigin>& origins,
+                  absl::string_view list, size_t i) {
+  std::string where = loaded.DescribeOrigin(origins, i);
+  if (where.empty()) return absl::StrCat(list, "[", i, "]");
+  return where;
 }
 
-absl::Status EmptyName(absl::string_view list, size_t i) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(list, "[", i, "]: metadata.name is empty"));
+// Place and `label` as the loaders write them: "a.yaml: document 2: Kind x"
+// for a top-level object, "a.json: items[3] (Kind x)" for a list item,
+// "nodes[3] (Kind x)" without an origin.
+std::string PlaceAndLabel(const ObjectSet& loaded,
+                          const std::vector<ObjectOrigin>& origins,
+                          absl::string_view list, size_t i,
+                          absl::string_view label) {
+  const std::string where = Place(loaded, origins, list, i);
+  const bool item = i >= origins.size() || !origins[i].item.empty() ||
+                    loaded.DescribeOrigin(origins, i).empty();
+  return absl::StrCat(where, item ? " (" : ": ", label, item ? ")" : "");
+}
+
+// " (line N)" for an object loaded from YAML, else "".
+std::string LineOf(const std::vector<ObjectOrigin>& origins, size_t i) {
+  if (i >= origins.size() || origins[i].line == 0) return "";
+  return absl::StrCat(" (line ", origins[i].line, ")");
+}
+
+absl::Status Duplicate(absl::string_view kind, absl::string_view key,
+                       const ObjectSet& loaded,
+                       const std::vector<ObjectOrigin>& origins,
+                       absl::string_view list, uint32_t first,
+                       uint32_t second) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "duplicate ", kind, " \"", key,
+      "\": ", Place(loaded, origins, list, first), LineOf(origins, first),
+      " and ", Place(loaded, origins, list, second), LineOf(origins, second)));
+}
+
+absl::Status EmptyName(absl::string_view kind, const ObjectSet& loaded,
+                       const std::vector<ObjectOrigin>& origins,
+                       absl::string_view list, size_t i) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      PlaceAndLabel(loaded, origins, list, i, absl::StrCat("unnamed ", kind)),
+      ": metadata.name is empty", LineOf(origins, i)));
 }
 
 // Indexes objects by metadata.name, rejecting empty and duplicate names.
 template <typename T>
 absl::Status IndexByName(
     const std::vector<T>& objects, absl::string_view kind,
+    const ObjectSet& loaded, const std::vector<ObjectOrigin>& origins,
     absl::string_view list,
     absl::flat_hash_map<absl::string_view, uint32_t>& out) {
   out.reserve(objects.size());
   for (uint32_t i = 0; i < objects.size(); ++i) {
     const std::string& name = objects[i].metadata().name();
-    if (name.empty()) return EmptyName(list, i);
+    if (name.empty()) return EmptyName(kind, loaded, origins, list, i);
     const auto [it, inserted] = out.try_emplace(name, i);
-    if (!inserted) return Duplicate(kind, name, list, it->second, i);
+    if (!inserted) {
+      return Duplicate(kind, name, loaded, origins, list, it->second, i);
+    }
   }
   return absl::OkStatus();
 }
 
 // Runs `validate` (snapshot/validate.h) on each of the cluster-scoped
-// `objects`, naming the first that fails: "<list>[i] (<Kind> <name>): ...".
+// `objects`, naming the first that fails: "<place> (<Kind> <name>): ...".
 template <typename T>
 absl::Status ValidateEach(const std::vector<T>& objects, absl::string_view kind,
+                          const ObjectSet& loaded,
+                          const std::vector<ObjectOrigin>& origins,
                           absl::string_view list,
                           absl::Status (*validate)(const T&)) {
   for (size_t i = 0; i < objects.size(); ++i) {
     const absl::Status s = validate(objects[i]);
     if (s.ok()) continue;
     return absl::InvalidArgumentError(absl::StrCat(
-        list, "[", i, "] (",
-        internal::ObjectLabel(kind, "", objects[i].metadata().name()),
-        "): ", s.message()));
+        PlaceAndLabel(
+            loaded, origins, list, i,
+            internal::ObjectLabel(kind, "", objects[i].metadata().name())),
+        ": ", s.message(), LineOf(origins, i)));
   }
   return absl::OkStatus();
 }
@@ -272,12 +314,14 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   DefaultNamespace(s.pdbs_);
   DefaultNamespace(s.persistent_volume_claims_);
   DefaultNamespace(s.daemon_sets_);
-  KARPENTER_RETURN_IF_ERROR(s.IndexNames());
-  KARPENTER_RETURN_IF_ERROR(s.IndexPods(node_names, node_name_offsets));
-  KARPENTER_RETURN_IF_ERROR(s.IndexPdbs());
-  KARPENTER_RETURN_IF_ERROR(s.IndexVolumes());
-  KARPENTER_RETURN_IF_ERROR(s.IndexStorage());
-  KARPENTER_RETURN_IF_ERROR(s.IndexDaemonSets());
+  // `objects` keeps the sources and origins, for error messages.
+  KARPENTER_RETURN_IF_ERROR(s.IndexNames(objects));
+  KARPENTER_RETURN_IF_ERROR(
+      s.IndexPods(node_names, node_name_offsets, objects));
+  KARPENTER_RETURN_IF_ERROR(s.IndexPdbs(objects));
+  KARPENTER_RETURN_IF_ERROR(s.IndexVolumes(objects));
+  KARPENTER_RETURN_IF_ERROR(s.IndexStorage(objects));
+  KARPENTER_RETURN_IF_ERROR(s.IndexDaemonSets(objects));
   s.IndexNodeClaims();
   return s;
 }
@@ -299,13 +343,15 @@ std::string Snapshot::PodKey(PodIndex p) const {
   return absl::StrCat(NamespaceName(pod_namespace_[p]), "/", PodName(p));
 }
 
-absl::Status Snapshot::IndexNames() {
+absl::Status Snapshot::IndexNames(const ObjectSet& loaded) {
+  const ObjectOrigins& o = loaded.origins;
   KARPENTER_RETURN_IF_ERROR(
-      IndexByName(nodes_, "Node", "nodes", node_by_name_));
-  KARPENTER_RETURN_IF_ERROR(
-      IndexByName(node_pools_, "NodePool", "node_pools", node_pool_by_name_));
-  return IndexByName(node_claims_, "NodeClaim", "node_claims",
-                     node_claim_by_name_);
+      IndexByName(nodes_, "Node", loaded, o.nodes, "nodes", node_by_name_));
+  KARPENTER_RETURN_IF_ERROR(IndexByName(node_pools_, "NodePool", loaded,
+                                        o.node_pools, "node_pools",
+                                        node_pool_by_name_));
+  return IndexByName(node_claims_, "NodeClaim", loaded, o.node_claims,
+                     "node_claims", node_claim_by_name_);
 }
 
 NamespaceId Snapshot::Intern(absl::string_view ns) {
@@ -316,7 +362,9 @@ NamespaceId Snapshot::Intern(absl::string_view ns) {
 }
 
 absl::Status Snapshot::IndexPods(absl::string_view node_names,
-                                 absl::Span<const uint64_t> node_name_offsets) {
+                                 absl::Span<const uint64_t> node_name_offsets,
+                                 const ObjectSet& loaded) {
+  const std::vector<ObjectOrigin>& origins = loaded.origins.pods;
   const size_t n = pod_shape_.size();
   pod_namespace_.resize(n);
   pod_node_.assign(n, kNone);
@@ -325,15 +373,15 @@ absl::Status Snapshot::IndexPods(absl::string_view node_names,
   std::vector<uint32_t> count(nodes_.size() + 1, 0);
   for (uint32_t i = 0; i < n; ++i) {
     const absl::string_view name = PodName(i);
-    if (name.empty()) return EmptyName("pods", i);
+    if (name.empty()) return EmptyName("Pod", loaded, origins, "pods", i);
     const std::string& ns_name = PodShape(i).metadata().namespace_();
     const NamespaceId ns = Intern(ns_name);
     pod_namespace_[i] = ns;
     const auto [it, inserted] =
         pod_by_key_.try_emplace(NamespacedKey{ns, name}, i);
     if (!inserted) {
-      return Duplicate("Pod", absl::StrCat(ns_name, "/", name), "pods",
-                       it->second, i);
+      return Duplicate("Pod", absl::StrCat(ns_name, "/", name), loaded, origins,
+                       "pods", it->second, i);
     }
     const absl::string_view node_name = node_names.substr(
         node_name_offsets[i], node_name_offsets[i + 1] - node_name_offsets[i]);
@@ -356,12 +404,15 @@ absl::Status Snapshot::IndexPods(absl::string_view node_names,
   return absl::OkStatus();
 }
 
-absl::Status Snapshot::IndexPdbs() {
+absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded) {
+  const std::vector<ObjectOrigin>& origins = loaded.origins.pdbs;
   std::vector<NamespaceId> pdb_namespace(pdbs_.size());
   pdb_by_key_.reserve(pdbs_.size());
   for (uint32_t i = 0; i < pdbs_.size(); ++i) {
     const v1::ObjectMeta& meta = pdbs_[i].metadata();
-    if (meta.name().empty()) return EmptyName("pdbs", i);
+    if (meta.name().empty()) {
+      return EmptyName("PodDisruptionBudget", loaded, origins, "pdbs", i);
+    }
     const NamespaceId ns = Intern(meta.namespace_());
     pdb_namespace[i] = ns;
     const auto [it, inserted] =
@@ -369,7 +420,7 @@ absl::Status Snapshot::IndexPdbs() {
     if (!inserted) {
       return Duplicate("PodDisruptionBudget",
                        absl::StrCat(meta.namespace_(), "/", meta.name()),
-                       "pdbs", it->second, i);
+                       loaded, origins, "pdbs", it->second, i);
     }
   }
   std::vector<uint32_t> count(namespace_names_.size() + 1, 0);
@@ -383,14 +434,20 @@ absl::Status Snapshot::IndexPdbs() {
   return absl::OkStatus();
 }
 
-absl::Status Snapshot::IndexVolumes() {
-  KARPENTER_RETURN_IF_ERROR(IndexByName(volume_attachments_, "VolumeAttachment",
-                                        "volume_attachments",
-                                        volume_attachment_by_name_));
+absl::Status Snapshot::IndexVolumes(const ObjectSet& loaded) {
+  KARPENTER_RETURN_IF_ERROR(
+      IndexByName(volume_attachments_, "VolumeAttachment", loaded,
+                  loaded.origins.volume_attachments, "volume_attachments",
+                  volume_attachment_by_name_));
+  const std::vector<ObjectOrigin>& pvc_origins =
+      loaded.origins.persistent_volume_claims;
   pvc_by_key_.reserve(persistent_volume_claims_.size());
   for (uint32_t i = 0; i < persistent_volume_claims_.size(); ++i) {
     const v1::ObjectMeta& meta = persistent_volume_claims_[i].metadata();
-    if (meta.name().empty()) return EmptyName("persistent_volume_claims", i);
+    if (meta.name().empty()) {
+      return EmptyName("PersistentVolumeClaim", loaded, pvc_origins,
+                       "persistent_volume_claims", i);
+    }
     const auto [it, inserted] =
         pvc_by_key_.try_emplace(std::pair{absl::string_view(meta.namespace_()),
                                           absl::string_view(meta.name())},
@@ -398,7 +455,8 @@ absl::Status Snapshot::IndexVolumes() {
     if (!inserted) {
       return Duplicate("PersistentVolumeClaim",
                        absl::StrCat(meta.namespace_(), "/", meta.name()),
-                       "persistent_volume_claims", it->second, i);
+                       loaded, pvc_origins, "persistent_volume_claims",
+                       it->second, i);
     }
   }
   // Counting sort by node, as IndexPods does.
@@ -420,19 +478,20 @@ absl::Status Snapshot::IndexVolumes() {
   return absl::OkStatus();
 }
 
-absl::Status Snapshot::IndexStorage() {
-  KARPENTER_RETURN_IF_ERROR(IndexByName(persistent_volumes_, "PersistentVolume",
-                                        "persistent_volumes",
-                                        persistent_volume_by_name_));
+absl::Status Snapshot::IndexStorage(const ObjectSet& loaded) {
+  const ObjectOrigins& o = loaded.origins;
+  KARPENTER_RETURN_IF_ERROR(IndexByName(
+      persistent_volumes_, "PersistentVolume", loaded, o.persistent_volumes,
+      "persistent_volumes", persistent_volume_by_name_));
+  KARPENTER_RETURN_IF_ERROR(ValidateEach(
+      persistent_volumes_, "PersistentVolume", loaded, o.persistent_volumes,
+      "persistent_volumes", &internal::ValidatePersistentVolume));
   KARPENTER_RETURN_IF_ERROR(
-      ValidateEach(persistent_volumes_, "PersistentVolume",
-                   "persistent_volumes", &internal::ValidatePersistentVolume));
-  KARPENTER_RETURN_IF_ERROR(IndexByName(storage_classes_, "StorageClass",
-                                        "storage_classes",
-                                        storage_class_by_name_));
-  KARPENTER_RETURN_IF_ERROR(ValidateEach(storage_classes_, "StorageClass",
-                                         "storage_classes",
-                                         &internal::ValidateStorageClass));
+      IndexByName(storage_classes_, "StorageClass", loaded, o.storage_classes,
+                  "storage_classes", storage_class_by_name_));
+  KARPENTER_RETURN_IF_ERROR(
+      ValidateEach(storage_classes_, "StorageClass", loaded, o.storage_classes,
+                   "storage_classes", &internal::ValidateStorageClass));
   for (uint32_t i = 0; i < storage_classes_.size(); ++i) {
     if (!IsDefaultClass(storage_classes_[i])) continue;
     if (default_storage_class_ == kNone ||
@@ -441,17 +500,21 @@ absl::Status Snapshot::IndexStorage() {
       default_storage_class_ = i;
     }
   }
-  KARPENTER_RETURN_IF_ERROR(
-      IndexByName(csi_nodes_, "CSINode", "csi_nodes", csi_node_by_name_));
-  return ValidateEach(csi_nodes_, "CSINode", "csi_nodes",
+  KARPENTER_RETURN_IF_ERROR(IndexByName(csi_nodes_, "CSINode", loaded,
+                                        o.csi_nodes, "csi_nodes",
+                                        csi_node_by_name_));
+  return ValidateEach(csi_nodes_, "CSINode", loaded, o.csi_nodes, "csi_nodes",
                       &internal::ValidateCSINode);
 }
 
-absl::Status Snapshot::IndexDaemonSets() {
+absl::Status Snapshot::IndexDaemonSets(const ObjectSet& loaded) {
+  const std::vector<ObjectOrigin>& origins = loaded.origins.daemon_sets;
   daemon_set_by_key_.reserve(daemon_sets_.size());
   for (uint32_t i = 0; i < daemon_sets_.size(); ++i) {
     const v1::ObjectMeta& meta = daemon_sets_[i].metadata();
-    if (meta.name().empty()) return EmptyName("daemon_sets", i);
+    if (meta.name().empty()) {
+      return EmptyName("DaemonSet", loaded, origins, "daemon_sets", i);
+    }
     const auto [it, inserted] = daemon_set_by_key_.try_emplace(
         std::pair{absl::string_view(meta.namespace_()),
                   absl::string_view(meta.name())},
@@ -459,7 +522,7 @@ absl::Status Snapshot::IndexDaemonSets() {
     if (!inserted) {
       return Duplicate("DaemonSet",
                        absl::StrCat(meta.namespace_(), "/", meta.name()),
-                       "daemon_sets", it->second, i);
+                       loaded, origins, "daemon_sets", it->second, i);
     }
   }
   return absl::OkStatus();

@@ -530,7 +530,7 @@ std::vector<Row> Catalogue() {
        Entry::kLoad,
        R"({"kind":"Pod","metadata":["w"]})",
        kInvalid,
-       {"in.yaml: Pod: invalid JSON: metadata:", "cannot start list"}},
+       {"in.yaml: unnamed Pod: invalid JSON: metadata:", "cannot start list"}},
       {"YAML list where an object belongs",
        Entry::kLoad,
        "kind: Pod\nmetadata: [w]\n",
@@ -595,13 +595,15 @@ std::vector<Row> Catalogue() {
        "kind: Node\nmetadata: {name: a}\n---\nkind: Node\nmetadata: {name: "
        "a}\n",
        kInvalid,
-       {"duplicate Node \"a\": nodes[0] and nodes[1]"}},
+       {"duplicate Node \"a\": in.yaml: document 1 (line 1) and in.yaml: "
+        "document 2 (line 4)"}},
       {"duplicate Pod, one without namespace",
        Entry::kBuild,
        "kind: Pod\nmetadata: {name: w}\n---\nkind: Pod\nmetadata: {name: w, "
        "namespace: default}\n",
        kInvalid,
-       {"duplicate Pod \"default/w\": pods[0] and pods[1]"}},
+       {"duplicate Pod \"default/w\": in.yaml: document 1 (line 1) and "
+        "in.yaml: document 2 (line 4)"}},
       {"duplicate NodePool",
        Entry::kBuild,
        Pool("    consolidateAfter: 1m\n") + "---\n" +
@@ -618,17 +620,17 @@ std::vector<Row> Catalogue() {
        Entry::kBuild,
        "kind: Node\nmetadata: {name: \"\"}\n",
        kInvalid,
-       {"nodes[0]: metadata.name is empty"}},
+       {"in.yaml: document 1: unnamed Node: metadata.name is empty (line 1)"}},
       {"empty Pod name",
        Entry::kBuild,
        "kind: Pod\nmetadata: {namespace: a}\n",
        kInvalid,
-       {"pods[0]", "metadata.name is empty"}},
+       {"in.yaml: document 1: unnamed Pod: metadata.name is empty"}},
       {"empty NodeClaim name",
        Entry::kBuild,
        "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: ''}\n",
        kInvalid,
-       {"claims[0]", "metadata.name is empty"}},
+       {"in.yaml: document 1: unnamed NodeClaim: metadata.name is empty"}},
       // snapshot.h PodsOnUnknownNodes: "Pods whose spec.nodeName names no
       // Node in the snapshot (the Node was deleted, or the dump is
       // partial)", disjoint from UnboundPods and from every PodsOnNode.

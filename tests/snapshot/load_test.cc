@@ -376,35 +376,41 @@ items:
        "cluster.json: items[1] (Pod default/web-1): "
        "spec.terminationGracePeriodSeconds: expected an integer, got \"abc\""},
       {"p.json", R"({"kind":"Pod","spec":{"priority":99999999999}})",
-       "p.json: Pod: spec.priority: expected a 32-bit integer, got "
+       "p.json: unnamed Pod: spec.priority: expected a 32-bit integer, got "
        "99999999999"},
       {"p.yaml", "kind: Pod\nmetadata: {name: x}\nspec: {priority: 1e3}\n",
        "p.yaml: document 1: Pod x: spec.priority: expected a 32-bit integer, "
        "got \"1e3\" (line 3)"},
       {"n.json", R"({"kind":"Node","metadata":{"name":"n","labels":{"a":1}}})",
-       "n.json: Node n: metadata.labels: expected a string, got 1"},
+       "n.json: Node n: metadata.labels[\"a\"]: expected a string, got a "
+       "number 1"},
       {"n.json", R"({"kind":"Node","spec":{"providerID":["x"]}})",
-       "n.json: Node: spec.providerID: expected a single value, got an array"},
+       "n.json: unnamed Node: spec.providerID: expected a single value, got an "
+       "array"},
       {"n.yaml", "kind: Node\nspec: {unschedulable: maybe}\n",
-       "n.yaml: document 1: Node: spec.unschedulable: expected a boolean, got "
+       "n.yaml: document 1: unnamed Node: spec.unschedulable: expected a "
+       "boolean, got "
        "\"maybe\" (line 2)"},
       {"n.yaml", "kind: Node\nspec: {taints: {key: a}}\n",
-       "n.yaml: document 1: Node: spec.taints: expected a list, got a mapping "
+       "n.yaml: document 1: unnamed Node: spec.taints: expected a list, got a "
+       "mapping "
        "(line 2)"},
       {"t.json",
        R"({"kind":"Pod","metadata":{"name":"a","creationTimestamp":"yesterday"}})",
        "t.json: Pod a: metadata.creationTimestamp: expected an RFC 3339 "
        "timestamp, got \"yesterday\""},
       {"t.yaml", "kind: Pod\nmetadata:\n  creationTimestamp: 2025-13-01\n",
-       "t.yaml: document 1: Pod: metadata.creationTimestamp: expected an RFC "
-       "3339 timestamp, got \"2025-13-01\""},
+       "t.yaml: document 1: unnamed Pod: metadata.creationTimestamp: expected "
+       "an RFC "
+       "3339 timestamp, got \"2025-13-01\" (object at line 1)"},
       {"pdb.json",
        R"({"kind":"PodDisruptionBudget","metadata":{"name":"a","namespace":"b"},
            "spec":{"minAvailable":{"x":1}}})",
        "pdb.json: PodDisruptionBudget b/a: spec.minAvailable: expected an "
        "integer or a string, got an object"},
       {"pdb.yaml", "kind: PodDisruptionBudget\nspec: {maxUnavailable: [1]}\n",
-       "pdb.yaml: document 1: PodDisruptionBudget: spec.maxUnavailable: "
+       "pdb.yaml: document 1: unnamed PodDisruptionBudget: "
+       "spec.maxUnavailable: "
        "expected an integer or a string, got a list (line 2)"},
       {"bad.json", R"({"kind":"Pod","metadata":{"name":"a",}})",
        "bad.json: metadata: invalid JSON at line 1, column 38: expected a "
@@ -533,37 +539,42 @@ TEST_CASE("snapshot load: long offending values are cut in messages",
        "u0:/bin/sh user1:x:1:1:/home/u1:/bin/sh user2:x:2:2:/home/u2:/...\" "
        "(1279 bytes) (line 1)"},
       {"p.yaml", "kind: Pod\nspec: {priority: " + long_text + "}\n",
-       "p.yaml: document 1: Pod: spec.priority: expected a 32-bit integer, "
+       "p.yaml: document 1: unnamed Pod: spec.priority: expected a 32-bit "
+       "integer, "
        "got \"" +
            std::string(80, 'z') + "...\" (5000 bytes) (line 2)"},
       {"p.json",
        R"({"kind":"Pod","spec":{"terminationGracePeriodSeconds":")" +
            long_text + "\"}}",
-       "p.json: Pod: spec.terminationGracePeriodSeconds: expected an integer, "
+       "p.json: unnamed Pod: spec.terminationGracePeriodSeconds: expected an "
+       "integer, "
        "got \"" +
            std::string(80, 'z') + "...\" (5000 bytes)"},
       {"t.json",
        R"({"kind":"Pod","metadata":{"creationTimestamp":")" + long_text +
            "\"}}",
-       "t.json: Pod: metadata.creationTimestamp: expected an RFC 3339 "
+       "t.json: unnamed Pod: metadata.creationTimestamp: expected an RFC 3339 "
        "timestamp, got \"" +
            std::string(80, 'z') + "...\" (5000 bytes)"},
       // Long map keys in a field path too.
       {"k.yaml",
        "kind: Node\nmetadata:\n  labels:\n    ? " + long_text + "\n    : [1]\n",
-       "k.yaml: document 1: Node: metadata.labels[\"" + std::string(80, 'z') +
+       "k.yaml: document 1: unnamed Node: metadata.labels[\"" +
+           std::string(80, 'z') +
            "...\" (5000 bytes)]: expected a string, got a list (line 5)"},
       // Exactly 80 bytes: shown whole.
       {"e.yaml",
        "kind: Node\nspec: {unschedulable: " + std::string(80, 'y') + "}\n",
-       "e.yaml: document 1: Node: spec.unschedulable: expected a boolean, got "
+       "e.yaml: document 1: unnamed Node: spec.unschedulable: expected a "
+       "boolean, got "
        "\"" +
            std::string(80, 'y') + "\" (line 2)"},
       // A cut never splits a UTF-8 character ("é" is 2 bytes at 79-80).
       {"u.yaml",
        "kind: Node\nspec: {unschedulable: " + std::string(79, 'a') +
            "\xC3\xA9" + std::string(50, 'b') + "}\n",
-       "u.yaml: document 1: Node: spec.unschedulable: expected a boolean, got "
+       "u.yaml: document 1: unnamed Node: spec.unschedulable: expected a "
+       "boolean, got "
        "\"" +
            std::string(79, 'a') + "...\" (131 bytes) (line 2)"},
   };

@@ -192,7 +192,8 @@ TEST_CASE("pod store: the builder keeps input order and Build's checks",
   unnamed.AddPod(std::move(pod));
   const absl::StatusOr<Snapshot> empty = std::move(unnamed).Build();
   REQUIRE_FALSE(empty.ok());
-  CHECK(empty.status().message() == "pods[0]: metadata.name is empty");
+  CHECK(empty.status().message() ==
+        "pods[0] (unnamed Pod): metadata.name is empty");
 }
 
 TEST_CASE("pod store: a streamed synthetic cluster equals the built one",

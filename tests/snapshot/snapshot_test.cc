@@ -188,14 +188,14 @@ TEST_CASE("snapshot: duplicate and empty names are rejected", "[snapshot]") {
   {
     ObjectSet set;
     set.pods = {MakePod("x", "p", ""), MakePod("x", "", "")};
-    cases.push_back(
-        {"unnamed pod", std::move(set), "pods[1]: metadata.name is empty"});
+    cases.push_back({"unnamed pod", std::move(set),
+                     "pods[1] (unnamed Pod): metadata.name is empty"});
   }
   {
     ObjectSet set;
     set.nodes = {MakeNode("")};
-    cases.push_back(
-        {"unnamed node", std::move(set), "nodes[0]: metadata.name is empty"});
+    cases.push_back({"unnamed node", std::move(set),
+                     "nodes[0] (unnamed Node): metadata.name is empty"});
   }
   for (Case& c : cases) {
     INFO(c.name);

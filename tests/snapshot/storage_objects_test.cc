@@ -456,7 +456,7 @@ TEST_CASE("snapshot storage: the loaders apply the API server's validation",
        "allowedTopologies[1].matchLabelExpressions[0].key: \"bad key\": name "
        "part must consist of alphanumeric characters, '-', '_' or '.', and "
        "must start and end with an alphanumeric character (e.g. 'MyName', "
-       "'my.name' or '123-abc')"},
+       "'my.name' or '123-abc') (object at line 1)"},
       {"sc.json",
        R"({"kind":"StorageClass","metadata":{"name":"zonal"},
            "allowedTopologies":[{"matchLabelExpressions":[
@@ -495,7 +495,7 @@ TEST_CASE("snapshot storage: the loaders apply the API server's validation",
        "  nodeAffinity:\n    required:\n      nodeSelectorTerms: []\n",
        "pv.yaml: document 1: PersistentVolume pv-1: "
        "spec.nodeAffinity.required.nodeSelectorTerms: expected at least one "
-       "term, got 0"},
+       "term, got 0 (object at line 1)"},
       {"pv.json",
        R"({"kind":"PersistentVolume","metadata":{"name":"pv-1"},
            "spec":{"nodeAffinity":{"required":{"nodeSelectorTerms":[
@@ -584,7 +584,7 @@ TEST_CASE("snapshot storage: the loaders apply the API server's validation",
        "    - {name: ebs.csi.aws.com, allocatable: {count: -1}}\n",
        "csi.yaml: document 1: items[0] (CSINode n1): "
        "spec.drivers[0].allocatable.count: expected a non-negative integer, "
-       "got -1"},
+       "got -1 (object at line 4)"},
   });
 }
 
@@ -846,7 +846,8 @@ TEST_CASE("snapshot storage: duplicate and empty names are rejected",
     ObjectSet set;
     set.persistent_volumes = {Pv("a"), Pv("")};
     cases.push_back({"unnamed volume", std::move(set),
-                     "persistent_volumes[1]: metadata.name is empty"});
+                     "persistent_volumes[1] (unnamed PersistentVolume): "
+                     "metadata.name is empty"});
   }
   {
     ObjectSet set;
@@ -858,8 +859,9 @@ TEST_CASE("snapshot storage: duplicate and empty names are rejected",
   {
     ObjectSet set;
     set.storage_classes = {Sc("")};
-    cases.push_back({"unnamed class", std::move(set),
-                     "storage_classes[0]: metadata.name is empty"});
+    cases.push_back(
+        {"unnamed class", std::move(set),
+         "storage_classes[0] (unnamed StorageClass): metadata.name is empty"});
   }
   {
     ObjectSet set;
@@ -872,7 +874,7 @@ TEST_CASE("snapshot storage: duplicate and empty names are rejected",
     ObjectSet set;
     set.csi_nodes = {Csi("n0"), Csi("n1"), Csi("")};
     cases.push_back({"unnamed CSINode", std::move(set),
-                     "csi_nodes[2]: metadata.name is empty"});
+                     "csi_nodes[2] (unnamed CSINode): metadata.name is empty"});
   }
   {
     ObjectSet set;
@@ -891,8 +893,9 @@ TEST_CASE("snapshot storage: duplicate and empty names are rejected",
   {
     ObjectSet set;
     set.daemon_sets = {Ds("kube-system", "")};
-    cases.push_back({"unnamed DaemonSet", std::move(set),
-                     "daemon_sets[0]: metadata.name is empty"});
+    cases.push_back(
+        {"unnamed DaemonSet", std::move(set),
+         "daemon_sets[0] (unnamed DaemonSet): metadata.name is empty"});
   }
   CheckBuildErrors(cases);
 }

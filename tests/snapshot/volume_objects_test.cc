@@ -328,7 +328,8 @@ TEST_CASE("snapshot volumes: duplicate and empty names are rejected",
     ObjectSet set;
     set.volume_attachments = {Va("", "n")};
     cases.push_back({"unnamed attachment", std::move(set),
-                     "volume_attachments[0]: metadata.name is empty"});
+                     "volume_attachments[0] (unnamed VolumeAttachment): "
+                     "metadata.name is empty"});
   }
   {
     ObjectSet set;
@@ -360,7 +361,8 @@ TEST_CASE("snapshot volumes: duplicate and empty names are rejected",
     ObjectSet set;
     set.persistent_volume_claims = {Pvc("x", "")};
     cases.push_back({"unnamed claim", std::move(set),
-                     "persistent_volume_claims[0]: metadata.name is empty"});
+                     "persistent_volume_claims[0] (unnamed "
+                     "PersistentVolumeClaim): metadata.name is empty"});
   }
   for (Case& c : cases) {
     INFO(c.name);

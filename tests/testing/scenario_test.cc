@@ -98,7 +98,7 @@ TEST_CASE("scenario: load errors name the source, document and field",
       {Doc(kPool,
            "apiVersion: sim.karpenter-sdk.dev/v1\nkind: Scenario\n"
            "spec:\n  generate:\n    nodes:\n      - {count: x}\n"),
-       "s.yaml: document 2 (Scenario): spec.generate.nodes[0].count: "
+       "s.yaml: document 2 (unnamed Scenario): spec.generate.nodes[0].count: "
        "expected a 32-bit integer, got \"x\" (line 18)"},
       {Doc(kPool, "kind: Scenario\nspec: [unclosed\n"),
        "YAML syntax error at line"},
@@ -121,8 +121,9 @@ TEST_CASE("scenario: LoadDocumentsOfKind leaves out on error", "[scenario]") {
       Doc(kScenario, "kind: Scenario\nspec: {until: [1]}\n"), "x.yaml",
       "Scenario", v1::Scenario::default_instance(), out);
   CHECK_FALSE(s.ok());
-  CHECK_THAT(std::string(s.message()),
-             Catch::Contains("x.yaml: document 2 (Scenario): spec.until"));
+  CHECK_THAT(
+      std::string(s.message()),
+      Catch::Contains("x.yaml: document 2 (unnamed Scenario): spec.until"));
   CHECK(out.empty());
 }
 

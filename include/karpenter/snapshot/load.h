@@ -39,6 +39,17 @@
 // `minAvailable: 1` the integer 1, `minAvailable: "1"` the string "1"), with
 // `null`, `~` and empty values read as absent, as Kubernetes does.
 //
+// Value forms the API server accepts beyond proto3 JSON are accepted in both
+// formats: a resource quantity (resources requests/limits, Node and
+// NodeClaim capacity/allocatable, Pod overhead, NodePool spec.limits and
+// status.resources, PersistentVolume capacity) or a NodePool budget's
+// `nodes` may be a number, kept as the text it was written with (`"cpu":
+// 500` is "500", `0.5` is "0.5", `1e3` is "1e3", all read by
+// karpenter/quantity.h as Kubernetes reads them); int-or-string fields (PDB
+// minAvailable/maxUnavailable) take an integer or a string; `null` is
+// absent for any optional scalar, map, list or object. Other string fields
+// (labels, names, ...) take strings only, as in Kubernetes.
+//
 // Presence proto3 cannot hold is recorded in SDK extension fields: a NodePool
 // `spec.disruption.budgets: []` sets `Disruption.budgets_explicitly_empty`
 // and a budget's `reasons: []` sets `Budget.reasons_explicitly_empty`
@@ -46,9 +57,16 @@
 // karpenter/pkg/apis/v1/nodepool.go `GetAllowedDisruptionsByReason`).
 //
 // Errors are InvalidArgument naming the source, the YAML document (1-based),
-// the list item (0-based), the object and the field, e.g.
+// the list item (0-based), the object ("unnamed <Kind>" without a name) and
+// the field, and for YAML the line, e.g.
 //   cluster.yaml: document 2: items[5] (Pod default/web-1):
 //   spec.terminationGracePeriodSeconds: expected an integer, got "abc"
+//   (line 40)
+//   cluster.json: items[3] (unnamed NodePool): spec.limits["cpu"]:
+//   expected a string, got a boolean true
+// (a YAML error found after conversion gives the object's line: "(object at
+// line 12)"). Each loaded object's origin is recorded in
+// `ObjectSet::origins`, so that Snapshot::Build names it the same way.
 // Besides types, the loaders check what the API server would have rejected
 // and the snapshot relies on, as `Snapshot::Build` does (see snapshot.h):
 // a StorageClass's volumeBindingMode and allowedTopologies, a
@@ -83,6 +101,40 @@
 
 namespace karpenter::snapshot {
 
+// Where a loaded object came from, so that `Snapshot::Build` can name it
+// (e.g. `duplicate NodePool "default": a.yaml: items[0] and b.yaml:
+// document 2`).
+struct ObjectOrigin {
+  static constexpr uint32_t kNoSource = 0xFFFFFFFF;
+  // Index into ObjectSet::sources; kNoSource if unknown.
+  uint32_t source = kNoSource;
+  // YAML document, 1-based; 0 for JSON.
+  uint32_t document = 0;
+  // Line of the object in its YAML text, 1-based; 0 if not recorded (JSON).
+  uint32_t line = 0;
+  // Position in its list: "items[5]", "[3]" (top-level JSON array),
+  // "items[1].items[0]"; empty for a top-level object.
+  std::string item;
+};
+
+// One ObjectOrigin per object, parallel to ObjectSet's vectors of the same
+// name. A vector may be empty (objects added by hand): those objects are
+// then named by their list position ("node_pools[3]"). `pods` describes the
+// pods in the order Snapshot::Build stores them.
+struct ObjectOrigins {
+  std::vector<ObjectOrigin> nodes;
+  std::vector<ObjectOrigin> pods;
+  std::vector<ObjectOrigin> pdbs;
+  std::vector<ObjectOrigin> node_pools;
+  std::vector<ObjectOrigin> node_claims;
+  std::vector<ObjectOrigin> volume_attachments;
+  std::vector<ObjectOrigin> persistent_volume_claims;
+  std::vector<ObjectOrigin> persistent_volumes;
+  std::vector<ObjectOrigin> storage_classes;
+  std::vector<ObjectOrigin> csi_nodes;
+  std::vector<ObjectOrigin> daemon_sets;
+};
+
 // The raw objects of one or more dumps, each kind in input order. Loading
 // appends, so several files can be combined before `Snapshot::Build`.
 struct ObjectSet {
@@ -99,10 +151,21 @@ struct ObjectSet {
   std::vector<v1::DaemonSet> daemon_sets;
   // Kind (or "<kind> (<apiVersion>)") -> number of objects skipped.
   std::map<std::string, int64_t> skipped_kinds;
+  // The inputs the objects were loaded from (file names, "stdin"), and
+  // where each object sits in them. Filled by the loaders; optional.
+  std::vector<std::string> sources;
+  ObjectOrigins origins;
 
   // Moves every object of `other` to the end of this set and adds its
-  // skipped counts.
+  // skipped counts, sources and origins (an origin vector shorter than its
+  // objects is padded with unknown origins first).
   void Append(ObjectSet&& other);
+
+  // Where object `index` of origin vector `origins` (one of `this->origins`)
+  // came from: "<source>[: document <d>][: <item>]", or "" if unknown (no
+  // origin recorded for it). The YAML line is not included.
+  std::string DescribeOrigin(const std::vector<ObjectOrigin>& origins,
+                             size_t index) const;
 };
 
 // Reads JSON `text` (one object, a list, or an array of objects) into `out`.

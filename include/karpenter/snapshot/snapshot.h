@@ -100,8 +100,14 @@ class Snapshot {
   //  - naming the object if a Node, NodePool, NodeClaim, VolumeAttachment,
   //    PersistentVolume, StorageClass or CSINode name, or a Pod, PDB,
   //    PersistentVolumeClaim or DaemonSet namespace/name, is empty or occurs
-  //    twice (e.g. `duplicate Pod "default/web-1": pods[3] and pods[10]`,
-  //    `csi_nodes[2]: metadata.name is empty`);
+  //    twice. An object is placed by its origin when the loader recorded it
+  //    (`objects.origins`, see load.h): source, YAML document, list item
+  //    and YAML line, e.g. `duplicate NodePool "default": a.json: items[0]
+  //    and b.yaml: document 2 (line 14)`, `c.yaml: document 1: unnamed
+  //    CSINode: metadata.name is empty (line 1)`; otherwise by its
+  //    position in the ObjectSet, e.g. `duplicate Pod "default/web-1":
+  //    pods[3] and pods[10]`, `csi_nodes[2] (unnamed CSINode):
+  //    metadata.name is empty`;
   //  - if a kind has more than 2^32 - 2 objects;
   //  - naming the list position, the object, the field and the value if a
   //    PersistentVolume, StorageClass or CSINode breaks a rule of the API
@@ -320,13 +326,15 @@ class Snapshot {
   static std::optional<uint32_t> Lookup(const NameIndex& index,
                                         absl::string_view key);
   NamespaceId Intern(absl::string_view ns);
-  absl::Status IndexNames();
+  // `loaded` holds the objects' sources and origins, for error messages.
+  absl::Status IndexNames(const ObjectSet& loaded);
   absl::Status IndexPods(absl::string_view node_names,
-                         absl::Span<const uint64_t> node_name_offsets);
-  absl::Status IndexPdbs();
-  absl::Status IndexVolumes();
-  absl::Status IndexStorage();
-  absl::Status IndexDaemonSets();
+                         absl::Span<const uint64_t> node_name_offsets,
+                         const ObjectSet& loaded);
+  absl::Status IndexPdbs(const ObjectSet& loaded);
+  absl::Status IndexVolumes(const ObjectSet& loaded);
+  absl::Status IndexStorage(const ObjectSet& loaded);
+  absl::Status IndexDaemonSets(const ObjectSet& loaded);
   void IndexNodeClaims();
 
   std::vector<v1::Node> nodes_;
