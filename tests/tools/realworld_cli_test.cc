@@ -6,8 +6,9 @@
 // and hand-written manifests. Each file has a fixed --at, so the answers are
 // deterministic; they follow Karpenter's semantics (docs/semantics.md).
 //
-// Cases tagged [!mayfail] assert the correct behaviour where today's CLI is
-// known to be wrong; each names the problem in a comment above it.
+// A case that asserts the correct behaviour where the CLI is known to be
+// wrong is tagged [!mayfail], with the problem named in a comment above it;
+// none is, at the moment.
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -928,10 +929,10 @@ TEST_CASE("realworld: a dump without the NodePools warns", "[realworld]") {
   }
 }
 
-// Known issue: a JSON number in spec.limits ("cpu": 500), which Kubernetes
-// accepts for a quantity, is rejected on load.
+// A JSON number in spec.limits ("cpu": 500), which Kubernetes accepts for a
+// quantity, loads as the quantity "500".
 TEST_CASE("realworld: JSON numbers as quantities in NodePool limits",
-          "[realworld][!mayfail]") {
+          "[realworld]") {
   const std::string f = Data("nodepool-limits-number.json");
   const Result v = Run({"validate", "-f", f});
   CHECK(v.status == kExitOk);
