@@ -64,22 +64,25 @@ spec:
 
 TEST_CASE("budget cli: validate lists every error with its path",
           "[cli][validate]") {
-  Result r = Run({"validate", "-f", WriteTemp("three.yaml", kThreeErrors)});
+  const std::string path = WriteTemp("three.yaml", kThreeErrors);
+  Result r = Run({"validate", "-f", path});
   CHECK(r.status == kExitInvalid);
   CHECK(r.err.empty());
   const std::vector<std::string> lines = Lines(r.out);
   REQUIRE(lines.size() == 3);
+  // Each line names the file (and the YAML document) first.
+  const std::string where = path + ": document 1: ";
   CHECK(absl::StartsWith(lines[0],
-                         "karpenter.sh/v1 NodePool broken: "
-                         "spec.disruption.consolidationPolicy: "));
+                         where + "karpenter.sh/v1 NodePool broken: "
+                                 "spec.disruption.consolidationPolicy: "));
   CHECK(absl::StrContains(lines[0], "\"Sometimes\""));
-  CHECK(absl::StartsWith(
-      lines[1],
-      "karpenter.sh/v1 NodePool broken: spec.disruption.budgets[0].nodes: "));
+  CHECK(absl::StartsWith(lines[1], where +
+                                       "karpenter.sh/v1 NodePool broken: "
+                                       "spec.disruption.budgets[0].nodes: "));
   CHECK(absl::StrContains(lines[1], "\"150%\""));
   CHECK(absl::StartsWith(lines[2],
-                         "karpenter.sh/v1 NodePool broken: "
-                         "spec.disruption.budgets[1].duration: "));
+                         where + "karpenter.sh/v1 NodePool broken: "
+                                 "spec.disruption.budgets[1].duration: "));
   CHECK(absl::StrContains(lines[2], "\"30s\""));
 }
 
@@ -117,8 +120,10 @@ spec:
   const std::vector<std::string> lines = Lines(r.out);
   REQUIRE(lines.size() == 2);
   CHECK(absl::StartsWith(lines[0],
-                         "karpenter.sh/v1 NodePool nightly: "
-                         "spec.disruption.budgets[0].schedule: "));
+                         bad_cron + ": document 1: "
+                                    "karpenter.sh/v1 NodePool nightly: "
+                                    "spec.disruption.budgets[0].schedule: "));
+  CHECK(absl::StartsWith(lines[1], bad_pdb + ": document 1: "));
   CHECK(absl::StrContains(lines[1], "shop/web"));
   CHECK(absl::StrContains(lines[1], "spec.minAvailable"));
 }

@@ -1075,10 +1075,11 @@ TEST_CASE("realworld: PDBs from kubectl create --dry-run", "[realworld]") {
   CHECK(v.status == kExitInvalid);
   CHECK(v.err.empty());
   CHECK(v.out ==
-        "policy/v1 PodDisruptionBudget default/search: spec: minAvailable "
-        "and maxUnavailable cannot be both set "
-        "(ValidatePodDisruptionBudgetSpec), got \"minAvailable: 2, "
-        "maxUnavailable: 1\"\n");
+        f + ": document 3: " +
+            "policy/v1 PodDisruptionBudget default/search: spec: minAvailable "
+            "and maxUnavailable cannot be both set "
+            "(ValidatePodDisruptionBudgetSpec), got \"minAvailable: 2, "
+            "maxUnavailable: 1\"\n");
   const Result i = Ok({"inspect", "-f", f});
   // creationTimestamp: null and the all-zero status load; inspect shows
   // what the dump says (disruptionsAllowed 0, as the API server has not
@@ -1110,9 +1111,10 @@ TEST_CASE(
   const Result v = Run({"validate", "-f", f});
   CHECK(v.status == kExitInvalid);
   CHECK(v.out ==
-        "karpenter.sh/v1 NodePool bad-budget: "
-        "spec.disruption.budgets[0].duration: 'schedule' must be set with "
-        "'duration' (CEL rule), got \"0 9 * * mon-fri\"\n");
+        f + ": items[2]: " +
+            "karpenter.sh/v1 NodePool bad-budget: "
+            "spec.disruption.budgets[0].duration: 'schedule' must be set with "
+            "'duration' (CEL rule), got \"0 9 * * mon-fri\"\n");
   const Result i = Ok({"inspect", "-f", f});
   CHECK(absl::StartsWith(i.out, "Snapshot: 3 NodePools, 0 Nodes"));
   const std::vector<std::string> gpu = Row(i.out, "gpu");

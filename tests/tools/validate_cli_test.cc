@@ -48,29 +48,42 @@ spec:
 
 TEST_CASE("validate cli: v1 and v1beta1 rules as the API server applies them",
           "[cli][validate]") {
-  Result r = Run({"validate", "-f", WriteTemp("strict.yaml", kStrictErrors)});
+  const std::string path = WriteTemp("strict.yaml", kStrictErrors);
+  Result r = Run({"validate", "-f", path});
   CHECK(r.status == kExitInvalid);
   CHECK(r.err.empty());
-  CHECK(r.out ==
-        "karpenter.sh/v1beta1 NodePool batch: "
-        "spec.template.spec.requirements[0].operator: Unsupported value: must "
-        "be one of \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", "
-        "\"Lt\" (CRD enum), got \"Gte\"\n"
-        "karpenter.sh/v1beta1 NodePool batch: "
-        "spec.disruption.consolidateAfter: consolidateAfter must be "
-        "specified with consolidationPolicy=WhenEmpty (CEL rule), got \"\"\n"
-        "karpenter.sh/v1 NodePool web: spec.template.spec.requirements[0].key: "
-        "label \"kubernetes.io/hostname\" is restricted (CEL rule), got "
-        "\"kubernetes.io/hostname\"\n"
-        "karpenter.sh/v1 NodePool web: "
-        "spec.template.spec.terminationGracePeriod: must match "
-        "^([0-9]+(s|m|h))+$ (CRD pattern; Go durations have no 'd'), got "
-        "\"1d\"\n"
-        "karpenter.sh/v1 NodePool web: spec.disruption.consolidationPolicy: "
-        "Unsupported value: must be one of \"WhenEmpty\", "
-        "\"WhenEmptyOrUnderutilized\", \"Balanced\" (CRD enum); "
-        "WhenUnderutilized is karpenter.sh/v1beta1's spelling of "
-        "WhenEmptyOrUnderutilized, got \"WhenUnderutilized\"\n");
+  // Each line starts with where the object is: file and YAML document.
+  const std::string web = path + ": document 1: ";
+  const std::string batch = path + ": document 2: ";
+  CHECK(
+      r.out ==
+      batch +
+          "karpenter.sh/v1beta1 NodePool batch: "
+          "spec.template.spec.requirements[0].operator: Unsupported value: "
+          "must "
+          "be one of \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", "
+          "\"Lt\" (CRD enum), got \"Gte\"\n" +
+          batch +
+          "karpenter.sh/v1beta1 NodePool batch: "
+          "spec.disruption.consolidateAfter: consolidateAfter must be "
+          "specified with consolidationPolicy=WhenEmpty (CEL rule), got "
+          "\"\"\n" +
+          web +
+          "karpenter.sh/v1 NodePool web: "
+          "spec.template.spec.requirements[0].key: "
+          "label \"kubernetes.io/hostname\" is restricted (CEL rule), got "
+          "\"kubernetes.io/hostname\"\n" +
+          web +
+          "karpenter.sh/v1 NodePool web: "
+          "spec.template.spec.terminationGracePeriod: must match "
+          "^([0-9]+(s|m|h))+$ (CRD pattern; Go durations have no 'd'), got "
+          "\"1d\"\n" +
+          web +
+          "karpenter.sh/v1 NodePool web: spec.disruption.consolidationPolicy: "
+          "Unsupported value: must be one of \"WhenEmpty\", "
+          "\"WhenEmptyOrUnderutilized\", \"Balanced\" (CRD enum); "
+          "WhenUnderutilized is karpenter.sh/v1beta1's spelling of "
+          "WhenEmptyOrUnderutilized, got \"WhenUnderutilized\"\n");
 }
 
 TEST_CASE("validate cli: a v1alpha5 Provisioner alone is nothing to validate",
@@ -121,15 +134,18 @@ spec:
 )");
   Result r = Run({"validate", "-f", path});
   CHECK(r.status == kExitInvalid);
-  CHECK(r.out ==
-        "policy/v1 PodDisruptionBudget shop/web: spec: minAvailable and "
-        "maxUnavailable cannot be both set (ValidatePodDisruptionBudgetSpec), "
-        "got \"minAvailable: 1, maxUnavailable: 1\"\n"
-        "not checked: EC2NodeClass (provider-specific), 1 object\n"
-        "not checked: karpenter.k8s.aws/v1alpha1 AWSNodeTemplate (removed in "
-        "Karpenter v0.33), 2 objects\n"
-        "not checked: karpenter.sh/v1alpha5 Machine (removed in Karpenter "
-        "v0.33), 1 object\n");
+  CHECK(
+      r.out ==
+      path + ": document 5: " +
+          "policy/v1 PodDisruptionBudget shop/web: spec: minAvailable and "
+          "maxUnavailable cannot be both set "
+          "(ValidatePodDisruptionBudgetSpec), "
+          "got \"minAvailable: 1, maxUnavailable: 1\"\n"
+          "not checked: EC2NodeClass (provider-specific), 1 object\n"
+          "not checked: karpenter.k8s.aws/v1alpha1 AWSNodeTemplate (removed in "
+          "Karpenter v0.33), 2 objects\n"
+          "not checked: karpenter.sh/v1alpha5 Machine (removed in Karpenter "
+          "v0.33), 1 object\n");
 }
 
 TEST_CASE("validate cli: valid objects are counted per kind",

@@ -46,8 +46,8 @@ constexpr char kValidateUsage[] =
     "    qualified names (the NodePool is not ready);\n"
     "  - PodDisruptionBudgets as policy/v1 validation does.\n"
     "Prints every error, one a line, sorted by kind and object:\n"
-    "  <apiVersion> <Kind> <ns/name>: <field>: <what> (<rule>), got "
-    "\"<value>\"\n"
+    "  <file>: <document N|items[i]>: <apiVersion> <Kind> <ns/name>:\n"
+    "  <field>: <what> (<rule>), got \"<value>\"\n"
     "then one line per kind it did not check, with a count, e.g.\n"
     "  not checked: karpenter.sh/v1alpha5 Provisioner (removed in Karpenter\n"
     "  v0.33), 1 object\n"
@@ -116,10 +116,15 @@ int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
       return kExitUsage;
     }
   }
-  std::optional<snapshot::Snapshot> snap = LoadSnapshot(files, "validate", err);
+  ObjectPlaces places;
+  std::optional<snapshot::Snapshot> snap =
+      LoadSnapshot(files, "validate", err, &places);
   if (!snap) return kExitUsage;
   const validation::SnapshotReport report = validation::ValidateSnapshot(*snap);
   for (const validation::FieldError& e : report.errors) {
+    // Where the object is, as the loader names it: "FILE: document 2: ".
+    const auto place = places.find(absl::StrCat(e.kind, " ", e.object));
+    if (place != places.end()) out << place->second << ": ";
     out << e.ToString() << "\n";
   }
   for (const auto& [kind, count] : report.not_checked) {

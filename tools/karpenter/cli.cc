@@ -176,9 +176,37 @@ absl::Status LoadAudited(const std::vector<std::string>& files,
   return absl::OkStatus();
 }
 
+// Fills `places` from the origins the loaders recorded in `objects`.
+void CollectPlaces(const snapshot::ObjectSet& objects, ObjectPlaces& places) {
+  const auto add = [&](absl::string_view kind, const v1::ObjectMeta& meta,
+                       const std::vector<snapshot::ObjectOrigin>& origins,
+                       size_t i) {
+    std::string where = objects.DescribeOrigin(origins, i);
+    if (where.empty()) return;
+    const std::string name =
+        meta.namespace_().empty()
+            ? meta.name()
+            : absl::StrCat(meta.namespace_(), "/", meta.name());
+    places.emplace(absl::StrCat(kind, " ", name), std::move(where));
+  };
+  for (size_t i = 0; i < objects.node_pools.size(); ++i) {
+    add("NodePool", objects.node_pools[i].metadata(),
+        objects.origins.node_pools, i);
+  }
+  for (size_t i = 0; i < objects.node_claims.size(); ++i) {
+    add("NodeClaim", objects.node_claims[i].metadata(),
+        objects.origins.node_claims, i);
+  }
+  for (size_t i = 0; i < objects.pdbs.size(); ++i) {
+    add("PodDisruptionBudget", objects.pdbs[i].metadata(), objects.origins.pdbs,
+        i);
+  }
+}
+
 std::optional<snapshot::Snapshot> LoadChecked(
     const std::vector<std::string>& files, const std::string& command,
-    const DumpChecks* checks, std::ostream& err) {
+    const DumpChecks* checks, std::ostream& err,
+    ObjectPlaces* places = nullptr) {
   snapshot::ObjectSet objects;
   std::vector<snapshot::DumpWarning> warnings;
   if (absl::Status loaded = LoadAudited(files, checks, objects, warnings);
@@ -212,6 +240,7 @@ std::optional<snapshot::Snapshot> LoadChecked(
           << w.message << "\n";
     }
   }
+  if (places != nullptr) CollectPlaces(objects, *places);
   absl::StatusOr<snapshot::Snapshot> snap =
       snapshot::Snapshot::Build(std::move(objects));
   if (!snap.ok()) {
@@ -227,6 +256,12 @@ std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err) {
   return LoadChecked(files, command, nullptr, err);
+}
+
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    std::ostream& err, ObjectPlaces* places) {
+  return LoadChecked(files, command, nullptr, err, places);
 }
 
 std::optional<snapshot::Snapshot> LoadSnapshot(

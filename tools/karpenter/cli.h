@@ -11,6 +11,7 @@
 #ifndef KARPENTER_TOOLS_KARPENTER_CLI_H_
 #define KARPENTER_TOOLS_KARPENTER_CLI_H_
 
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -99,6 +100,18 @@ std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
 std::optional<snapshot::Snapshot> LoadSnapshot(
     const std::vector<std::string>& files, const std::string& command,
     std::ostream& err);
+
+// Where the NodePools, NodeClaims and PodDisruptionBudgets of a dump came
+// from, for messages about them: key "<Kind> <name>" (namespaced objects
+// "<Kind> <namespace>/<name>"), value the loader's description of the place
+// ("cluster.yaml: document 2", "dump.json: items[3]"). An object given
+// twice is an error of Snapshot::Build, so each key has one place.
+using ObjectPlaces = std::map<std::string, std::string>;
+
+// As above, also filling `places` (when not null).
+std::optional<snapshot::Snapshot> LoadSnapshot(
+    const std::vector<std::string>& files, const std::string& command,
+    std::ostream& err, ObjectPlaces* places);
 
 // What LoadSnapshot checks in a dump before building the snapshot
 // (karpenter/snapshot/audit.h).
