@@ -600,26 +600,6 @@ std::string ShownVersion(const std::string& api_version) {
                              : api_version;
 }
 
-void CheckName(const v1::ObjectMeta& meta, Errors& errors) {
-  if (meta.name().empty()) {
-    if (meta.generate_name().empty()) {
-      errors.Add("metadata.name",
-                 "Required value: name or generateName is "
-                 "required (ObjectMeta validation)",
-                 "");
-    }
-    return;
-  }
-  if (!internal::IsDns1123Subdomain(meta.name())) {
-    errors.Add("metadata.name",
-               "a lowercase RFC 1123 subdomain must consist of lower case "
-               "alphanumeric characters, '-' or '.', and must start and end "
-               "with an alphanumeric character, at most 253 characters "
-               "(ObjectMeta validation)",
-               meta.name());
-  }
-}
-
 }  // namespace
 
 std::vector<FieldError> NodePoolErrors(const v1::NodePool& np) {
@@ -633,7 +613,7 @@ std::vector<FieldError> NodePoolErrors(const v1::NodePool& np) {
                np.api_version());
     return errors.Take();
   }
-  CheckName(np.metadata(), errors);
+  internal::CheckObjectName(np.metadata(), errors);
   const v1::NodePoolSpec& spec = np.spec();
   if (!spec.has_template_()) {
     errors.Add("spec.template", "Required value (CRD required)", "");
@@ -699,7 +679,7 @@ std::vector<FieldError> NodeClaimErrors(const v1::NodeClaim& nc) {
                nc.api_version());
     return errors.Take();
   }
-  CheckName(nc.metadata(), errors);
+  internal::CheckObjectName(nc.metadata(), errors);
   if (nc.has_spec()) {
     CheckClaimSpec(version, Object::kNodeClaim, nc.spec(), "spec", errors);
   } else {

@@ -200,6 +200,26 @@ bool IsDns1123Subdomain(absl::string_view s) {
   return s.size() <= 253 && IsDnsLabels(s);
 }
 
+void CheckObjectName(const v1::ObjectMeta& meta, Errors& errors) {
+  const std::string& name = meta.name();
+  if (name.empty()) {
+    if (meta.generate_name().empty()) {
+      errors.Add("metadata.name",
+                 "Required value: name or generateName is required "
+                 "(ObjectMeta validation)",
+                 "");
+    }
+    return;
+  }
+  if (IsDns1123Subdomain(name)) return;
+  errors.Add("metadata.name",
+             "a lowercase RFC 1123 subdomain must consist of lower case "
+             "alphanumeric characters, '-' or '.', and must start and end "
+             "with an alphanumeric character, at most 253 characters "
+             "(ObjectMeta validation)",
+             name);
+}
+
 bool IsNonNegativeCelInt(absl::string_view s) {
   // absl::SimpleAtoi also skips whitespace, which ParseInt rejects.
   if (s.empty() || absl::ascii_isspace(static_cast<uint8_t>(s.front())) ||

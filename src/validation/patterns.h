@@ -73,6 +73,9 @@ bool MatchesQuantity(absl::string_view s);
 // A DNS-1123 subdomain (object names): at most 253 characters, dot-separated
 // labels of [a-z0-9-] starting and ending with [a-z0-9].
 bool IsDns1123Subdomain(absl::string_view s);
+// ObjectMeta validation of `metadata.name`: name or generateName is
+// required; a name must be a DNS-1123 subdomain. Adds the error to `errors`.
+void CheckObjectName(const v1::ObjectMeta& meta, Errors& errors);
 // CEL `int(s)` succeeds (strconv.ParseInt base 10: optional sign, digits,
 // within int64) with a value >= 0.
 bool IsNonNegativeCelInt(absl::string_view s);

@@ -187,21 +187,7 @@ std::vector<FieldError> PodDisruptionBudgetErrors(
     const v1::PodDisruptionBudget& pdb) {
   Errors errors(pdb.api_version().empty() ? "policy/v1" : pdb.api_version(),
                 "PodDisruptionBudget", ObjectName(pdb.metadata()));
-  const v1::ObjectMeta& meta = pdb.metadata();
-  if (meta.name().empty() && meta.generate_name().empty()) {
-    errors.Add("metadata.name",
-               "Required value: name or generateName is required (ObjectMeta "
-               "validation)",
-               "");
-  } else if (!meta.name().empty() &&
-             !internal::IsDns1123Subdomain(meta.name())) {
-    errors.Add("metadata.name",
-               "a lowercase RFC 1123 subdomain must consist of lower case "
-               "alphanumeric characters, '-' or '.', and must start and end "
-               "with an alphanumeric character, at most 253 characters "
-               "(ObjectMeta validation)",
-               meta.name());
-  }
+  internal::CheckObjectName(pdb.metadata(), errors);
   const v1::PodDisruptionBudgetSpec& spec = pdb.spec();
   if (spec.has_selector()) CheckSelector(spec.selector(), errors);
   const bool has_min = IsSet(spec.has_min_available(), spec.min_available());
