@@ -816,6 +816,35 @@ TEST_CASE("validation: PodDisruptionBudget rules", "[validation]") {
   }
 }
 
+TEST_CASE("validation: a name or generateName is required of every kind",
+          "[validation]") {
+  // NodePool: no name at all, then only generateName (valid), then a name
+  // that is not a DNS-1123 subdomain.
+  v1::NodePool np = ValidNodePool(kV1);
+  np.mutable_metadata()->clear_name();
+  std::vector<FieldError> errors = NodePoolErrors(np);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].field == "metadata.name");
+  CHECK(errors[0].problem ==
+        "Required value: name or generateName is required (ObjectMeta "
+        "validation)");
+  np.mutable_metadata()->set_generate_name("default-");
+  CHECK(Joined(NodePoolErrors(np)) == "");
+
+  // PodDisruptionBudget: the same rules.
+  v1::PodDisruptionBudget pdb = LoadPdb("  minAvailable: 1\n");
+  pdb.mutable_metadata()->clear_name();
+  errors = PodDisruptionBudgetErrors(pdb);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].field == "metadata.name");
+  CHECK(absl::StartsWith(errors[0].problem, "Required value"));
+  pdb.mutable_metadata()->set_name("Web_1");
+  errors = PodDisruptionBudgetErrors(pdb);
+  REQUIRE(errors.size() == 1);
+  CHECK(absl::StrContains(errors[0].problem, "RFC 1123 subdomain"));
+  CHECK(errors[0].value == "Web_1");
+}
+
 TEST_CASE("validation: unchecked kinds are described", "[validation]") {
   CHECK(DescribeUncheckedKind("Provisioner") ==
         "karpenter.sh/v1alpha5 Provisioner (removed in Karpenter v0.33)");
