@@ -185,10 +185,8 @@ std::string ParseBudgetsOption(const std::string& arg, const std::string& value,
       return problem;
     }
     parsed.until = until;
-  } else if (value == "json" || value == "text") {
-    parsed.json = value == "json";
   } else {
-    return absl::StrCat(arg, ": \"", value, "\" is not text or json");
+    return ParseOutputFlag(arg, value, parsed.json);
   }
   return "";
 }

@@ -270,6 +270,15 @@ std::optional<snapshot::Snapshot> LoadSnapshot(
   return LoadChecked(files, command, &checks, err);
 }
 
+std::string ParseOutputFlag(const std::string& flag, const std::string& value,
+                            bool& json) {
+  if (value != "json" && value != "text") {
+    return absl::StrCat(flag, ": \"", value, "\" is not text or json");
+  }
+  json = value == "json";
+  return "";
+}
+
 std::optional<std::vector<InstanceType>> LoadCatalogFlag(
     const std::string& path, const std::string& command, std::ostream& err) {
   absl::StatusOr<std::vector<InstanceType>> types =

@@ -94,6 +94,12 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows,
 std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
                         std::vector<std::string>& files);
 
+// The value of `-o`/`--output` (`flag` as given): sets `json` for "json",
+// clears it for "text". Returns "" when valid, else the problem
+// (`-o: "yaml" is not text or json`).
+std::string ParseOutputFlag(const std::string& flag, const std::string& value,
+                            bool& json);
+
 // Loads `files` (the bundled demo cluster when empty) into a snapshot. On
 // failure prints one line prefixed with `command` to `err` and returns
 // nullopt.

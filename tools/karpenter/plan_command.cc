@@ -154,10 +154,10 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
     } else if (arg == "--catalog") {
       parsed.catalog = value;
     } else if (arg == "-o" || arg == "--output") {
-      if (value != "json" && value != "text") {
-        return absl::StrCat(arg, ": \"", value, "\" is not text or json");
+      if (std::string p = ParseOutputFlag(arg, value, parsed.json);
+          !p.empty()) {
+        return p;
       }
-      parsed.json = value == "json";
     } else {
       parsed.files.push_back(value);
     }

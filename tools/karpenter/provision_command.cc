@@ -78,11 +78,10 @@ std::string ParseProvisionArgs(const std::vector<std::string>& args,
     const std::string& arg = args[i];
     if (arg == "-o" || arg == "--output") {
       if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing value");
-      const std::string& value = args[++i];
-      if (value != "json" && value != "text") {
-        return absl::StrCat(arg, ": \"", value, "\" is not text or json");
+      if (std::string p = ParseOutputFlag(arg, args[++i], parsed.json);
+          !p.empty()) {
+        return p;
       }
-      parsed.json = value == "json";
     } else if (arg == "--strict") {
       parsed.strict = true;
     } else if (arg == "--catalog") {

@@ -110,10 +110,8 @@ std::string ParseSimulateOption(const std::string& arg,
     parsed.svg = value;
   } else if (arg == "--catalog") {
     parsed.catalog = value;
-  } else if (value == "json" || value == "text") {
-    parsed.json = value == "json";
   } else {
-    return absl::StrCat(arg, ": \"", value, "\" is not text or json");
+    return ParseOutputFlag(arg, value, parsed.json);
   }
   return "";
 }
