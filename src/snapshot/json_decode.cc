@@ -43,6 +43,8 @@ struct FieldEntry {
   // kString / kStringMap: a JSON number is also accepted, kept as its text
   // (AcceptsNumberAsText).
   bool number_as_text = false;
+  // kStringMap: what a null entry becomes (NullQuantityEntry).
+  NullQuantity null_entry = NullQuantity::kNotQuantity;
   const MessageTable* message = nullptr;  // kMessage only
 };
 
@@ -142,6 +144,7 @@ class TableCache {
       e.kind = KindOf(f);
       e.repeated = f.is_repeated();
       e.number_as_text = AcceptsNumberAsText(f);
+      e.null_entry = NullQuantityEntry(f);
       if (e.kind == FieldKind::kMessage) e.message = Build(f.message_type());
       if (e.kind == FieldKind::kMessage && e.message == nullptr) {
         e.kind = FieldKind::kUnsupported;
@@ -185,11 +188,37 @@ bool IsJsonNumber(absl::string_view value) {
                             (value.front() >= '0' && value.front() <= '9'));
 }
 
-// Appends to `spans` the offsets (in `json`) of every number that a field of
-// `table` accepts as text, walking the object `object` (a span of `json`).
-void FindNumbersAsText(absl::string_view json, absl::string_view object,
-                       const MessageTable& table,
-                       std::vector<absl::string_view>& spans) {
+// A rewrite of the text at `span` (a span of the JSON being rewritten).
+struct TextEdit {
+  absl::string_view span;
+  std::string replacement;
+};
+
+// The map `object` (a quantity map whose null entries are dropped) with its
+// null members removed and its numbers quoted.
+std::string WithoutNullMembers(absl::string_view object) {
+  std::string out = "{";
+  ForEachMember(object, [&](absl::string_view raw_key, absl::string_view v) {
+    if (v == "null") return true;
+    if (out.size() > 1) out.push_back(',');
+    absl::StrAppend(&out, "\"", raw_key, "\":");
+    if (IsJsonNumber(v)) {
+      absl::StrAppend(&out, "\"", v, "\"");
+    } else {
+      out.append(v.data(), v.size());
+    }
+    return true;
+  });
+  out.push_back('}');
+  return out;
+}
+
+// Appends to `edits`, in text order, the rewrites QuoteNumbersAsText makes
+// in the object `object` (a span of the JSON) of `table`'s type: every
+// number a field accepts as text quoted, and every null entry of a quantity
+// map made "0" or removed (NullQuantityEntry).
+void FindTextEdits(absl::string_view object, const MessageTable& table,
+                   std::vector<TextEdit>& edits) {
   ForEachMember(object, [&](absl::string_view raw_key, absl::string_view v) {
     const int index = table.Find(raw_key.find('\\') == absl::string_view::npos
                                      ? std::string(raw_key)
@@ -198,24 +227,37 @@ void FindNumbersAsText(absl::string_view json, absl::string_view object,
     const FieldEntry& f = table.fields[static_cast<size_t>(index)];
     if (f.kind == FieldKind::kMessage && f.message != nullptr) {
       if (v.front() == '{') {
-        FindNumbersAsText(json, v, *f.message, spans);
+        FindTextEdits(v, *f.message, edits);
       } else if (v.front() == '[') {
         ForEachElement(v, [&](size_t, absl::string_view element) {
           if (!element.empty() && element.front() == '{') {
-            FindNumbersAsText(json, element, *f.message, spans);
+            FindTextEdits(element, *f.message, edits);
           }
           return true;
         });
       }
     } else if (f.number_as_text && f.kind == FieldKind::kStringMap &&
                v.front() == '{') {
+      bool has_null = false;
+      const size_t first_edit = edits.size();
       ForEachMember(v, [&](absl::string_view, absl::string_view entry) {
-        if (IsJsonNumber(entry)) spans.push_back(entry);
+        if (IsJsonNumber(entry)) {
+          edits.push_back({entry, absl::StrCat("\"", entry, "\"")});
+        } else if (entry == "null") {
+          has_null = true;
+          if (f.null_entry == NullQuantity::kZero) {
+            edits.push_back({entry, "\"0\""});
+          }
+        }
         return true;
       });
+      if (has_null && f.null_entry == NullQuantity::kDropped) {
+        edits.resize(first_edit);
+        edits.push_back({v, WithoutNullMembers(v)});
+      }
     } else if (f.number_as_text && f.kind == FieldKind::kString &&
                IsJsonNumber(v)) {
-      spans.push_back(v);
+      edits.push_back({v, absl::StrCat("\"", v, "\"")});
     }
     return true;
   });
@@ -243,6 +285,20 @@ bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field) {
   return kFields->contains(field.full_name());
 }
 
+NullQuantity NullQuantityEntry(const google::protobuf::FieldDescriptor& field) {
+  if (!field.is_map() || !AcceptsNumberAsText(field)) {
+    return NullQuantity::kNotQuantity;
+  }
+  static const auto* const kPruned = new absl::flat_hash_set<std::string>({
+      "karpenter.v1.NodePoolSpec.limits",
+      "karpenter.v1.NodePoolStatus.resources",
+      "karpenter.v1.NodeClaimStatus.capacity",
+      "karpenter.v1.NodeClaimStatus.allocatable",
+  });
+  return kPruned->contains(field.full_name()) ? NullQuantity::kDropped
+                                              : NullQuantity::kZero;
+}
+
 bool QuoteNumbersAsText(absl::string_view json,
                         const google::protobuf::Descriptor* descriptor,
                         std::string& out) {
@@ -250,19 +306,17 @@ bool QuoteNumbersAsText(absl::string_view json,
   if (table == nullptr) return false;
   const size_t start = SkipWhitespace(json, 0);
   if (start >= json.size() || json[start] != '{') return false;
-  std::vector<absl::string_view> spans;
-  FindNumbersAsText(json, json.substr(start), *table, spans);
-  if (spans.empty()) return false;
+  std::vector<TextEdit> edits;
+  FindTextEdits(json.substr(start), *table, edits);
+  if (edits.empty()) return false;
   out.clear();
-  out.reserve(json.size() + 2 * spans.size());
+  out.reserve(json.size() + 2 * edits.size());
   size_t copied = 0;
-  for (absl::string_view span : spans) {
-    const size_t at = static_cast<size_t>(span.data() - json.data());
+  for (const TextEdit& edit : edits) {
+    const size_t at = static_cast<size_t>(edit.span.data() - json.data());
     out.append(json.data() + copied, at - copied);
-    out.push_back('"');
-    out.append(span.data(), span.size());
-    out.push_back('"');
-    copied = at + span.size();
+    out += edit.replacement;
+    copied = at + edit.span.size();
   }
   out.append(json.data() + copied, json.size() - copied);
   return true;
@@ -347,7 +401,7 @@ bool FastJsonDecoder::Member(const MessageTable& table, int field,
     return true;
   }
   if (f.kind == FieldKind::kStringMap) {
-    return StringMap(f.number, f.number_as_text, pos);
+    return StringMap(f.number, f.number_as_text, f.null_entry, pos);
   }
   if (!f.repeated) return Single(table, field, pos);
   if (text_[pos] != '[') return false;
@@ -467,7 +521,7 @@ bool FastJsonDecoder::NumberAsText(uint32_t number, size_t& pos) {
 }
 
 bool FastJsonDecoder::StringMap(uint32_t number, bool number_as_text,
-                                size_t& pos) {
+                                NullQuantity null_entry, size_t& pos) {
   if (text_[pos] != '{') return false;
   map_keys_.clear();
   if (Open('}', pos)) return true;
@@ -487,8 +541,14 @@ bool FastJsonDecoder::StringMap(uint32_t number, bool number_as_text,
     if (pos >= text_.size() || text_[pos] != ':') return false;
     pos = SkipWhitespace(text_, pos + 1);
     if (pos >= text_.size()) return false;
+    bool dropped = false;
     if (text_[pos] == '"') {
       if (!ReadString(pos, value_scratch_, value)) return false;
+    } else if (text_[pos] == 'n' && null_entry != NullQuantity::kNotQuantity) {
+      if (text_.substr(pos, 4) != "null") return false;
+      pos += 4;
+      value = "0";
+      dropped = null_entry == NullQuantity::kDropped;
     } else {
       if (!number_as_text) return false;
       size_t end = pos;
@@ -497,10 +557,12 @@ bool FastJsonDecoder::StringMap(uint32_t number, bool number_as_text,
       if (!IsJsonNumber(value)) return false;
       pos = end;
     }
-    const size_t mark = BeginNested(number);
-    LengthDelimited(1, key);
-    LengthDelimited(2, value);
-    EndNested(mark);
+    if (!dropped) {
+      const size_t mark = BeginNested(number);
+      LengthDelimited(1, key);
+      LengthDelimited(2, value);
+      EndNested(mark);
+    }
     const Next next = AfterElement('}', pos);
     if (next != Next::kMore) return next == Next::kClosed;
   }

@@ -60,10 +60,28 @@ struct MessageTable;  // Per-descriptor field lookup; defined in the .cc.
 // same value.
 bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field);
 
+// What a `null` entry of a quantity map (`requests: {cpu: null}`) becomes,
+// as the API server reads it:
+//  - kZero for the core kinds' maps (Pod requests, limits and overhead, Node
+//    capacity and allocatable, PersistentVolume capacity): Go's
+//    resource.Quantity decodes JSON null as a zero quantity, so the entry is
+//    kept with the value "0". NodeClaim spec.resources shares the Pod's
+//    ResourceRequirements message and reads the same way (a zero request and
+//    an absent one fit alike);
+//  - kDropped for the Karpenter CRDs' own maps (NodePool spec.limits and
+//    status.resources, NodeClaim status.capacity and allocatable): the API
+//    server prunes a null that the structural schema does not declare
+//    nullable, so the entry is absent (for limits: no limit on it).
+// kNotQuantity for every other field (a null in a label map stays "").
+enum class NullQuantity { kNotQuantity, kZero, kDropped };
+NullQuantity NullQuantityEntry(const google::protobuf::FieldDescriptor& field);
+
 // For protobuf's JsonStringToMessage, which takes strings only: copies
 // `json` (one validated object of `descriptor`'s type) to `out` with every
-// JSON number in a field AcceptsNumberAsText quoted, so both decoders read
-// the same text. Returns false, leaving `out` untouched, if there is none.
+// JSON number in a field AcceptsNumberAsText quoted, and every null entry
+// of a quantity map rewritten as NullQuantityEntry says ("0", or the member
+// removed), so both decoders read the same text. Returns false, leaving
+// `out` untouched, if there is nothing to rewrite.
 bool QuoteNumbersAsText(absl::string_view json,
                         const google::protobuf::Descriptor* descriptor,
                         std::string& out);
@@ -88,8 +106,10 @@ class FastJsonDecoder {
   bool Object(const MessageTable& table, size_t& pos);
   bool Member(const MessageTable& table, int field, size_t& pos);
   bool Single(const MessageTable& table, int field, size_t& pos);
-  // A map<string, string>; values may be JSON numbers if `number_as_text`.
-  bool StringMap(uint32_t number, bool number_as_text, size_t& pos);
+  // A map<string, string>; values may be JSON numbers if `number_as_text`,
+  // and null entries of a quantity map read as `null_entry` says.
+  bool StringMap(uint32_t number, bool number_as_text, NullQuantity null_entry,
+                 size_t& pos);
   // Writes the JSON number at text_[pos] as string field `number`'s text.
   bool NumberAsText(uint32_t number, size_t& pos);
   // Reads the string at text_[pos] (a '"'); sets `out` to its decoded text

@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
 #include "karpenter/snapshot/load.h"
+#include "snapshot/json_decode.h"
 #include "snapshot/object_sink.h"
 #include "yaml-cpp/depthguard.h"
 #include "yaml-cpp/eventhandler.h"
@@ -39,6 +40,8 @@ namespace karpenter::snapshot {
 namespace {
 
 namespace pb = ::google::protobuf;
+using internal::NullQuantity;
+using internal::NullQuantityEntry;
 using internal::ObjectKind;
 
 constexpr int kMaxListNesting = 4;
@@ -190,19 +193,24 @@ absl::Status JsonWriter::Field(const YAML::Node& node,
     if (!node.IsMap()) return Expected(node, "a mapping");
     const pb::FieldDescriptor* value_field =
         field->message_type()->FindFieldByNumber(2);
+    const NullQuantity null_entry = NullQuantityEntry(*field);
     out_.push_back('{');
     bool first = true;
     for (const auto& entry : node) {
       const YAML::Node key = entry.first;
       const YAML::Node value = entry.second;
       if (!key.IsScalar()) return Expected(key, "a string key");
+      // `cpu: null` in a quantity map: zero, or pruned (NullQuantityEntry).
+      if (value.IsNull() && null_entry == NullQuantity::kDropped) continue;
       if (!first) out_.push_back(',');
       first = false;
       AppendJsonString(key.Scalar(), out_);
       out_.push_back(':');
       absl::StrAppend(&path_, "[", internal::QuoteValue(key.Scalar()), "]");
-      if (value.IsNull() &&
-          value_field->cpp_type() == pb::FieldDescriptor::CPPTYPE_STRING) {
+      if (value.IsNull() && null_entry == NullQuantity::kZero) {
+        out_ += "\"0\"";
+      } else if (value.IsNull() && value_field->cpp_type() ==
+                                       pb::FieldDescriptor::CPPTYPE_STRING) {
         out_ += "\"\"";  // Go decodes `key: null` in a map[string]string as "".
       } else if (absl::Status s = Single(value, value_field, depth); !s.ok()) {
         return s;

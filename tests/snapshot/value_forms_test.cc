@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -203,6 +204,48 @@ TEST_CASE("value forms: a quantity written as a number keeps its text",
     // The string form is unchanged.
     CheckForm(c, R"("250m")", "250m");
   }
+}
+
+TEST_CASE("value forms: a null quantity is zero in core kinds, pruned in CRDs",
+          "[value-forms]") {
+  // Go's resource.Quantity reads JSON null as zero; the API server prunes
+  // a null from a Karpenter CRD's map (its schema does not make it
+  // nullable), so the entry is gone there.
+  const std::set<std::string> pruned = {"NodePool spec.limits",
+                                        "NodePool status.resources",
+                                        "NodeClaim status.capacity"};
+  for (const FormCase& c : QuantityCases()) {
+    CheckForm(c, "null", pruned.contains(c.what) ? "<absent>" : "0");
+  }
+}
+
+TEST_CASE("value forms: pruning a null limit keeps the other entries",
+          "[value-forms]") {
+  const FormCase limits = {
+      "NodePool spec.limits with neighbours",
+      R"({"kind": "NodePool", "metadata": {"name": "d"$M},
+          "spec": {"limits": {"cpu": $V, "memory": 1000, "gpu": null,
+                              "pods": "10"}}})",
+      "kind: NodePool\nmetadata: {name: d}\nspec:\n  limits:\n"
+      "    cpu: $V\n    memory: 1000\n    gpu: null\n    pods: \"10\"\n",
+      [](const ObjectSet& s) {
+        const auto& l = s.node_pools.at(0).spec().limits();
+        return absl::StrCat(Get(l, "cpu"), " ", Get(l, "memory"), " ",
+                            Get(l, "gpu"), " ", Get(l, "pods"), " ", l.size());
+      }};
+  CheckForm(limits, "null", "<absent> 1000 <absent> 10 2");
+  CheckForm(limits, "2", "2 1000 <absent> 10 3");
+  // A label map is no quantity map: null there is the empty string.
+  const FormCase labels = {
+      "Node metadata.labels",
+      R"({"kind": "Node", "metadata": {"name": "n",
+          "labels": {"a": $V, "b": "c"}$M}})",
+      "kind: Node\nmetadata:\n  name: n\n  labels: {a: $V, b: c}\n",
+      [](const ObjectSet& s) {
+        const auto& l = s.nodes.at(0).metadata().labels();
+        return absl::StrCat("[", Get(l, "a"), "] ", l.size());
+      }};
+  CheckForm(labels, "null", "[] 2");
 }
 
 TEST_CASE("value forms: strings stay strings where Kubernetes wants them",
