@@ -1,0 +1,97 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Decoding what `kubectl get --watch -o json` prints into ClusterState
+// events (karpenter/state/cluster_state.h), so that a user can pipe a live
+// cluster into the CLI (`kubectl get nodes,pods,... -A --watch -o json |
+// karpenter plan --watch -f -`) without running anything in it.
+//
+// The stream is a sequence of JSON values, one after another, separated by
+// optional whitespace (kubectl pretty-prints each; nothing separates them
+// but a newline). Each value is one of:
+//  - a watch event, as `--output-watch-events` prints it (and as the API
+//    server's watch sends it, k8s.io/apimachinery pkg/apis/meta/v1
+//    watch.go `WatchEvent`): `{"type": "ADDED"|"MODIFIED"|"DELETED",
+//    "object": {...}}`. BOOKMARK events carry no change and are skipped. An
+//    ERROR event (its object a Status, e.g. `410 Gone` when the watch
+//    expired) is an error naming its message: the stream cannot be trusted
+//    past it;
+//  - an object (`{"kind": "Pod", ...}`), as kubectl prints without
+//    `--output-watch-events`: an ADDED event (the state's upsert, so later
+//    versions replace earlier ones; such a stream cannot say that an object
+//    was deleted, which is why `--output-watch-events` is the better form);
+//  - a list (`{"kind": "List"|"PodList"|..., "items": [...]}`), as `kubectl
+//    get -o json` prints without --watch: an ADDED event per item.
+// Objects are decoded exactly as karpenter/snapshot/load.h LoadJson decodes
+// them (same value forms, same errors). Objects of kinds a Snapshot does not
+// hold are skipped and counted (`skipped_kinds()`), as the loaders count
+// them.
+//
+// Thread-safety: a WatchStreamDecoder is not thread-safe; distinct decoders
+// are independent.
+#ifndef KARPENTER_STATE_WATCH_STREAM_H_
+#define KARPENTER_STATE_WATCH_STREAM_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "karpenter/state/cluster_state.h"
+
+namespace karpenter::state {
+
+class WatchStreamDecoder {
+ public:
+  // `source` names the stream in errors and event origins ("stdin",
+  // "watch.json").
+  explicit WatchStreamDecoder(std::string source);
+
+  // Appends `chunk`, the next bytes of the stream (any split: a chunk may
+  // end inside a value, a string or a UTF-8 sequence), and appends to `out`
+  // the events of every value completed by it, in stream order. Each
+  // event's origin is "<source>: value <n>" (1-based, counting every
+  // top-level value) and, for a list's items, ": items[<i>]". Errors:
+  // InvalidArgument naming the source, the value's number and its line,
+  // for a JSON syntax error, a top-level value that is not an object, an
+  // event without `type` or `object` or with an unknown type, an ERROR
+  // event, or an object LoadJson rejects (its message as LoadJson gives it).
+  // After an error the decoder is unusable (every later call returns the
+  // same error); the events appended before the bad value stay in `out`.
+  absl::Status Feed(absl::string_view chunk, std::vector<Event>& out);
+
+  // The end of the stream. Error (InvalidArgument naming the source and the
+  // line the value began on) if a value is incomplete; whitespace is fine.
+  absl::Status Finish();
+
+  // True if no partial value is buffered: everything fed so far has become
+  // events (a good moment for a caller to act on them).
+  bool AtBoundary() const;
+
+  // Kinds skipped so far, counted as ObjectSet::skipped_kinds counts them.
+  const std::map<std::string, int64_t>& skipped_kinds() const;
+
+ private:
+  std::string source_;
+  std::string buffer_;  // The unfinished value's bytes.
+  size_t scanned_ = 0;  // How much of buffer_ the scanner has read.
+  int depth_ = 0;       // Open objects and arrays.
+  bool in_string_ = false;
+  bool escaped_ = false;
+  int64_t values_ = 0;      // Top-level values completed.
+  int64_t line_ = 1;        // Line of the stream at the end of buffer_.
+  int64_t value_line_ = 1;  // Line the unfinished value began on.
+  absl::Status error_;
+  std::map<std::string, int64_t> skipped_kinds_;
+};
+
+// Decodes a whole stream: Feed(text) then Finish().
+absl::StatusOr<std::vector<Event>> DecodeWatchStream(
+    absl::string_view text, absl::string_view source,
+    std::map<std::string, int64_t>* skipped_kinds = nullptr);
+
+}  // namespace karpenter::state
+
+#endif  // KARPENTER_STATE_WATCH_STREAM_H_
