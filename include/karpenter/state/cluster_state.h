@@ -126,8 +126,11 @@ class ClusterState {
 
   // Applies one event (see the file comment for the rules). Errors:
   // InvalidArgument naming `event.origin` (when set), the event type, the
-  // kind, the object and the field, e.g. `stdin: event 3: ADDED Pod
-  // "default/": metadata.name is empty`; the state is unchanged.
+  // kind, the object and the field, e.g. `stdin: value 3: ADDED unnamed Pod:
+  // metadata.name is empty`, `w.json: MODIFIED StorageClass fast:
+  // volumeBindingMode: expected "Immediate" or "WaitForFirstConsumer", got
+  // "Later"`; the state is unchanged. A DELETED event's object is checked
+  // for its name only.
   absl::StatusOr<Applied> Apply(Event event);
 
   // Applies every object of `objects` as an ADDED event, in ObjectSet order

@@ -1,0 +1,329 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+
+#include "karpenter/state/cluster_state.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/container/btree_map.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "snapshot/object_sink.h"
+#include "snapshot/validate.h"
+
+namespace karpenter::state {
+namespace {
+
+constexpr absl::string_view kDefaultNamespace = "default";
+
+// Per-kind facts: its name, whether it is namespaced, and its extra checks
+// (those Snapshot::Build makes beyond names).
+template <typename T>
+struct KindTraits;
+
+#define KARPENTER_STATE_KIND(Type, Name, Namespaced, Validate)       \
+  template <>                                                        \
+  struct KindTraits<Type> {                                          \
+    static constexpr absl::string_view kName = Name;                 \
+    static constexpr bool kNamespaced = Namespaced;                  \
+    static absl::Status Check([[maybe_unused]] const Type& object) { \
+      return Validate;                                               \
+    }                                                                \
+  }
+
+KARPENTER_STATE_KIND(v1::Node, "Node", false, absl::OkStatus());
+KARPENTER_STATE_KIND(v1::Pod, "Pod", true, absl::OkStatus());
+KARPENTER_STATE_KIND(v1::PodDisruptionBudget, "PodDisruptionBudget", true,
+                     absl::OkStatus());
+KARPENTER_STATE_KIND(v1::NodePool, "NodePool", false, absl::OkStatus());
+KARPENTER_STATE_KIND(v1::NodeClaim, "NodeClaim", false, absl::OkStatus());
+KARPENTER_STATE_KIND(v1::VolumeAttachment, "VolumeAttachment", false,
+                     absl::OkStatus());
+KARPENTER_STATE_KIND(v1::PersistentVolumeClaim, "PersistentVolumeClaim", true,
+                     absl::OkStatus());
+KARPENTER_STATE_KIND(v1::PersistentVolume, "PersistentVolume", false,
+                     snapshot::internal::ValidatePersistentVolume(object));
+KARPENTER_STATE_KIND(v1::StorageClass, "StorageClass", false,
+                     snapshot::internal::ValidateStorageClass(object));
+KARPENTER_STATE_KIND(v1::CSINode, "CSINode", false,
+                     snapshot::internal::ValidateCSINode(object));
+KARPENTER_STATE_KIND(v1::DaemonSet, "DaemonSet", true, absl::OkStatus());
+
+#undef KARPENTER_STATE_KIND
+
+// EventTypeName's word (src/state/event.cc holds the public one).
+absl::string_view TypeWord(EventType type) {
+  switch (type) {
+    case EventType::kAdded:
+      return "ADDED";
+    case EventType::kModified:
+      return "MODIFIED";
+    case EventType::kDeleted:
+      return "DELETED";
+  }
+  return "UNKNOWN";
+}
+
+// A resourceVersion that reads as a decimal integer; nullopt otherwise.
+std::optional<uint64_t> ResourceVersion(absl::string_view rv) {
+  uint64_t v = 0;
+  if (rv.empty() || !absl::SimpleAtoi(rv, &v)) return std::nullopt;
+  return v;
+}
+
+// True if `incoming` is known to be older than `held`.
+bool Older(std::optional<uint64_t> incoming, std::optional<uint64_t> held) {
+  return incoming.has_value() && held.has_value() && *incoming < *held;
+}
+
+// The objects of one kind.
+template <typename T>
+struct KindStore {
+  struct Slot {
+    uint64_t seq = 0;
+    std::optional<uint64_t> rv;
+  };
+  // In the state's order: by the sequence number of their (last) addition.
+  absl::btree_map<uint64_t, T> objects;
+  absl::flat_hash_map<std::string, Slot> slots;
+  // Keys deleted with a known resourceVersion: a late event for the key
+  // that is not newer is stale.
+  absl::flat_hash_map<std::string, uint64_t> tombstones;
+};
+
+}  // namespace
+
+struct ClusterState::Store {
+  explicit Store(budget::BudgetOptions b) : budgets(std::move(b)) {}
+
+  template <typename T>
+  KindStore<T>& Of() {
+    return std::get<KindStore<T>>(kinds);
+  }
+  template <typename T>
+  const KindStore<T>& Of() const {
+    return std::get<KindStore<T>>(kinds);
+  }
+
+  template <typename T>
+  absl::StatusOr<Applied> Apply(EventType type, T object,
+                                absl::string_view origin);
+
+  template <typename T>
+  void ExportKind(std::vector<T>& out) const {
+    const KindStore<T>& store = Of<T>();
+    out.reserve(store.objects.size());
+    for (const auto& [seq, object] : store.objects) out.push_back(object);
+  }
+
+  budget::BudgetOptions budgets;
+  std::tuple<KindStore<v1::Node>, KindStore<v1::Pod>,
+             KindStore<v1::PodDisruptionBudget>, KindStore<v1::NodePool>,
+             KindStore<v1::NodeClaim>, KindStore<v1::VolumeAttachment>,
+             KindStore<v1::PersistentVolumeClaim>,
+             KindStore<v1::PersistentVolume>, KindStore<v1::StorageClass>,
+             KindStore<v1::CSINode>, KindStore<v1::DaemonSet>>
+      kinds;
+  std::map<std::string, int64_t> skipped_kinds;
+  uint64_t next_seq = 0;
+  uint64_t generation = 0;
+  size_t size = 0;
+  std::shared_ptr<const Published> published;
+};
+
+template <typename T>
+absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
+                                                   absl::string_view origin) {
+  using Traits = KindTraits<T>;
+  v1::ObjectMeta& meta = *object.mutable_metadata();
+  if (Traits::kNamespaced && meta.namespace_().empty()) {
+    meta.set_namespace_(std::string(kDefaultNamespace));
+  }
+  const std::string label = snapshot::internal::ObjectLabel(
+      Traits::kName, Traits::kNamespaced ? meta.namespace_() : "", meta.name());
+  const auto fail = [&](absl::string_view message) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(origin, origin.empty() ? "" : ": ", TypeWord(type), " ",
+                     label, ": ", message));
+  };
+  if (meta.name().empty()) return fail("metadata.name is empty");
+  if (type != EventType::kDeleted) {
+    if (absl::Status s = Traits::Check(object); !s.ok()) {
+      return fail(s.message());
+    }
+  }
+  std::string key = Traits::kNamespaced
+                        ? absl::StrCat(meta.namespace_(), "/", meta.name())
+                        : meta.name();
+  const std::optional<uint64_t> rv = ResourceVersion(meta.resource_version());
+  KindStore<T>& store = Of<T>();
+  const auto slot = store.slots.find(key);
+  if (type == EventType::kDeleted) {
+    if (slot == store.slots.end()) return Applied::kIgnored;
+    if (Older(rv, slot->second.rv)) return Applied::kStale;
+    std::optional<uint64_t> last = slot->second.rv;
+    if (rv.has_value() && (!last.has_value() || *rv > *last)) last = rv;
+    store.objects.erase(slot->second.seq);
+    store.slots.erase(slot);
+    if (last.has_value()) store.tombstones[key] = *last;
+    --size;
+    ++generation;
+    return Applied::kDeleted;
+  }
+  if (slot != store.slots.end()) {
+    if (Older(rv, slot->second.rv)) return Applied::kStale;
+    if (rv.has_value() && slot->second.rv == rv) return Applied::kUnchanged;
+    store.objects[slot->second.seq] = std::move(object);
+    slot->second.rv = rv;
+    ++generation;
+    return Applied::kStored;
+  }
+  if (const auto tomb = store.tombstones.find(key);
+      tomb != store.tombstones.end()) {
+    if (rv.has_value() && *rv <= tomb->second) return Applied::kStale;
+    store.tombstones.erase(tomb);
+  }
+  const uint64_t seq = next_seq++;
+  store.objects.emplace(seq, std::move(object));
+  store.slots.emplace(std::move(key), typename KindStore<T>::Slot{seq, rv});
+  ++size;
+  ++generation;
+  return Applied::kStored;
+}
+
+ClusterState::ClusterState(budget::BudgetOptions budgets)
+    : store_(std::make_unique<Store>(std::move(budgets))) {}
+ClusterState::ClusterState(ClusterState&&) noexcept = default;
+ClusterState& ClusterState::operator=(ClusterState&&) noexcept = default;
+ClusterState::~ClusterState() = default;
+
+absl::StatusOr<Applied> ClusterState::Apply(Event event) {
+  return std::visit(
+      [&](auto& object) {
+        return store_->Apply(event.type, std::move(object), event.origin);
+      },
+      event.object);
+}
+
+namespace {
+
+// Applies `objects` (one of ObjectSet's lists) as ADDED events; each error
+// is placed by the object's origin, or by its list position.
+template <typename T, typename ApplyFn>
+absl::Status ApplyList(std::vector<T>& objects, absl::string_view list,
+                       const snapshot::ObjectSet& set,
+                       const std::vector<snapshot::ObjectOrigin>& origins,
+                       ApplyFn apply) {
+  for (size_t i = 0; i < objects.size(); ++i) {
+    std::string origin = set.DescribeOrigin(origins, i);
+    if (origin.empty()) origin = absl::StrCat(list, "[", i, "]");
+    absl::StatusOr<Applied> applied =
+        apply(EventType::kAdded, std::move(objects[i]), origin);
+    if (!applied.ok()) return applied.status();
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ClusterState::ApplyAll(snapshot::ObjectSet objects) {
+  Store& store = *store_;
+  const auto apply = [&store](EventType type, auto object,
+                              absl::string_view origin) {
+    return store.Apply(type, std::move(object), origin);
+  };
+  const snapshot::ObjectSet& set = objects;
+  const snapshot::ObjectOrigins& o = objects.origins;
+  for (const auto& [kind, count] : objects.skipped_kinds) {
+    store.skipped_kinds[kind] += count;
+    ++store.generation;
+  }
+  absl::Status s = ApplyList(objects.nodes, "nodes", set, o.nodes, apply);
+  if (s.ok()) s = ApplyList(objects.pods, "pods", set, o.pods, apply);
+  if (s.ok()) s = ApplyList(objects.pdbs, "pdbs", set, o.pdbs, apply);
+  if (s.ok()) {
+    s = ApplyList(objects.node_pools, "node_pools", set, o.node_pools, apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.node_claims, "node_claims", set, o.node_claims,
+                  apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.volume_attachments, "volume_attachments", set,
+                  o.volume_attachments, apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.persistent_volume_claims, "persistent_volume_claims",
+                  set, o.persistent_volume_claims, apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.persistent_volumes, "persistent_volumes", set,
+                  o.persistent_volumes, apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.storage_classes, "storage_classes", set,
+                  o.storage_classes, apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.csi_nodes, "csi_nodes", set, o.csi_nodes, apply);
+  }
+  if (s.ok()) {
+    s = ApplyList(objects.daemon_sets, "daemon_sets", set, o.daemon_sets,
+                  apply);
+  }
+  return s;
+}
+
+snapshot::ObjectSet ClusterState::Export() const {
+  const Store& store = *store_;
+  snapshot::ObjectSet out;
+  store.ExportKind(out.nodes);
+  store.ExportKind(out.pods);
+  store.ExportKind(out.pdbs);
+  store.ExportKind(out.node_pools);
+  store.ExportKind(out.node_claims);
+  store.ExportKind(out.volume_attachments);
+  store.ExportKind(out.persistent_volume_claims);
+  store.ExportKind(out.persistent_volumes);
+  store.ExportKind(out.storage_classes);
+  store.ExportKind(out.csi_nodes);
+  store.ExportKind(out.daemon_sets);
+  out.skipped_kinds = store.skipped_kinds;
+  return out;
+}
+
+absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
+  return snapshot::Snapshot::Build(Export());
+}
+
+absl::StatusOr<std::shared_ptr<const Published>> ClusterState::Publish() {
+  Store& store = *store_;
+  if (store.published != nullptr &&
+      store.published->generation == store.generation) {
+    return store.published;
+  }
+  absl::StatusOr<snapshot::Snapshot> snapshot = TakeSnapshot();
+  if (!snapshot.ok()) return snapshot.status();
+  auto published = std::make_shared<Published>();
+  published->snapshot = *std::move(snapshot);
+  published->facts = std::make_unique<const disruption::SnapshotFacts>(
+      disruption::SnapshotFacts::Build(published->snapshot, store.budgets));
+  published->generation = store.generation;
+  store.published = published;
+  return std::shared_ptr<const Published>(std::move(published));
+}
+
+uint64_t ClusterState::generation() const { return store_->generation; }
+
+size_t ClusterState::size() const { return store_->size; }
+
+}  // namespace karpenter::state

@@ -1,0 +1,264 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// ClusterState: applying events, their order and staleness, bad events, and
+// publications that outlive later events.
+
+#include "karpenter/state/cluster_state.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "karpenter/testing/builders.h"
+
+namespace karpenter::state {
+namespace {
+
+using ::karpenter::testing::MakeNode;
+using ::karpenter::testing::MakePod;
+using ::karpenter::testing::MakeStorageClass;
+
+v1::Node NodeAt(const std::string& name, const std::string& rv) {
+  v1::Node node = MakeNode({.name = name});
+  node.mutable_metadata()->set_resource_version(rv);
+  return node;
+}
+
+v1::Pod PodAt(const std::string& ns, const std::string& name,
+              const std::string& rv, const std::string& node = "") {
+  v1::Pod pod = MakePod({.name = name, .node = node});
+  pod.mutable_metadata()->set_namespace_(ns);
+  pod.mutable_metadata()->set_resource_version(rv);
+  return pod;
+}
+
+std::vector<std::string> NodeNames(const ClusterState& state) {
+  std::vector<std::string> names;
+  for (const v1::Node& n : state.Export().nodes) {
+    names.push_back(n.metadata().name());
+  }
+  return names;
+}
+
+Applied MustApply(ClusterState& state, EventType type, Object object) {
+  absl::StatusOr<Applied> applied =
+      state.Apply({.type = type, .object = std::move(object), .origin = ""});
+  INFO(applied.status().ToString());
+  REQUIRE(applied.ok());
+  return *applied;
+}
+
+TEST_CASE("cluster state: objects keep the order of their first addition",
+          "[cluster-state]") {
+  ClusterState state;
+  for (const char* name : {"a", "b", "c"}) {
+    CHECK(MustApply(state, EventType::kAdded, NodeAt(name, "1")) ==
+          Applied::kStored);
+  }
+  // A MODIFIED keeps its place; a DELETED then ADDED goes last.
+  CHECK(MustApply(state, EventType::kModified, NodeAt("a", "5")) ==
+        Applied::kStored);
+  CHECK(NodeNames(state) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(MustApply(state, EventType::kDeleted, NodeAt("b", "6")) ==
+        Applied::kDeleted);
+  CHECK(NodeNames(state) == std::vector<std::string>{"a", "c"});
+  CHECK(MustApply(state, EventType::kAdded, NodeAt("b", "7")) ==
+        Applied::kStored);
+  CHECK(NodeNames(state) == std::vector<std::string>{"a", "c", "b"});
+  CHECK(state.size() == 3);
+  // The stored object is the newest one.
+  CHECK(state.Export().nodes[0].metadata().resource_version() == "5");
+}
+
+TEST_CASE("cluster state: ADDED and MODIFIED are both upserts",
+          "[cluster-state]") {
+  ClusterState state;
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "3")) ==
+        Applied::kStored);
+  CHECK(MustApply(state, EventType::kAdded, NodeAt("n", "4")) ==
+        Applied::kStored);
+  CHECK(state.size() == 1);
+  CHECK(state.Export().nodes.at(0).metadata().resource_version() == "4");
+}
+
+TEST_CASE("cluster state: events older than the stored object are stale",
+          "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n", "10"));
+  const uint64_t generation = state.generation();
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "9")) ==
+        Applied::kStale);
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "10")) ==
+        Applied::kUnchanged);
+  CHECK(MustApply(state, EventType::kDeleted, NodeAt("n", "8")) ==
+        Applied::kStale);
+  CHECK(state.generation() == generation);
+  CHECK(state.Export().nodes.at(0).metadata().resource_version() == "10");
+  // Numeric comparison, not text: "100" is newer than "99".
+  MustApply(state, EventType::kModified, NodeAt("n", "99"));
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "100")) ==
+        Applied::kStored);
+  CHECK(state.generation() == generation + 2);
+}
+
+TEST_CASE("cluster state: a late event for a deleted object is stale",
+          "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n", "10"));
+  CHECK(MustApply(state, EventType::kDeleted, NodeAt("n", "12")) ==
+        Applied::kDeleted);
+  // A MODIFIED from before the deletion arrives late: not resurrected.
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "11")) ==
+        Applied::kStale);
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "12")) ==
+        Applied::kStale);
+  CHECK(state.size() == 0);
+  // A deletion of what is not there is ignored.
+  CHECK(MustApply(state, EventType::kDeleted, NodeAt("n", "13")) ==
+        Applied::kIgnored);
+  CHECK(MustApply(state, EventType::kDeleted, NodeAt("m", "1")) ==
+        Applied::kIgnored);
+  // A newer object of the same name is a new object.
+  CHECK(MustApply(state, EventType::kAdded, NodeAt("n", "14")) ==
+        Applied::kStored);
+  CHECK(state.size() == 1);
+}
+
+TEST_CASE("cluster state: resourceVersions that are not integers are applied",
+          "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n", "10"));
+  // Manifests carry none, and resourceVersion is opaque in the API.
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "")) ==
+        Applied::kStored);
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "abc")) ==
+        Applied::kStored);
+  CHECK(MustApply(state, EventType::kModified, NodeAt("n", "3")) ==
+        Applied::kStored);
+  CHECK(state.Export().nodes.at(0).metadata().resource_version() == "3");
+}
+
+TEST_CASE("cluster state: namespaced objects default to the default namespace",
+          "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, PodAt("", "web", "1"));
+  // The same pod, named with its namespace: the same key.
+  CHECK(MustApply(state, EventType::kModified, PodAt("default", "web", "2")) ==
+        Applied::kStored);
+  MustApply(state, EventType::kAdded, PodAt("other", "web", "1"));
+  const snapshot::ObjectSet objects = state.Export();
+  REQUIRE(objects.pods.size() == 2);
+  CHECK(objects.pods[0].metadata().namespace_() == "default");
+  CHECK(objects.pods[0].metadata().resource_version() == "2");
+  CHECK(objects.pods[1].metadata().namespace_() == "other");
+}
+
+TEST_CASE("cluster state: a bad event is an error and changes nothing",
+          "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n", "1"));
+  const uint64_t generation = state.generation();
+
+  absl::StatusOr<Applied> unnamed = state.Apply({.type = EventType::kAdded,
+                                                 .object = PodAt("ns", "", "1"),
+                                                 .origin = "stdin: value 3"});
+  REQUIRE_FALSE(unnamed.ok());
+  CHECK(unnamed.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(unnamed.status().message() ==
+        "stdin: value 3: ADDED unnamed Pod: metadata.name is empty");
+
+  v1::StorageClass sc = MakeStorageClass({.name = "fast"});
+  sc.set_volume_binding_mode("Later");
+  absl::StatusOr<Applied> bad_class = state.Apply(
+      {.type = EventType::kModified, .object = sc, .origin = "w.json"});
+  REQUIRE_FALSE(bad_class.ok());
+  CHECK(bad_class.status().message() ==
+        "w.json: MODIFIED StorageClass fast: volumeBindingMode: expected "
+        "\"Immediate\" or \"WaitForFirstConsumer\", got \"Later\"");
+
+  CHECK(state.generation() == generation);
+  CHECK(state.size() == 1);
+  // Deleting a bad object by name works: its contents are not checked.
+  MustApply(state, EventType::kAdded, MakeStorageClass({.name = "slow"}));
+  sc.mutable_metadata()->set_name("slow");
+  CHECK(MustApply(state, EventType::kDeleted, sc) == Applied::kDeleted);
+}
+
+TEST_CASE("cluster state: ApplyAll adds a loaded dump in ObjectSet order",
+          "[cluster-state]") {
+  snapshot::ObjectSet set;
+  set.nodes = {NodeAt("n2", "1"), NodeAt("n1", "1")};
+  set.pods = {PodAt("a", "p", "1", "n1")};
+  set.skipped_kinds["Service"] = 3;
+  ClusterState state;
+  REQUIRE(state.ApplyAll(set).ok());
+  CHECK(NodeNames(state) == std::vector<std::string>{"n2", "n1"});
+  CHECK(state.size() == 3);
+  CHECK(state.Export().skipped_kinds.at("Service") == 3);
+
+  // A bad object is named by its list position when it has no origin.
+  snapshot::ObjectSet bad;
+  bad.nodes = {NodeAt("n3", "1"), NodeAt("", "1")};
+  const absl::Status s = state.ApplyAll(bad);
+  CHECK(s.message() == "nodes[1]: ADDED unnamed Node: metadata.name is empty");
+  // The objects before it stay applied.
+  CHECK(NodeNames(state) == std::vector<std::string>{"n2", "n1", "n3"});
+}
+
+TEST_CASE(
+    "cluster state: the snapshot equals one built from the exported "
+    "objects",
+    "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n1", "1"));
+  MustApply(state, EventType::kAdded, NodeAt("n2", "1"));
+  MustApply(state, EventType::kAdded, PodAt("a", "p1", "1", "n1"));
+  MustApply(state, EventType::kAdded, PodAt("a", "p2", "1", "n2"));
+  MustApply(state, EventType::kAdded, PodAt("b", "p3", "1"));
+  MustApply(state, EventType::kModified, PodAt("a", "p1", "2", "n2"));
+  MustApply(state, EventType::kDeleted, NodeAt("n1", "3"));
+
+  absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
+  REQUIRE(taken.ok());
+  CHECK(taken->nodes().size() == 1);
+  REQUIRE(taken->pod_count() == 3);
+  const std::optional<snapshot::NodeIndex> n2 = taken->FindNode("n2");
+  REQUIRE(n2.has_value());
+  // p1 moved to n2: both a/p1 and a/p2 are there, in pod order.
+  const auto on_n2 = taken->PodsOnNode(*n2);
+  REQUIRE(on_n2.size() == 2);
+  CHECK(taken->PodKey(on_n2[0]) == "a/p1");
+  CHECK(taken->PodKey(on_n2[1]) == "a/p2");
+  CHECK(taken->UnboundPods().size() == 1);
+}
+
+TEST_CASE("cluster state: a publication outlives later events",
+          "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n1", "1"));
+  absl::StatusOr<std::shared_ptr<const Published>> first = state.Publish();
+  REQUIRE(first.ok());
+  // Nothing applied since: the same publication.
+  absl::StatusOr<std::shared_ptr<const Published>> again = state.Publish();
+  REQUIRE(again.ok());
+  CHECK(again->get() == first->get());
+  MustApply(state, EventType::kModified, NodeAt("n1", "1"));  // A replay.
+  CHECK(state.Publish()->get() == first->get());
+
+  MustApply(state, EventType::kAdded, NodeAt("n2", "2"));
+  MustApply(state, EventType::kDeleted, NodeAt("n1", "3"));
+  absl::StatusOr<std::shared_ptr<const Published>> second = state.Publish();
+  REQUIRE(second.ok());
+  CHECK(second->get() != first->get());
+  // The first still shows the cluster as it was, facts included.
+  const Published& old = **first;
+  REQUIRE(old.snapshot.nodes().size() == 1);
+  CHECK(old.snapshot.nodes()[0].metadata().name() == "n1");
+  CHECK(&old.facts->snapshot() == &old.snapshot);
+  CHECK((*second)->snapshot.nodes()[0].metadata().name() == "n2");
+  CHECK((*second)->generation == state.generation());
+}
+
+}  // namespace
+}  // namespace karpenter::state
