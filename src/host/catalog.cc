@@ -17,6 +17,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/field_error.h"
 #include "common/status_macros.h"
 #include "karpenter/quantity.h"
 #include "karpenter/snapshot/load.h"
@@ -25,16 +26,7 @@
 namespace karpenter {
 namespace {
 
-// `<path>: <what> "<value>"`, or `<path>: <what>` for an empty value (the
-// form of testing::ValidateScenario's messages).
-absl::Status FieldError(absl::string_view path, absl::string_view what,
-                        absl::string_view value) {
-  if (value.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrFormat("%s: %s \"%s\"", path, what, absl::CEscape(value)));
-}
+using ::karpenter::internal::FieldError;
 
 absl::Status CheckQuantity(absl::string_view path, absl::string_view value) {
   absl::StatusOr<int64_t> q = ParseQuantityMilli(value);

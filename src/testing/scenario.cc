@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "common/field_error.h"
 #include "common/status_macros.h"
 #include "karpenter/catalog.h"
 #include "karpenter/drift/static_drift.h"
@@ -29,15 +30,7 @@
 namespace karpenter::testing {
 namespace {
 
-// `<path>: <what> "<value>"`, or `<path>: <what>` for an empty value.
-absl::Status FieldError(absl::string_view path, absl::string_view what,
-                        absl::string_view value) {
-  if (value.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrFormat("%s: %s \"%s\"", path, what, absl::CEscape(value)));
-}
+using ::karpenter::internal::FieldError;
 
 // A Go duration >= 0 (or > 0 with `positive`).
 absl::Status NonNegativeDuration(absl::string_view path,
