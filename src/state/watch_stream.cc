@@ -348,9 +348,13 @@ absl::Status WatchStreamDecoder::DecodeValue(absl::string_view value,
   const std::string origin = absl::StrCat(source_, ": value ", values_);
   snapshot::ObjectSet set;
 
-  if (form.kind || (!form.type && !form.object)) {
-    // An object or a list: ADDED events. (Kubernetes objects may have a
-    // `type` member, e.g. a Secret, but a watch event has no `kind`.)
+  // A watch event has no `kind` (or, typed, metav1's "WatchEvent"); a
+  // Kubernetes object may have a `type` member too (a Secret).
+  const bool watch_event =
+      (form.type || form.object) &&
+      (!form.kind || internal::StringValue(*form.kind) == "WatchEvent");
+  if (!watch_event) {
+    // An object or a list: ADDED events.
     if (absl::Status s = snapshot::LoadJson(value, where, set); !s.ok()) {
       return s;
     }

@@ -559,6 +559,14 @@ TEST_CASE("BOOKMARK events are skipped but counted as values",
   CHECK(
       Summary(*events) ==
       std::vector<std::string>{"ADDED Pod default/web-2 rv=12750 @w: value 2"});
+  // A typed WatchEvent (metav1's kind) is an event too.
+  events = DecodeWatchStream(
+      R"({"kind": "WatchEvent", "apiVersion": "meta.k8s.io/v1",
+  "type": "DELETED", "object": {"kind": "Node", "metadata": {"name": "a"}}})",
+      "w");
+  REQUIRE(events.ok());
+  CHECK(Summary(*events) ==
+        std::vector<std::string>{"DELETED Node /a rv= @w: value 1"});
 }
 
 TEST_CASE("An ERROR event (410 Gone: the watch expired) is an error",
