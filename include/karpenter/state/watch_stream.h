@@ -110,7 +110,7 @@ class WatchStreamDecoder {
   uint64_t stream_bytes_ = 0;  // Bytes fed before the current chunk.
   int64_t values_ = 0;         // Top-level values completed.
   int64_t line_ = 1;           // Line of the next byte.
-  int64_t column_ = 1;         // Its column (bytes, 1-based).
+  uint64_t line_start_ = 0;    // Offset of its first byte (past a BOM).
   int64_t value_line_ = 1;     // Line the unfinished value began on.
   int64_t value_column_ = 1;   // Its column.
   absl::Status error_;
