@@ -60,19 +60,6 @@ KARPENTER_STATE_KIND(v1::DaemonSet, "DaemonSet", true, absl::OkStatus());
 
 #undef KARPENTER_STATE_KIND
 
-// EventTypeName's word (src/state/event.cc holds the public one).
-absl::string_view TypeWord(EventType type) {
-  switch (type) {
-    case EventType::kAdded:
-      return "ADDED";
-    case EventType::kModified:
-      return "MODIFIED";
-    case EventType::kDeleted:
-      return "DELETED";
-  }
-  return "UNKNOWN";
-}
-
 // A resourceVersion that reads as a decimal integer; nullopt otherwise.
 std::optional<uint64_t> ResourceVersion(absl::string_view rv) {
   uint64_t v = 0;
@@ -152,8 +139,8 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
       Traits::kName, Traits::kNamespaced ? meta.namespace_() : "", meta.name());
   const auto fail = [&](absl::string_view message) {
     return absl::InvalidArgumentError(
-        absl::StrCat(origin, origin.empty() ? "" : ": ", TypeWord(type), " ",
-                     label, ": ", message));
+        absl::StrCat(origin, origin.empty() ? "" : ": ", EventTypeName(type),
+                     " ", label, ": ", message));
   };
   if (meta.name().empty()) return fail("metadata.name is empty");
   if (type != EventType::kDeleted) {
