@@ -10,9 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "karpenter/conditions.h"
 #include "karpenter/well_known.h"
+#include "snapshot/compact_pod.h"
 #include "snapshot/object_sink.h"
 #include "snapshot/validate.h"
 
@@ -154,45 +153,6 @@ void DefaultNamespace(std::vector<T>& objects) {
   }
 }
 
-PodReady ReadyOf(const v1::PodStatus& status) {
-  const v1::Condition* ready =
-      FindCondition(status.conditions(), well_known::kConditionTypeReady);
-  if (ready == nullptr) return PodReady::kAbsent;
-  if (ready->status() == well_known::kConditionTrue) return PodReady::kTrue;
-  if (ready->status() == well_known::kConditionFalse) return PodReady::kFalse;
-  return PodReady::kOther;
-}
-
-// Moves the fields that differ between replicas out of `pod` (leaving its
-// shape) into the returned message. Submessages are created in the result
-// only where `pod` has them, so merging it back restores `pod` exactly.
-v1::Pod SplitInstanceFields(v1::Pod& pod) {
-  // release/set_allocated hand the strings and submessages over without
-  // copying or allocating: this runs once per pod of every snapshot.
-  v1::Pod rest;
-  v1::ObjectMeta& meta = *pod.mutable_metadata();
-  v1::ObjectMeta& rest_meta = *rest.mutable_metadata();
-  rest_meta.set_allocated_name(meta.release_name());
-  rest_meta.set_allocated_uid(meta.release_uid());
-  rest_meta.set_allocated_resource_version(meta.release_resource_version());
-  if (meta.has_creation_timestamp()) {
-    rest_meta.set_allocated_creation_timestamp(
-        meta.release_creation_timestamp());
-  }
-  if (pod.has_spec() && !pod.spec().node_name().empty()) {
-    rest.mutable_spec()->set_allocated_node_name(
-        pod.mutable_spec()->release_node_name());
-  }
-  if (pod.has_status()) {
-    rest.set_allocated_status(pod.release_status());
-    if (!rest.status().phase().empty()) {
-      pod.mutable_status()->set_allocated_phase(
-          rest.mutable_status()->release_phase());
-    }
-  }
-  return rest;
-}
-
 }  // namespace
 
 absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
@@ -204,10 +164,19 @@ absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
   return std::move(builder).Build();
 }
 
-// Shapes by their deterministic serialization. Only the builder needs it.
+// Shapes by their deterministic serialization, and the shape objects of
+// compacted pods by address. Only the builder needs it.
 struct SnapshotBuilder::ShapeTable {
   absl::flat_hash_map<std::string, uint32_t> ids;
   std::string scratch;
+  absl::flat_hash_map<const internal::CompactShape*, uint32_t> by_object;
+  // Shape objects in by_object whose id was stored from another object:
+  // held so that their address is not reused while it is a key.
+  std::vector<std::shared_ptr<const internal::CompactShape>> held;
+  // The last shape object looked up, and its id (replicas often come in a
+  // row).
+  const internal::CompactShape* last = nullptr;
+  uint32_t last_id = 0;
 };
 
 SnapshotBuilder::SnapshotBuilder() : shapes_(std::make_unique<ShapeTable>()) {}
@@ -245,9 +214,8 @@ void SnapshotBuilder::AddPod(v1::Pod pod) {
   s.pod_names_.insert(s.pod_names_.end(), meta.name().begin(),
                       meta.name().end());
   s.pod_name_offsets_.push_back(s.pod_names_.size());
-  const PodReady ready = ReadyOf(pod.status());
-  s.pod_ready_.push_back(ready);
-  const v1::Pod rest = SplitInstanceFields(pod);
+  s.pod_ready_.push_back(internal::ReadyOfStatus(pod.status()));
+  const v1::Pod rest = internal::SplitInstanceFields(pod);
   node_names_ += rest.spec().node_name();
   node_name_offsets_.push_back(node_names_.size());
   const size_t at = s.pod_rest_.size();
@@ -260,17 +228,54 @@ void SnapshotBuilder::AddPod(v1::Pod pod) {
 
 uint32_t SnapshotBuilder::InternShape(v1::Pod shape) {
   std::string& key = shapes_->scratch;
-  key.clear();
-  {
-    google::protobuf::io::StringOutputStream raw(&key);
-    google::protobuf::io::CodedOutputStream out(&raw);
-    out.SetSerializationDeterministic(true);
-    shape.SerializeToCodedStream(&out);
-  }
-  std::vector<v1::Pod>& shapes = snapshot_.pod_shapes_;
+  internal::ShapeKey(shape, key);
+  auto& shapes = snapshot_.pod_shapes_;
   const auto [it, inserted] =
       shapes_->ids.try_emplace(key, static_cast<uint32_t>(shapes.size()));
-  if (inserted) shapes.push_back(std::move(shape));
+  if (inserted) {
+    shapes.push_back(std::make_shared<const v1::Pod>(std::move(shape)));
+  }
+  return it->second;
+}
+
+void SnapshotBuilder::AddCompactPod(const internal::CompactPod& pod) {
+  Snapshot& s = snapshot_;
+  const absl::string_view name = pod.name();
+  s.pod_names_.insert(s.pod_names_.end(), name.begin(), name.end());
+  s.pod_name_offsets_.push_back(s.pod_names_.size());
+  s.pod_ready_.push_back(pod.ready());
+  const absl::string_view node = pod.node_name();
+  node_names_.append(node.data(), node.size());
+  node_name_offsets_.push_back(node_names_.size());
+  const absl::string_view rest = pod.rest();
+  s.pod_rest_.insert(s.pod_rest_.end(), rest.begin(), rest.end());
+  s.pod_rest_offsets_.push_back(s.pod_rest_.size());
+  s.pod_shape_.push_back(InternCompactShape(pod));
+}
+
+uint32_t SnapshotBuilder::InternCompactShape(const internal::CompactPod& pod) {
+  ShapeTable& table = *shapes_;
+  const std::shared_ptr<const internal::CompactShape>& shape =
+      pod.shared_shape();
+  const internal::CompactShape* const object = shape.get();
+  if (object == table.last) return table.last_id;
+  auto& shapes = snapshot_.pod_shapes_;
+  const auto [it, inserted] = table.by_object.try_emplace(object, 0);
+  if (inserted) {
+    // First sight of this object: an equal shape may have come through
+    // AddPod or another compactor's object.
+    const auto [id, added] = table.ids.try_emplace(
+        object->key, static_cast<uint32_t>(shapes.size()));
+    if (added) {
+      // Shares the object: the snapshot keeps the compacted shape alive.
+      shapes.push_back(std::shared_ptr<const v1::Pod>(shape, &object->pod));
+    } else {
+      table.held.push_back(shape);
+    }
+    it->second = id->second;
+  }
+  table.last = object;
+  table.last_id = it->second;
   return it->second;
 }
 
@@ -369,19 +374,25 @@ absl::Status Snapshot::IndexPods(absl::string_view node_names,
   pod_namespace_.resize(n);
   pod_node_.assign(n, kNone);
   pod_by_key_.reserve(n);
+  // The namespace is part of the shape: interned once per shape, at the
+  // shape's first pod, which keeps namespaces in first-seen pod order.
+  std::vector<NamespaceId> shape_namespace(pod_shapes_.size(), kNone);
   // Counting sort by node: count, prefix-sum, then place in input order.
   std::vector<uint32_t> count(nodes_.size() + 1, 0);
   for (uint32_t i = 0; i < n; ++i) {
     const absl::string_view name = PodName(i);
     if (name.empty()) return EmptyName("Pod", loaded, origins, "pods", i);
-    const std::string& ns_name = PodShape(i).metadata().namespace_();
-    const NamespaceId ns = Intern(ns_name);
+    NamespaceId& shape_ns = shape_namespace[pod_shape_[i]];
+    if (shape_ns == kNone) {
+      shape_ns = Intern(PodShape(i).metadata().namespace_());
+    }
+    const NamespaceId ns = shape_ns;
     pod_namespace_[i] = ns;
     const auto [it, inserted] =
         pod_by_key_.try_emplace(NamespacedKey{ns, name}, i);
     if (!inserted) {
-      return Duplicate("Pod", absl::StrCat(ns_name, "/", name), loaded, origins,
-                       "pods", it->second, i);
+      return Duplicate("Pod", absl::StrCat(namespace_names_[ns], "/", name),
+                       loaded, origins, "pods", it->second, i);
     }
     const absl::string_view node_name = node_names.substr(
         node_name_offsets[i], node_name_offsets[i + 1] - node_name_offsets[i]);

@@ -92,6 +92,9 @@ using NamespaceId = uint32_t;
 enum class PodReady : uint8_t { kAbsent, kTrue, kFalse, kOther };
 
 class SnapshotBuilder;
+namespace internal {
+class CompactPod;
+}  // namespace internal
 
 class Snapshot {
  public:
@@ -171,7 +174,7 @@ class Snapshot {
   // (namespace, labels, annotations, owner references, deletionTimestamp,
   // the spec, status.phase) is the pod's own. `p` must be < pod_count().
   const v1::Pod& PodShape(PodIndex p) const {
-    return pod_shapes_[pod_shape_[p]];
+    return *pod_shapes_[pod_shape_[p]];
   }
   // metadata.name of pod `p`. `p` must be < pod_count().
   absl::string_view PodName(PodIndex p) const {
@@ -341,8 +344,9 @@ class Snapshot {
   // The pod store (see the file comment). pod_rest_ holds pod p's wire bytes
   // at [pod_rest_offsets_[p], pod_rest_offsets_[p + 1]); names likewise.
   // Vectors, not strings: a moved vector keeps its buffer (a short string
-  // would not), so views of names survive moving the Snapshot.
-  std::vector<v1::Pod> pod_shapes_;
+  // would not), so views of names survive moving the Snapshot. Shapes are
+  // shared (immutable) with the compacted pods they may come from.
+  std::vector<std::shared_ptr<const v1::Pod>> pod_shapes_;
   std::vector<uint32_t> pod_shape_;
   std::vector<char> pod_rest_;
   std::vector<uint64_t> pod_rest_offsets_ = {0};
@@ -420,6 +424,10 @@ class SnapshotBuilder {
   // Appends `pod` (PodIndex: the number of pods added before it). Never
   // fails; names are checked by Build.
   void AddPod(v1::Pod pod);
+  // SDK-internal (src/snapshot/compact_pod.h, not installed): appends a pod
+  // compacted ahead of time, copying its bytes without re-serializing
+  // anything. The snapshot is the one AddPod of the original pod would give.
+  void AddCompactPod(const internal::CompactPod& pod);
   // Preallocates for `pods` pods in all: optional, only faster.
   void ReservePods(size_t pods);
   // The number of pods added so far.
@@ -437,6 +445,9 @@ class SnapshotBuilder {
 
   // The id of `shape`, storing it if no equal shape is stored yet.
   uint32_t InternShape(v1::Pod shape);
+  // The id of the shape of `pod`, by its shape object when seen before,
+  // else by its serialization as InternShape.
+  uint32_t InternCompactShape(const internal::CompactPod& pod);
 
   Snapshot snapshot_;
   ObjectSet objects_;
