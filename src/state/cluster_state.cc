@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "snapshot/compact_pod.h"
 #include "snapshot/object_sink.h"
 #include "snapshot/validate.h"
 
@@ -72,6 +74,18 @@ bool Older(std::optional<uint64_t> incoming, std::optional<uint64_t> held) {
   return incoming.has_value() && held.has_value() && *incoming < *held;
 }
 
+// How a kind is held: as its message, except pods, which are kept
+// compacted (snapshot/compact_pod.h) so that a snapshot is assembled from
+// them without serializing anything.
+template <typename T>
+struct Held {
+  using Type = T;
+};
+template <>
+struct Held<v1::Pod> {
+  using Type = snapshot::internal::CompactPod;
+};
+
 // The objects of one kind.
 template <typename T>
 struct KindStore {
@@ -80,7 +94,7 @@ struct KindStore {
     std::optional<uint64_t> rv;
   };
   // In the state's order: by the sequence number of their (last) addition.
-  absl::btree_map<uint64_t, T> objects;
+  absl::btree_map<uint64_t, typename Held<T>::Type> objects;
   absl::flat_hash_map<std::string, Slot> slots;
   // Keys deleted with a known resourceVersion: a late event for the key
   // that is not newer is stale.
@@ -109,7 +123,23 @@ struct ClusterState::Store {
   void ExportKind(std::vector<T>& out) const {
     const KindStore<T>& store = Of<T>();
     out.reserve(store.objects.size());
-    for (const auto& [seq, object] : store.objects) out.push_back(object);
+    for (const auto& [seq, object] : store.objects) {
+      if constexpr (std::is_same_v<T, v1::Pod>) {
+        out.push_back(object.Decode());
+      } else {
+        out.push_back(object);
+      }
+    }
+  }
+
+  // `object` as its kind is held.
+  template <typename T>
+  typename Held<T>::Type Hold(T object) {
+    if constexpr (std::is_same_v<T, v1::Pod>) {
+      return compactor.Compact(std::move(object));
+    } else {
+      return object;
+    }
   }
 
   budget::BudgetOptions budgets;
@@ -121,6 +151,8 @@ struct ClusterState::Store {
              KindStore<v1::CSINode>, KindStore<v1::DaemonSet>>
       kinds;
   std::map<std::string, int64_t> skipped_kinds;
+  // Interns the shapes of held pods (and of the snapshots taken from them).
+  snapshot::internal::PodCompactor compactor;
   uint64_t next_seq = 0;
   uint64_t generation = 0;
   size_t size = 0;
@@ -169,7 +201,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
   if (slot != store.slots.end()) {
     if (Older(rv, slot->second.rv)) return Applied::kStale;
     if (rv.has_value() && slot->second.rv == rv) return Applied::kUnchanged;
-    store.objects[slot->second.seq] = std::move(object);
+    store.objects[slot->second.seq] = Hold(std::move(object));
     slot->second.rv = rv;
     ++generation;
     return Applied::kStored;
@@ -180,7 +212,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     store.tombstones.erase(tomb);
   }
   const uint64_t seq = next_seq++;
-  store.objects.emplace(seq, std::move(object));
+  store.objects.emplace(seq, Hold(std::move(object)));
   store.slots.emplace(std::move(key), typename KindStore<T>::Slot{seq, rv});
   ++size;
   ++generation;
@@ -289,7 +321,24 @@ snapshot::ObjectSet ClusterState::Export() const {
 }
 
 absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
-  return snapshot::Snapshot::Build(Export());
+  const Store& store = *store_;
+  snapshot::SnapshotBuilder builder;
+  const auto& pods = store.Of<v1::Pod>().objects;
+  builder.ReservePods(pods.size());
+  for (const auto& [seq, pod] : pods) builder.AddCompactPod(pod);
+  snapshot::ObjectSet& out = builder.objects();
+  store.ExportKind(out.nodes);
+  store.ExportKind(out.pdbs);
+  store.ExportKind(out.node_pools);
+  store.ExportKind(out.node_claims);
+  store.ExportKind(out.volume_attachments);
+  store.ExportKind(out.persistent_volume_claims);
+  store.ExportKind(out.persistent_volumes);
+  store.ExportKind(out.storage_classes);
+  store.ExportKind(out.csi_nodes);
+  store.ExportKind(out.daemon_sets);
+  out.skipped_kinds = store.skipped_kinds;
+  return std::move(builder).Build();
 }
 
 absl::StatusOr<std::shared_ptr<const Published>> ClusterState::Publish() {

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "karpenter/testing/builders.h"
+#include "karpenter/testing/snapshot_equal.h"
 
 namespace karpenter::state {
 namespace {
@@ -221,6 +222,12 @@ TEST_CASE(
 
   absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
   REQUIRE(taken.ok());
+  // Assembled from the held (compacted) pods, it is the snapshot of the
+  // exported objects, accessor for accessor.
+  absl::StatusOr<snapshot::Snapshot> built =
+      snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*taken, *built).empty());
   CHECK(taken->nodes().size() == 1);
   REQUIRE(taken->pod_count() == 3);
   const std::optional<snapshot::NodeIndex> n2 = taken->FindNode("n2");
