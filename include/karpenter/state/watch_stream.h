@@ -74,15 +74,27 @@ class WatchStreamDecoder {
   const std::map<std::string, int64_t>& skipped_kinds() const;
 
  private:
+  // Decodes the complete top-level value `value` (number values_) into
+  // `out`.
+  absl::Status DecodeValue(absl::string_view value, std::vector<Event>& out);
+  // "<source>: value <n> (line <L>)" for the value being read.
+  std::string Where(int64_t value_number) const;
+  // Records `status` as the decoder's error and returns it.
+  absl::Status Fail(absl::Status status);
+
   std::string source_;
-  std::string buffer_;  // The unfinished value's bytes.
-  size_t scanned_ = 0;  // How much of buffer_ the scanner has read.
-  int depth_ = 0;       // Open objects and arrays.
+  std::string buffer_;  // The unfinished value's bytes from earlier chunks.
+  std::string open_;    // Its open '{' and '[', innermost last.
+  bool in_value_ = false;
   bool in_string_ = false;
   bool escaped_ = false;
-  int64_t values_ = 0;      // Top-level values completed.
-  int64_t line_ = 1;        // Line of the stream at the end of buffer_.
-  int64_t value_line_ = 1;  // Line the unfinished value began on.
+  int bom_bytes_ = 0;          // Bytes of a leading UTF-8 BOM read (0-3).
+  uint64_t stream_bytes_ = 0;  // Bytes fed before the current chunk.
+  int64_t values_ = 0;         // Top-level values completed.
+  int64_t line_ = 1;           // Line of the next byte.
+  int64_t column_ = 1;         // Its column (bytes, 1-based).
+  int64_t value_line_ = 1;     // Line the unfinished value began on.
+  int64_t value_column_ = 1;   // Its column.
   absl::Status error_;
   std::map<std::string, int64_t> skipped_kinds_;
 };
