@@ -7,6 +7,10 @@
 // `kubectl get ... --watch --output-watch-events -o json` prints it
 // (tests/testdata/watch/demo-events.json: 52 ADDED events).
 
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
@@ -496,6 +500,93 @@ TEST_CASE("explain watch: a node not in the cluster", "[cli-watch]") {
   REQUIRE(views.size() == 2);
   CHECK(absl::StrContains(views[0], "not in the cluster"));
   CHECK(absl::StrContains(views[1], "verdict:       Commanded"));
+}
+
+TEST_CASE("watch reader: a pipe is ready while bytes or its end wait",
+          "[cli-watch]") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  FdStreamReader reader(fds[0], "pipe");
+  CHECK(!reader.Ready());  // Nothing written yet: a read would wait.
+  REQUIRE(::write(fds[1], "{\"a\": 1}\n", 9) == 9);
+  CHECK(reader.Ready());
+  std::string chunk;
+  REQUIRE(reader.Read(chunk).ok());
+  CHECK(chunk == "{\"a\": 1}\n");
+  CHECK(!reader.Ready());  // The writer paused.
+  ::close(fds[1]);
+  CHECK(reader.Ready());  // The end is there.
+  REQUIRE(reader.Read(chunk).ok());
+  CHECK(chunk.empty());
+  ::close(fds[0]);
+  // A closed descriptor: the read fails, naming the stream.
+  FdStreamReader closed(fds[0], "gone");
+  const absl::Status s = closed.Read(chunk);
+  CHECK(absl::IsUnavailable(s));
+  CHECK(absl::StartsWith(s.message(), "gone: read failed: "));
+}
+
+TEST_CASE("plan watch: through a pipe, as from kubectl", "[cli-watch]") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const std::string demo = DemoEvents();
+  // A child writes the cluster, waits until it is planned (the plan's
+  // first line read back), then writes the change and closes.
+  const std::string change = BudgetZero(demo);
+  int back[2];
+  REQUIRE(::pipe(back) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    ::close(back[1]);
+    const auto write_all = [&](const std::string& text) {
+      for (size_t done = 0; done < text.size();) {
+        const ssize_t n =
+            ::write(fds[1], text.data() + done, text.size() - done);
+        if (n <= 0) ::_exit(1);
+        done += static_cast<size_t>(n);
+      }
+    };
+    write_all(demo);
+    // At most 60 s: a watch that never plans fails the test, not hangs it.
+    struct pollfd p = {};
+    p.fd = back[0];
+    p.events = POLLIN;
+    if (::poll(&p, 1, 60 * 1000) != 1) ::_exit(2);
+    write_all(change);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  ::close(back[0]);
+  FdStreamReader in(fds[0], "stdin");
+  // An ostream that signals the child on the first plan.
+  struct SignalBuf : std::stringbuf {
+    int fd;
+    bool sent = false;
+    int sync() override {
+      if (!sent && !str().empty()) {
+        sent = ::write(fd, "x", 1) == 1;
+      }
+      return 0;
+    }
+  } buf;
+  buf.fd = back[1];
+  std::ostream out(&buf);
+  std::ostringstream err;
+  const int status = RunPlanCommand({"--watch", "--at", kAt}, in, out, err);
+  ::close(back[1]);
+  ::close(fds[0]);
+  int child_status = 0;
+  REQUIRE(::waitpid(child, &child_status, 0) == child);
+  CHECK(WIFEXITED(child_status));
+  CHECK(WEXITSTATUS(child_status) == 0);
+  CHECK(status == kExitOk);
+  CHECK(err.str().empty());
+  const std::vector<std::string> plans = Plans(buf.str(), nullptr);
+  REQUIRE(plans.size() == 2);
+  CHECK(absl::StrContains(RowOf(plans[0], kEmpty), "Commanded"));
+  CHECK(absl::StrContains(RowOf(plans[1], kEmpty), "BudgetExhausted"));
 }
 
 }  // namespace
