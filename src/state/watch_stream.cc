@@ -234,6 +234,7 @@ absl::Status WatchStreamDecoder::Feed(absl::string_view chunk,
       if (offset < kBom.size() && offset == static_cast<uint64_t>(bom_bytes_) &&
           c == kBom[bom_bytes_]) {
         ++bom_bytes_;
+        line_start_ = offset + 1;  // Columns count from after the BOM.
         continue;
       }
       if (bom_bytes_ > 0 && bom_bytes_ < static_cast<int>(kBom.size())) {
@@ -243,15 +244,12 @@ absl::Status WatchStreamDecoder::Feed(absl::string_view chunk,
       }
       if (c == '\n') {
         ++line_;
-        column_ = 1;
+        line_start_ = offset + 1;
         continue;
       }
-      if (c == ' ' || c == '\t' || c == '\r') {
-        ++column_;
-        continue;
-      }
+      if (c == ' ' || c == '\t' || c == '\r') continue;
       value_line_ = line_;
-      value_column_ = column_;
+      value_column_ = static_cast<int64_t>(offset - line_start_) + 1;
       if (c != '{') {
         return Fail(absl::InvalidArgumentError(
             absl::StrCat(Where(values_ + 1), ": expected an object, got ",
@@ -262,12 +260,14 @@ absl::Status WatchStreamDecoder::Feed(absl::string_view chunk,
       escaped_ = false;
       open_.assign(1, '{');
       value_start = i;
-      ++column_;
       continue;
     }
 
     // Inside a value: track strings and brackets until it closes.
-    bool complete = false;
+    if (c == '\n') {
+      ++line_;
+      line_start_ = stream_bytes_ + i + 1;
+    }
     if (in_string_) {
       if (escaped_) {
         escaped_ = false;
@@ -275,8 +275,19 @@ absl::Status WatchStreamDecoder::Feed(absl::string_view chunk,
         escaped_ = true;
       } else if (c == '"') {
         in_string_ = false;
+      } else {
+        // Skip to the next byte that matters (most of a dump is strings).
+        size_t next = i + 1;
+        while (next < n && chunk[next] != '"' && chunk[next] != '\\' &&
+               chunk[next] != '\n') {
+          ++next;
+        }
+        i = next - 1;
       }
-    } else if (c == '"') {
+      continue;
+    }
+    bool complete = false;
+    if (c == '"') {
       in_string_ = true;
     } else if (c == '{' || c == '[') {
       open_.push_back(c);
@@ -291,12 +302,6 @@ absl::Status WatchStreamDecoder::Feed(absl::string_view chunk,
         open_.pop_back();
         complete = open_.empty();
       }
-    }
-    if (c == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      ++column_;
     }
     if (!complete) continue;
 
@@ -348,9 +353,13 @@ absl::Status WatchStreamDecoder::DecodeValue(absl::string_view value,
   const std::string origin = absl::StrCat(source_, ": value ", values_);
   snapshot::ObjectSet set;
 
-  if (form.kind || (!form.type && !form.object)) {
-    // An object or a list: ADDED events. (Kubernetes objects may have a
-    // `type` member, e.g. a Secret, but a watch event has no `kind`.)
+  // A watch event has no `kind` (or, typed, metav1's "WatchEvent"); a
+  // Kubernetes object may have a `type` member too (a Secret).
+  const bool watch_event = (form.type || form.object) &&
+                           (!form.kind || internal::IsNull(*form.kind) ||
+                            internal::StringValue(*form.kind) == "WatchEvent");
+  if (!watch_event) {
+    // An object or a list: ADDED events.
     if (absl::Status s = snapshot::LoadJson(value, where, set); !s.ok()) {
       return s;
     }

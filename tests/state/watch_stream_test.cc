@@ -559,6 +559,22 @@ TEST_CASE("BOOKMARK events are skipped but counted as values",
   CHECK(
       Summary(*events) ==
       std::vector<std::string>{"ADDED Pod default/web-2 rv=12750 @w: value 2"});
+  // A typed WatchEvent (metav1's kind) is an event too.
+  events = DecodeWatchStream(
+      R"({"kind": "WatchEvent", "apiVersion": "meta.k8s.io/v1",
+  "type": "DELETED", "object": {"kind": "Node", "metadata": {"name": "a"}}})",
+      "w");
+  REQUIRE(events.ok());
+  CHECK(Summary(*events) ==
+        std::vector<std::string>{"DELETED Node /a rv= @w: value 1"});
+  // So is one whose kind is null (absent, as the loaders read it).
+  events = DecodeWatchStream(
+      R"({"kind": null, "type": "ADDED", "object": {"kind": "Node",
+  "metadata": {"name": "b"}}})",
+      "w");
+  REQUIRE(events.ok());
+  CHECK(Summary(*events) ==
+        std::vector<std::string>{"ADDED Node /b rv= @w: value 1"});
 }
 
 TEST_CASE("An ERROR event (410 Gone: the watch expired) is an error",
@@ -744,6 +760,10 @@ TEST_CASE("A UTF-8 BOM is read at the very start only", "[watch-stream]") {
   CHECK(DecodeError("\xEF\xBB{}") ==
         "w.json: invalid JSON at line 1, column 1: a cut UTF-8 byte order "
         "mark");
+  // Columns count from after the BOM.
+  CHECK(DecodeError("\xEF\xBB\xBF  {\"kind\" 1}") ==
+        "w.json: value 1 (line 1): kind: invalid JSON at line 1, column 11: "
+        "expected ':' after key");
   CHECK(DecodeError("\xEF") ==
         "w.json: invalid JSON at line 1, column 1: a cut UTF-8 byte order "
         "mark");

@@ -24,7 +24,16 @@
 // Objects are decoded exactly as karpenter/snapshot/load.h LoadJson decodes
 // them (same value forms, same errors). Objects of kinds a Snapshot does not
 // hold are skipped and counted (`skipped_kinds()`), as the loaders count
-// them.
+// them. A value with `type` or `object` and no `kind` (or kind
+// "WatchEvent", metav1's) is a watch event; any other is an object or a list
+// (a Secret's top-level `type` does not make it an event). The stream may
+// open with a UTF-8 byte order mark.
+//
+// Memory: only the unfinished value is buffered (a value completed inside a
+// chunk is decoded from the chunk itself). A value larger than 256 MiB, or
+// nested deeper than 100 (snapshot::LoadJson's limit), is an error as soon
+// as the bytes fed show it, so a stream that never closes a value cannot
+// exhaust memory.
 //
 // Thread-safety: a WatchStreamDecoder is not thread-safe; distinct decoders
 // are independent.
@@ -50,24 +59,33 @@ class WatchStreamDecoder {
   explicit WatchStreamDecoder(std::string source);
 
   // Appends `chunk`, the next bytes of the stream (any split: a chunk may
-  // end inside a value, a string or a UTF-8 sequence), and appends to `out`
-  // the events of every value completed by it, in stream order. Each
-  // event's origin is "<source>: value <n>" (1-based, counting every
-  // top-level value) and, for a list's items, ": items[<i>]". Errors:
+  // end inside a value, a string or a UTF-8 sequence; every split gives the
+  // same events and errors), and appends to `out` the events of every value
+  // completed by it, in stream order. Each event's origin is "<source>:
+  // value <n>" (1-based, counting every top-level value) and, for a list's
+  // items, ": items[<i>]". Errors:
   // InvalidArgument naming the source, the value's number and its line,
   // for a JSON syntax error, a top-level value that is not an object, an
   // event without `type` or `object` or with an unknown type, an ERROR
-  // event, or an object LoadJson rejects (its message as LoadJson gives it).
+  // event, or an object LoadJson rejects (its message as LoadJson gives it),
+  // e.g. `stdin: value 2 (line 62): MODIFIED event: Pod default/web-1:
+  // spec.terminationGracePeriodSeconds: expected an integer, got "abc"`; a
+  // JSON syntax error gives its line and column in the stream. Also for a
+  // value over 256 MiB or nested deeper than 100.
   // After an error the decoder is unusable (every later call returns the
   // same error); the events appended before the bad value stay in `out`.
   absl::Status Feed(absl::string_view chunk, std::vector<Event>& out);
 
   // The end of the stream. Error (InvalidArgument naming the source and the
-  // line the value began on) if a value is incomplete; whitespace is fine.
+  // line the value began on, e.g. `stdin: value 2 (line 62): the stream ends
+  // inside the value (in a string, 5 unclosed brackets)`) if a value, or a
+  // leading byte order mark, is incomplete; whitespace is fine. After an
+  // error, returns that error.
   absl::Status Finish();
 
   // True if no partial value is buffered: everything fed so far has become
-  // events (a good moment for a caller to act on them).
+  // events (a good moment for a caller to act on them). False after an
+  // error.
   bool AtBoundary() const;
 
   // Kinds skipped so far, counted as ObjectSet::skipped_kinds counts them.
@@ -92,14 +110,16 @@ class WatchStreamDecoder {
   uint64_t stream_bytes_ = 0;  // Bytes fed before the current chunk.
   int64_t values_ = 0;         // Top-level values completed.
   int64_t line_ = 1;           // Line of the next byte.
-  int64_t column_ = 1;         // Its column (bytes, 1-based).
+  uint64_t line_start_ = 0;    // Offset of its first byte (past a BOM).
   int64_t value_line_ = 1;     // Line the unfinished value began on.
   int64_t value_column_ = 1;   // Its column.
   absl::Status error_;
   std::map<std::string, int64_t> skipped_kinds_;
 };
 
-// Decodes a whole stream: Feed(text) then Finish().
+// Decodes a whole stream: Feed(text) then Finish(). When set,
+// `skipped_kinds` receives the skipped-kind counts, added to what it holds
+// (only on success).
 absl::StatusOr<std::vector<Event>> DecodeWatchStream(
     absl::string_view text, absl::string_view source,
     std::map<std::string, int64_t>* skipped_kinds = nullptr);
