@@ -3,9 +3,19 @@
 // `karpenter plan` and `karpenter explain`: one disruption pass
 // (disruption/controller.h) over cluster dumps, printed as commands and a
 // verdict per node, and everything that decides one node
-// (disruption/explain.h).
+// (disruption/explain.h); with --watch, the same over a kubectl watch
+// stream kept in a state::ClusterState, reprinted as the answer changes
+// (watch.h).
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <functional>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,9 +29,13 @@
 #include "karpenter/disruption/controller.h"
 #include "karpenter/disruption/explain.h"
 #include "karpenter/disruption/plan_proto.h"
+#include "karpenter/snapshot/audit.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/state/cluster_state.h"
+#include "karpenter/state/watch_stream.h"
 #include "karpenter/v1/plan.pb.h"
 #include "karpenter/well_known.h"
+#include "watch.h"
 
 namespace karpenter::cli {
 namespace {
@@ -30,6 +44,7 @@ constexpr char kPlanUsage[] =
     "usage: karpenter plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
     "                      [--catalog FILE] [--no-consolidation]\n"
     "                      [--strict] [--complete]\n"
+    "       karpenter plan --watch [-f FILE|-] [options as above]\n"
     "\n"
     "Runs one disruption pass, as Karpenter's disruption controller would at\n"
     "--at (default now), over cluster dumps (any mix of files, YAML or JSON;\n"
@@ -72,12 +87,31 @@ constexpr char kPlanUsage[] =
     "Karpenter, its NodePool was deleted and it is deleted\n"
     "(NodePoolDeleted).\n"
     "\n"
+    "--watch (-w) reads one stream instead, standard input by default (-f -)\n"
+    "or a file, of the JSON values\n"
+    "  kubectl get nodes,pods,nodepools,nodeclaims,pdb -A --watch \\\n"
+    "      --output-watch-events -o json\n"
+    "prints (events, bare objects or lists), keeps the cluster they describe\n"
+    "and, each time the stream pauses (nothing more to read at once), plans\n"
+    "at --at or else the time of that pass. The plan is printed when it\n"
+    "differs from the last one printed other than in the instants that follow\n"
+    "the pass time (the pass time, VALIDATE AT, Next pass), after a line\n"
+    "'--- TIME: N events applied, plan changed'; with -o json, one JSON\n"
+    "document per plan and no separators. At the end of the stream, the last\n"
+    "plan if it changed, exit 0. A regular file is read to its end first,\n"
+    "then planned once. An event the cluster rejects is a 'warning:' line\n"
+    "and is skipped; a value that does not decode ends the watch (exit 2).\n"
+    "The dump checks run on the cluster at each pass, each warning printed\n"
+    "once; --strict ends the watch (exit 2) at the first object lacking a\n"
+    "timestamp. --catalog is read once, before the stream.\n"
+    "\n"
     "Exit status 2 with a one-line message on bad usage or input.\n";
 
 constexpr char kExplainUsage[] =
     "usage: karpenter explain NODE [-f FILE]... [--at RFC3339]\n"
     "                         [--horizon DURATION] [--catalog FILE]\n"
     "                         [--no-consolidation] [--strict] [--complete]\n"
+    "       karpenter explain NODE --watch [-f FILE|-] [options as above]\n"
     "\n"
     "Explains why the disruption controller would or would not act on NODE\n"
     "(a Node name, or a NodeClaim without a Node) at --at (default now),\n"
@@ -93,6 +127,12 @@ constexpr char kExplainUsage[] =
     "The dump is checked as 'karpenter plan' checks it (missing timestamps\n"
     "taken as --at, partial dumps), with the same --strict and --complete.\n"
     "\n"
+    "--watch (-w) reads a kubectl watch stream as 'karpenter plan --watch'\n"
+    "does and prints the explanation each time it changes (times relative to\n"
+    "the pass aside), after a line '--- TIME: N events applied, explanation\n"
+    "changed'. While NODE is not in the cluster, one line says so; if it is\n"
+    "not there at the end of the stream, exit status 2.\n"
+    "\n"
     "Exit status 2 with a one-line message on bad usage, bad input or an\n"
     "unknown NODE.\n";
 
@@ -105,6 +145,7 @@ struct PassArgs {
   bool no_consolidation = false;
   bool strict = false;
   bool complete = false;
+  bool watch = false;
   std::optional<std::string> catalog;
   absl::Duration horizon = absl::Hours(24 * 30);
 };
@@ -124,6 +165,10 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
     }
     if (arg == "--complete") {
       parsed.complete = true;
+      continue;
+    }
+    if (arg == "--watch" || arg == "-w") {
+      parsed.watch = true;
       continue;
     }
     const bool takes_value = arg == "-f" || arg == "--filename" ||
@@ -279,39 +324,15 @@ void PrintPlanText(const v1::Plan& plan, absl::Time at, std::ostream& out) {
 
 }  // namespace
 
-int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
-                   std::ostream& err) {
-  if (WantsHelp(args)) {
-    out << kPlanUsage;
-    return kExitOk;
-  }
-  PassArgs parsed;
-  if (std::string p = ParsePassArgs(args, /*explain=*/false, parsed);
-      !p.empty()) {
-    PrintError(err, "plan: " + p);
-    return kExitUsage;
-  }
-  std::optional<snapshot::Snapshot> snap =
-      LoadSnapshot(parsed.files, "plan", PassChecks(parsed), err);
-  if (!snap) return kExitUsage;
-  std::optional<disruption::PassInputs> inputs =
-      MakeInputs(*snap, parsed, "plan", err);
-  if (!inputs) return kExitUsage;
-  absl::StatusOr<disruption::Plan> plan =
-      MakeController(parsed).Decide(*snap, *inputs, parsed.at);
-  if (!plan.ok()) {
-    PrintError(err, absl::StrCat("plan: ", plan.status().message()));
-    return kExitUsage;
-  }
-  const v1::Plan message = disruption::PlanToProto(*plan);
-  if (parsed.json) return PrintJson(message, "plan", out, err);
-  PrintPlanText(message, parsed.at, out);
-  return kExitOk;
-}
-
 namespace {
 
-void PrintTiming(const disruption::NodeExplanation& e, std::ostream& out) {
+// `stable` (the comparison text of --watch) leaves out what changes with
+// the pass time alone: the times relative to it and the instants tried.
+void PrintTiming(const disruption::NodeExplanation& e, bool stable,
+                 std::ostream& out) {
+  const auto relative = [&](absl::Time t) {
+    return stable ? std::string() : absl::StrCat(" (", Relative(t, e.now), ")");
+  };
   out << "  drift:         "
       << (e.drifted_since.has_value()
               ? absl::StrCat("drifted (", e.drift_reason, ") since ",
@@ -325,15 +346,14 @@ void PrintTiming(const disruption::NodeExplanation& e, std::ostream& out) {
   if (e.consolidation_disabled) {
     out << ", consolidateAfter Never";
   } else if (e.consolidatable_at.has_value()) {
-    out << ", consolidateAfter elapses " << Utc(*e.consolidatable_at) << " ("
-        << Relative(*e.consolidatable_at, e.now) << ")";
+    out << ", consolidateAfter elapses " << Utc(*e.consolidatable_at)
+        << relative(*e.consolidatable_at);
   } else {
     out << ", not initialised";
   }
   out << "\n  expiry:        "
       << (e.expires_at.has_value()
-              ? absl::StrCat(Utc(*e.expires_at), " (",
-                             Relative(*e.expires_at, e.now), ")")
+              ? absl::StrCat(Utc(*e.expires_at), relative(*e.expires_at))
               : "never")
       << "\n";
 }
@@ -386,13 +406,14 @@ void PrintBlockers(const disruption::NodeExplanation& e, std::ostream& out) {
 }
 
 void PrintExplanation(const disruption::NodeExplanation& e,
-                      absl::Duration horizon, std::ostream& out) {
+                      absl::Duration horizon, bool stable, std::ostream& out) {
   out << (e.has_node ? "Node " : "NodeClaim ") << e.node;
   if (!e.node_claim.empty() && e.node_claim != e.node) {
     out << " (NodeClaim " << e.node_claim << ")";
   }
   if (!e.node_pool.empty()) out << ", NodePool " << e.node_pool;
-  out << ", at " << Utc(e.now) << "\n";
+  if (!stable) out << ", at " << Utc(e.now);
+  out << "\n";
   out << "  verdict:       " << e.verdict.code;
   if (e.verdict.method.has_value()) {
     out << " (" << disruption::MethodName(*e.verdict.method) << ")";
@@ -402,15 +423,19 @@ void PrintExplanation(const disruption::NodeExplanation& e,
     out << "  command:       " << e.command->explanation << "\n";
   }
   if (e.node_claim.empty()) return;  // Not managed: nothing else applies.
-  PrintTiming(e, out);
+  PrintTiming(e, stable, out);
   PrintBudgets(e, out);
   PrintBlockers(e, out);
   out << "  disrupted:     ";
   if (e.disrupted_at.has_value()) {
     out << (*e.disrupted_at == e.now
                 ? "by this pass"
-                : absl::StrCat("at ", Utc(*e.disrupted_at), " (",
-                               Relative(*e.disrupted_at, e.now), ")"))
+                : absl::StrCat(
+                      "at ", Utc(*e.disrupted_at),
+                      stable
+                          ? std::string()
+                          : absl::StrCat(" (", Relative(*e.disrupted_at, e.now),
+                                         ")")))
         << ", by "
         << (e.disrupted_by.has_value()
                 ? std::string(disruption::MethodName(*e.disrupted_by))
@@ -418,15 +443,260 @@ void PrintExplanation(const disruption::NodeExplanation& e,
         << "\n";
   } else {
     out << "not within " << absl::FormatDuration(horizon)
-        << " if nothing else changes (" << e.tried.size()
-        << " instants tried)\n";
+        << " if nothing else changes";
+    if (!stable) out << " (" << e.tried.size() << " instants tried)";
+    out << "\n";
+  }
+}
+
+// --watch (watch.h): what a pass prints, and the text two passes are
+// compared by (the output less what changes with the pass time alone).
+struct Rendered {
+  std::string text;
+  std::string key;
+};
+
+// One pass over `snap` at `at`; an error ends the watch (exit 2).
+using PassFn = std::function<absl::StatusOr<Rendered>(
+    const snapshot::Snapshot& snap, const disruption::PassInputs& inputs,
+    absl::Time at)>;
+
+// The plan as `plan` prints it; its key is the plan without the instants
+// that follow from the pass time (the pass time, the commands' validation
+// time, the next pass), so that a watch without --at reprints a plan only
+// when a decision changed.
+absl::StatusOr<Rendered> RenderPlan(const v1::Plan& message, absl::Time at,
+                                    bool json) {
+  Rendered r;
+  if (json) {
+    std::ostringstream text, err;
+    if (PrintJson(message, "plan", text, err) != kExitOk) {
+      return absl::InternalError(err.str());
+    }
+    r.text = text.str();
+    if (r.text.empty() || r.text.back() != '\n') r.text += '\n';
+  } else {
+    std::ostringstream text;
+    PrintPlanText(message, at, text);
+    r.text = text.str();
+  }
+  v1::Plan key = message;
+  key.clear_now();
+  key.clear_next_pass();
+  for (v1::PlanCommand& c : *key.mutable_commands()) c.clear_validate_at();
+  r.key = key.SerializeAsString();
+  return r;
+}
+
+// Opens the stream of `--watch -f FILE` and closes it when done.
+class WatchInput {
+ public:
+  WatchInput() = default;
+  WatchInput(const WatchInput&) = delete;
+  WatchInput& operator=(const WatchInput&) = delete;
+  ~WatchInput() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // "" on success, else the problem.
+  std::string Open(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      return absl::StrCat("-f: cannot open \"", path,
+                          "\": ", std::strerror(errno));
+    }
+    reader_.emplace(fd_, path);
+    return "";
+  }
+  StreamReader& reader() { return *reader_; }
+
+ private:
+  int fd_ = -1;
+  std::optional<FdStreamReader> reader_;
+};
+
+// The loop of `plan --watch` and `explain --watch`: decodes the stream
+// (standard input for "-", `in` standing for it) into events, applies them
+// to a ClusterState and, at every pause of the stream with no value half
+// read, runs `pass` over the state; prints its text when its key differs
+// from the last one printed, after a separator line ("--- TIME: N events
+// applied, <what> changed") except for JSON, which stays a stream of
+// documents. At the end of the stream, one last pass. Dump checks as the
+// commands make them on files, over the state at each pass, each warning
+// printed once.
+int RunWatch(const PassArgs& args, const std::string& command,
+             const std::string& what, const PassFn& pass, StreamReader& in,
+             std::ostream& out, std::ostream& err) {
+  const auto fail = [&](absl::string_view message) {
+    PrintError(err, absl::StrCat(command, ": ", message));
+    return kExitUsage;
+  };
+  if (args.files.size() > 1) {
+    return fail(absl::StrCat("--watch reads one stream, got ",
+                             args.files.size(), " files (-f)"));
+  }
+  const std::string path = args.files.empty() ? "-" : args.files[0];
+  WatchInput file;
+  if (path != "-") {
+    if (std::string p = file.Open(path); !p.empty()) return fail(p);
+  }
+  StreamReader& reader = path == "-" ? in : file.reader();
+  const std::string source = path == "-" ? "stdin" : path;
+
+  // The catalogue is read once, before the stream.
+  std::optional<std::vector<InstanceType>> types;
+  if (args.catalog.has_value()) {
+    types = LoadCatalogFlag(*args.catalog, command, err);
+    if (!types.has_value()) return kExitUsage;
+  }
+
+  state::ClusterState cluster;
+  state::WatchStreamDecoder decoder(source);
+  std::set<std::string> warned;
+  std::optional<std::string> last_key;
+  std::optional<uint64_t> last_generation;
+  int64_t events = 0;  // Applied since the last text printed.
+
+  // Returns kExitOk to go on, else the exit status.
+  const auto run_pass = [&]() -> int {
+    // With --at, the answer changes only with the state.
+    if (args.at_given && last_generation == cluster.generation()) {
+      return kExitOk;
+    }
+    last_generation = cluster.generation();
+    const absl::Time at = args.at_given ? args.at : absl::Now();
+    snapshot::ObjectSet objects = cluster.Export();
+    snapshot::AuditOptions audit;
+    audit.source = source;
+    audit.now_label = args.at_given ? "--at" : "now";
+    audit.node_creation = false;  // No termination here either.
+    absl::StatusOr<std::vector<snapshot::DumpWarning>> missing =
+        snapshot::AuditDump(objects, at, audit);
+    if (!missing.ok()) return fail(missing.status().message());
+    if (args.strict && !missing->empty()) {
+      const snapshot::DumpWarning& w = (*missing)[0];
+      return fail(absl::StrCat("--strict: ", source, ": ", w.object_kind, " \"",
+                               w.object, "\": ", absl::StrJoin(w.fields, ", "),
+                               w.fields.size() == 1 ? " is" : " are",
+                               " missing"));
+    }
+    for (const snapshot::DumpWarning& w : *missing) {
+      // Once per object and fields, whatever time it is taken as.
+      const std::string once = absl::StrCat(w.object_kind, " ", w.object, ": ",
+                                            absl::StrJoin(w.fields, ", "));
+      if (warned.insert(once).second) err << "warning: " << w.message << "\n";
+    }
+    for (const snapshot::DumpWarning& w : snapshot::AuditCoverage(objects)) {
+      if (!warned.insert(w.message).second) continue;
+      err << (w.kind == snapshot::DumpWarningKind::kInformational ? "note: "
+                                                                  : "warning: ")
+          << w.message << "\n";
+    }
+    absl::StatusOr<snapshot::Snapshot> snap =
+        snapshot::Snapshot::Build(std::move(objects));
+    if (!snap.ok()) return fail(snap.status().message());
+    disruption::PassInputs inputs;
+    inputs.catalog = types.has_value()
+                         ? CatalogForEveryNodePool(*snap, *types)
+                         : disruption::ObservedInstanceTypes(*snap);
+    absl::StatusOr<Rendered> r = pass(*snap, inputs, at);
+    if (!r.ok()) return fail(r.status().message());
+    if (last_key == r->key) return kExitOk;
+    if (last_key.has_value() && !args.json) {
+      out << "--- " << FormatCliTime(at) << ": " << events
+          << (events == 1 ? " event" : " events") << " applied, " << what
+          << " changed\n";
+    }
+    out << r->text;
+    out.flush();
+    last_key = std::move(r->key);
+    events = 0;
+    return kExitOk;
+  };
+
+  std::string chunk;
+  for (;;) {
+    if (absl::Status s = reader.Read(chunk); !s.ok()) {
+      return fail(s.message());
+    }
+    if (chunk.empty()) {  // The end of the stream.
+      if (absl::Status s = decoder.Finish(); !s.ok()) return fail(s.message());
+      // The last pass is always made (unless nothing changed since the
+      // last with --at), and prints when the answer changed or nothing was
+      // printed yet.
+      return run_pass();
+    }
+    std::vector<state::Event> decoded;
+    const absl::Status fed = decoder.Feed(chunk, decoded);
+    for (state::Event& event : decoded) {
+      absl::StatusOr<state::Applied> applied = cluster.Apply(std::move(event));
+      if (!applied.ok()) {
+        err << "warning: " << applied.status().message()
+            << " (event ignored)\n";
+        continue;
+      }
+      ++events;
+    }
+    // The events before a bad value are applied, but the stream cannot be
+    // trusted past it: no plan from it.
+    if (!fed.ok()) return fail(fed.message());
+    if (decoder.AtBoundary() && !reader.Ready()) {
+      if (const int status = run_pass(); status != kExitOk) return status;
+    }
   }
 }
 
 }  // namespace
 
-int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
-                      std::ostream& err) {
+int RunPlanCommand(const std::vector<std::string>& args, StreamReader& in,
+                   std::ostream& out, std::ostream& err) {
+  if (WantsHelp(args)) {
+    out << kPlanUsage;
+    return kExitOk;
+  }
+  PassArgs parsed;
+  if (std::string p = ParsePassArgs(args, /*explain=*/false, parsed);
+      !p.empty()) {
+    PrintError(err, "plan: " + p);
+    return kExitUsage;
+  }
+  if (parsed.watch) {
+    const PassFn pass = [&](const snapshot::Snapshot& snap,
+                            const disruption::PassInputs& inputs,
+                            absl::Time at) -> absl::StatusOr<Rendered> {
+      absl::StatusOr<disruption::Plan> plan =
+          MakeController(parsed).Decide(snap, inputs, at);
+      if (!plan.ok()) return plan.status();
+      return RenderPlan(disruption::PlanToProto(*plan), at, parsed.json);
+    };
+    return RunWatch(parsed, "plan", "plan", pass, in, out, err);
+  }
+  std::optional<snapshot::Snapshot> snap =
+      LoadSnapshot(parsed.files, "plan", PassChecks(parsed), err);
+  if (!snap) return kExitUsage;
+  std::optional<disruption::PassInputs> inputs =
+      MakeInputs(*snap, parsed, "plan", err);
+  if (!inputs) return kExitUsage;
+  absl::StatusOr<disruption::Plan> plan =
+      MakeController(parsed).Decide(*snap, *inputs, parsed.at);
+  if (!plan.ok()) {
+    PrintError(err, absl::StrCat("plan: ", plan.status().message()));
+    return kExitUsage;
+  }
+  const v1::Plan message = disruption::PlanToProto(*plan);
+  if (parsed.json) return PrintJson(message, "plan", out, err);
+  PrintPlanText(message, parsed.at, out);
+  return kExitOk;
+}
+
+int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out,
+                   std::ostream& err) {
+  FdStreamReader in(STDIN_FILENO, "stdin");
+  return RunPlanCommand(args, in, out, err);
+}
+
+int RunExplainCommand(const std::vector<std::string>& args, StreamReader& in,
+                      std::ostream& out, std::ostream& err) {
   if (WantsHelp(args)) {
     out << kExplainUsage;
     return kExitOk;
@@ -444,6 +714,39 @@ int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
                                        parsed.positional.size()));
     return kExitUsage;
   }
+  if (parsed.watch) {
+    const std::string& node = parsed.positional[0];
+    bool missing = false;
+    const PassFn pass = [&](const snapshot::Snapshot& snap,
+                            const disruption::PassInputs& inputs,
+                            absl::Time at) -> absl::StatusOr<Rendered> {
+      disruption::ExplainOptions options;
+      options.horizon = parsed.horizon;
+      absl::StatusOr<disruption::NodeExplanation> e = disruption::ExplainNode(
+          MakeController(parsed), snap, inputs, node, at, options);
+      missing = absl::IsNotFound(e.status());
+      if (missing) {
+        // Not (or no longer) in the cluster: said, and the watch goes on.
+        std::string line = absl::StrCat("Node ", node, ": not in the cluster (",
+                                        e.status().message(), ")\n");
+        return Rendered{line, line};
+      }
+      if (!e.ok()) return e.status();
+      std::ostringstream text, key;
+      PrintExplanation(*e, parsed.horizon, /*stable=*/false, text);
+      PrintExplanation(*e, parsed.horizon, /*stable=*/true, key);
+      return Rendered{text.str(), key.str()};
+    };
+    const int status =
+        RunWatch(parsed, "explain", "explanation", pass, in, out, err);
+    if (status == kExitOk && missing) {
+      // As without --watch: an unknown NODE at the end is an error.
+      PrintError(err, absl::StrCat("explain: node \"", node,
+                                   "\" not found at the end of the stream"));
+      return kExitUsage;
+    }
+    return status;
+  }
   std::optional<snapshot::Snapshot> snap =
       LoadSnapshot(parsed.files, "explain", PassChecks(parsed), err);
   if (!snap) return kExitUsage;
@@ -459,8 +762,14 @@ int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
     PrintError(err, absl::StrCat("explain: ", e.status().message()));
     return kExitUsage;
   }
-  PrintExplanation(*e, parsed.horizon, out);
+  PrintExplanation(*e, parsed.horizon, /*stable=*/false, out);
   return kExitOk;
+}
+
+int RunExplainCommand(const std::vector<std::string>& args, std::ostream& out,
+                      std::ostream& err) {
+  FdStreamReader in(STDIN_FILENO, "stdin");
+  return RunExplainCommand(args, in, out, err);
 }
 
 }  // namespace karpenter::cli
