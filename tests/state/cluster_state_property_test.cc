@@ -250,6 +250,8 @@ struct Coverage {
   int errors = 0;
   int plans = 0;
   int plans_with_commands = 0;
+  // Plan.acted of the plans, by method name.
+  std::map<std::string, int> acted = {};
 };
 
 void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
@@ -305,6 +307,12 @@ void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
     if (from_state.find("commands {") != std::string::npos) {
       ++coverage.plans_with_commands;
     }
+    if (const size_t at = from_state.find("acted: \"");
+        at != std::string::npos) {
+      const size_t from = at + 8;
+      ++coverage
+            .acted[from_state.substr(from, from_state.find('"', from) - from)];
+    }
     return from_state;
   };
 
@@ -353,6 +361,13 @@ void CheckCoverage(const Coverage& coverage) {
   }
   CHECK(coverage.errors > 0);
   CHECK(coverage.plans_with_commands > 0);
+  // Consolidation, which simulates the pods on the other nodes, acted.
+  for (const auto& [method, plans] : coverage.acted) {
+    UNSCOPED_INFO(method << ": " << plans << " plans");
+  }
+  CHECK(coverage.acted.count("SingleNodeConsolidation") +
+            coverage.acted.count("MultiNodeConsolidation") >
+        0);
   CHECK(coverage.plans_with_commands < coverage.plans);
 }
 
