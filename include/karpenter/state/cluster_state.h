@@ -20,8 +20,10 @@
 //  - Stale events are ignored (kStale): when both the stored object (or the
 //    last deletion of that key) and the event carry a metadata.resourceVersion
 //    that reads as a decimal integer, an event whose resourceVersion is lower
-//    changes nothing; one that is equal to the stored object's changes
-//    nothing either (kUnchanged: a replayed event). resourceVersions are
+//    changes nothing; an ADDED or MODIFIED equal to the stored object's
+//    changes nothing either (kUnchanged: a replayed event), while a DELETED
+//    with the stored resourceVersion deletes (a relist that finds the object
+//    gone reports its last version). resourceVersions are
 //    opaque in the Kubernetes API, but every API server writes etcd's
 //    revision there; a value that is not an integer (or is empty, as in a
 //    manifest) is never compared, and the event is applied.
