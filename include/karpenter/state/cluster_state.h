@@ -42,11 +42,13 @@
 //    one of the API server's rules that Snapshot::Build checks.
 //
 // Pods, most of a cluster, are held compacted (the shape replicas share
-// once, the rest as wire bytes), compacted once when their event is
-// applied, so taking a snapshot copies bytes and builds indexes without
-// serializing anything: about 20x faster than Snapshot::Build over the same
-// objects (bench/README.md, issue 23). Publications do not yet share their
-// pod store and indexes with each other (docs/design.md §5.3).
+// once, the rest as wire bytes), each compacted once after its event is
+// applied (in batches of 4,096 pods, or when a snapshot is taken, so that an
+// event stays cheap and few pods are ever held whole), so taking a snapshot
+// copies bytes and builds indexes without serializing anything: about 20x
+// faster than Snapshot::Build over the same objects (bench/README.md, issue
+// 23). Publications do not yet share their pod store and indexes with each
+// other (docs/design.md §5.3).
 //
 // Snapshots are immutable and shared: `Publish()` returns a
 // `std::shared_ptr<const Published>` that stays valid for as long as the
