@@ -68,6 +68,7 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
 void FakeClusterState::BecomeReady(absl::Time at, PodId id) {
   auto it = pods_.find(id);
   if (it == pods_.end() || !IsActive(it->second.pod)) return;
+  TouchPod(id);
   v1::Pod& pod = it->second.pod;
   pod.mutable_status()->set_phase("Running");
   SetPodCondition(pod, well_known::kConditionTypeReady,
