@@ -48,19 +48,6 @@ namespace {
 
 using state::EventType;
 
-// The event type's word, for errors.
-absl::string_view TypeWord(EventType type) {
-  switch (type) {
-    case EventType::kAdded:
-      return "ADDED";
-    case EventType::kModified:
-      return "MODIFIED";
-    case EventType::kDeleted:
-      return "DELETED";
-  }
-  return "UNKNOWN";
-}
-
 // Applies one event, which the mirror must take as `expected`.
 template <typename T>
 absl::Status ApplyOne(state::ClusterState& mirror, EventType type, T object,
@@ -74,8 +61,8 @@ absl::Status ApplyOne(state::ClusterState& mirror, EventType type, T object,
   }
   if (*applied != expected) {
     return absl::InternalError(
-        absl::StrCat("FakeCluster mirror: ", TypeWord(type), " ", name,
-                     ": not applied (", static_cast<int>(*applied), ")"));
+        absl::StrCat("FakeCluster mirror: ", state::EventTypeName(type), " ",
+                     name, ": not applied (", static_cast<int>(*applied), ")"));
   }
   return absl::OkStatus();
 }

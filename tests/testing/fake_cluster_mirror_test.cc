@@ -16,10 +16,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
+#include "karpenter/testing/snapshot_equal.h"
 
 // The builders take designated initializers that omit fields; GCC 12 warns
 // about every omitted member even though each has a default.
@@ -28,58 +28,7 @@
 namespace karpenter::testing {
 namespace {
 
-using google::protobuf::util::MessageDifferencer;
-
 constexpr absl::Time kT0 = kTestEpoch;
-
-// The first difference between two lists of one kind, or "".
-template <typename T>
-std::string DiffList(absl::string_view list, absl::Span<const T> a,
-                     absl::Span<const T> b) {
-  if (a.size() != b.size()) {
-    return absl::StrCat(list, ": ", a.size(), " vs ", b.size(), " objects");
-  }
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!MessageDifferencer::Equals(a[i], b[i])) {
-      return absl::StrCat(list, "[", i, "]: ", a[i].metadata().name(), " vs ",
-                          b[i].metadata().name());
-    }
-  }
-  return "";
-}
-
-// The first difference between two snapshots, or "" if they hold the same
-// objects in the same order.
-std::string DiffSnapshots(const snapshot::Snapshot& a,
-                          const snapshot::Snapshot& b) {
-  for (const std::string& d : {
-           DiffList("nodes", a.nodes(), b.nodes()),
-           DiffList("pdbs", a.pdbs(), b.pdbs()),
-           DiffList("node_pools", a.node_pools(), b.node_pools()),
-           DiffList("node_claims", a.node_claims(), b.node_claims()),
-           DiffList("volume_attachments", a.volume_attachments(),
-                    b.volume_attachments()),
-           DiffList("persistent_volume_claims", a.persistent_volume_claims(),
-                    b.persistent_volume_claims()),
-           DiffList("persistent_volumes", a.persistent_volumes(),
-                    b.persistent_volumes()),
-           DiffList("storage_classes", a.storage_classes(),
-                    b.storage_classes()),
-           DiffList("csi_nodes", a.csi_nodes(), b.csi_nodes()),
-           DiffList("daemon_sets", a.daemon_sets(), b.daemon_sets()),
-       }) {
-    if (!d.empty()) return d;
-  }
-  if (a.pod_count() != b.pod_count()) {
-    return absl::StrCat("pods: ", a.pod_count(), " vs ", b.pod_count());
-  }
-  for (snapshot::PodIndex p = 0; p < a.pod_count(); ++p) {
-    if (!MessageDifferencer::Equals(a.DecodePod(p), b.DecodePod(p))) {
-      return absl::StrCat("pods[", p, "]: ", a.PodKey(p), " vs ", b.PodKey(p));
-    }
-  }
-  return "";
-}
 
 std::vector<std::string> NodeNames(const snapshot::Snapshot& s) {
   std::vector<std::string> out;
@@ -114,8 +63,8 @@ struct Env {
     absl::StatusOr<snapshot::Snapshot> built =
         snapshot::Snapshot::Build(cluster->ExportObjects());
     REQUIRE(built.ok());
-    INFO(DiffSnapshots(*read, *built));
-    CHECK(DiffSnapshots(*read, *built).empty());
+    INFO(SnapshotDiff(*read, *built));
+    CHECK(SnapshotDiff(*read, *built).empty());
     const absl::Status check = cluster->CheckReadMirror();
     INFO(check.ToString());
     CHECK(check.ok());
