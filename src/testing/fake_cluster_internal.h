@@ -337,6 +337,9 @@ class FakeClusterState {
   std::set<std::string, std::less<>> mirrored_nodes_;
   std::set<std::string, std::less<>> mirrored_node_claims_;
   std::set<std::string, std::less<>> mirrored_volumes_;
+  // Whether a pod or a controller's pending count changed since the last
+  // feed: the only inputs of the PDB status, recounted only then.
+  bool pdb_status_stale_ = true;
   // Whether the kinds no controller changes (claims, PVs, StorageClasses,
   // CSINodes, DaemonSets) were fed.
   bool statics_mirrored_ = false;

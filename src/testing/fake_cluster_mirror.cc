@@ -21,7 +21,8 @@
 //  - NodePools are exported in the order of their first ApplyNodePool and
 //    never removed: an upsert keeps that order.
 //  - PDBs carry the status the disruption controller would compute now: it
-//    is recomputed at every sync and fed when it changed.
+//    is recomputed at a sync after any pod or controller changed (its only
+//    inputs) and fed when it changed.
 //  - Claims, PVs, StorageClasses, CSINodes and DaemonSets never change after
 //    Create(): fed once.
 // The fake keeps the metadata.resourceVersion its objects were given, and the
@@ -169,6 +170,7 @@ absl::Status CompareList(absl::string_view list, const std::vector<T>& fake,
 
 void FakeClusterState::TouchPod(PodId id) {
   dirty_pods_.try_emplace(id, pods_.at(id).key);
+  pdb_status_stale_ = true;
 }
 
 void FakeClusterState::TouchNode(absl::string_view name) {
@@ -213,6 +215,7 @@ absl::Status FakeClusterState::SyncMirror() {
   dirty_pods_.clear();
 
   for (PdbRecord& r : pdbs_) {
+    if (!pdb_status_stale_) break;
     const PdbCounts counts = Counts(r);
     if (r.mirrored.has_value() && *r.mirrored == counts) continue;
     s = Store(m, r.mirrored ? EventType::kModified : EventType::kAdded,
@@ -220,6 +223,7 @@ absl::Status FakeClusterState::SyncMirror() {
     if (!s.ok()) return s;
     r.mirrored = counts;
   }
+  pdb_status_stale_ = false;
 
   if (!dirty_node_pools_.empty()) {
     for (const v1::NodePool& p : node_pools_) {

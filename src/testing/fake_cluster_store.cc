@@ -145,6 +145,7 @@ void FakeClusterState::RemovePod(PodId id, absl::Time at) {
   } else {
     dirty_pods_.erase(id);
   }
+  pdb_status_stale_ = true;
   const std::string node = r.pod.spec().node_name();
   pod_by_key_.erase(r.key);
   pods_.erase(it);

@@ -201,7 +201,10 @@ void RunRandomCalls(uint32_t seed, FakeClusterOptions options) {
   o.pdbs = {MakePdb({.name = "web", .max_unavailable = "1"}),
             MakePdb({.name = "api",
                      .selector = Labels{{"app", "api"}},
-                     .min_available = "50%"})};
+                     .min_available = "50%"}),
+            MakePdb({.name = "bare",
+                     .selector = Labels{{"app", "bare"}},
+                     .min_available = "2"})};
   o.node_pools = {MakeNodePool({.name = "b"}), MakeNodePool({.name = "a"})};
   o.persistent_volume_claims = {
       MakePersistentVolumeClaim({.volume_name = "pv"})};
