@@ -135,20 +135,26 @@ absl::Status FakeCluster::Mutate(FakeMethod method, absl::string_view args,
 }
 
 absl::StatusOr<snapshot::Snapshot> FakeCluster::Read() {
-  snapshot::ObjectSet objects;
-  {
-    internal::MutexLock lock(&mu_);
-    const absl::Time now = clock_.Now();
-    state_->Advance(now);
-    auto fault = TakeFault(FakeMethod::kRead);
-    state_->Log(now, absl::StrCat("Read -> ",
-                                  internal::StatusText(
-                                      fault ? fault->first : absl::OkStatus()),
-                                  fault ? " (injected)" : ""));
-    if (fault) return fault->first;
-    objects = state_->Export();
-  }
-  return snapshot::Snapshot::Build(std::move(objects));
+  internal::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  auto fault = TakeFault(FakeMethod::kRead);
+  state_->Log(now, absl::StrCat("Read -> ",
+                                internal::StatusText(fault ? fault->first
+                                                           : absl::OkStatus()),
+                                fault ? " (injected)" : ""));
+  if (fault) return fault->first;
+  // The mirror is fed what changed since the last Read and is only touched
+  // under the mutex (ClusterState has one writer).
+  KARPENTER_RETURN_IF_ERROR(state_->SyncMirror());
+  return state_->mirror().TakeSnapshot();
+}
+
+absl::Status FakeCluster::CheckReadMirror() {
+  internal::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  KARPENTER_RETURN_IF_ERROR(state_->SyncMirror());
+  return state_->CheckMirror();
 }
 
 absl::Status FakeCluster::SetNodeReady(absl::string_view node, bool ready) {

@@ -15,7 +15,9 @@
 //                                replacement goes to;
 //   fake_cluster_volumes.cc      the attach/detach controller;
 //   fake_cluster_pdb.cc          the disruption controller's PDB status and
-//                                the eviction subresource that enforces it.
+//                                the eviction subresource that enforces it;
+//   fake_cluster_mirror.cc       the state::ClusterState mirror Read() takes
+//                                its snapshots from, fed what changed.
 //
 // Thread-safety: none; FakeCluster calls FakeClusterState under its mutex.
 #ifndef KARPENTER_SRC_TESTING_FAKE_CLUSTER_INTERNAL_H_
@@ -44,6 +46,7 @@
 #include "karpenter/intstr.h"
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/fake_cluster.h"
 #include "karpenter/time_util.h"
 #include "karpenter/v1/core.pb.h"
@@ -65,6 +68,8 @@ struct PdbRecord {
   std::optional<IntOrPercent> max_unavailable;
   bool always_allow = false;
   std::set<PodId> pods;  // The live pods it selects.
+  // The status last fed to the mirror; nullopt before the first feed.
+  std::optional<PdbCounts> mirrored;
 };
 
 struct PodRecord {
@@ -77,6 +82,8 @@ struct PodRecord {
   // A replacement left unscheduled: the node of the pod it replaces, which
   // the scheduler must not send it back to.
   std::string avoid_node;
+  // Whether the mirror holds the pod (it was fed since its insertion).
+  bool mirrored = false;
 };
 
 struct ControllerRecord {
@@ -199,6 +206,17 @@ class FakeClusterState {
   absl::Status ApplyNodePool(v1::NodePool node_pool);
   void Log(absl::Time at, absl::string_view line);
 
+  // fake_cluster_mirror.cc: the ClusterState mirror. SyncMirror feeds it
+  // the objects changed since the last call (the first call feeds them
+  // all), as ADDED, MODIFIED and DELETED events, so that mirror().Export()
+  // equals Export() object for object, in the same order. Errors: Internal
+  // if the mirror refuses an event (a bug of the fake).
+  absl::Status SyncMirror();
+  const state::ClusterState& mirror() const { return mirror_; }
+  // After SyncMirror: OK if mirror().Export() equals Export() object for
+  // object, else Internal naming the list, the index and the object.
+  absl::Status CheckMirror() const;
+
   // fake_cluster_events.cc: the pending transitions.
   void Advance(absl::Time now);
   std::optional<absl::Time> NextEventTime() const;
@@ -224,7 +242,18 @@ class FakeClusterState {
   using Usage =
       std::map<std::string, std::map<std::string, int64_t>, std::less<>>;
 
+  // fake_cluster_mirror.cc: marks an object changed (or removed) since the
+  // last SyncMirror. Every change of a stored object calls one of them.
+  void TouchPod(PodId id);
+  void TouchNode(absl::string_view name);
+  void TouchNodeClaim(absl::string_view name);
+  void TouchVolume(absl::string_view name);
+  void TouchNodePool(absl::string_view name);
+
   // fake_cluster_store.cc.
+  // A PDB as Export returns it: with the status of `counts`.
+  static v1::PodDisruptionBudget PdbWithStatus(const PdbRecord& r,
+                                               const PdbCounts& counts);
   PodId InsertPod(v1::Pod pod, std::string name_base);
   void RemovePod(PodId id, absl::Time at);
   void DeletePodRecord(PodId id, int64_t grace_seconds, absl::Time now);
@@ -293,6 +322,27 @@ class FakeClusterState {
   PodId next_pod_ = 0;
   uint64_t next_uid_ = 0;
   uint64_t next_replacement_ = 0;
+
+  // The mirror (fake_cluster_mirror.cc) and what it has not been fed yet.
+  state::ClusterState mirror_;
+  // Pods changed since the last feed, by id, with their "namespace/name"
+  // (a removed pod's record is gone).
+  std::map<PodId, std::string> dirty_pods_;
+  // Names changed (or removed) since the last feed, per kind.
+  std::set<std::string, std::less<>> dirty_nodes_;
+  std::set<std::string, std::less<>> dirty_node_claims_;
+  std::set<std::string, std::less<>> dirty_volumes_;
+  std::set<std::string, std::less<>> dirty_node_pools_;
+  // Names the mirror holds, for the kinds stored by name.
+  std::set<std::string, std::less<>> mirrored_nodes_;
+  std::set<std::string, std::less<>> mirrored_node_claims_;
+  std::set<std::string, std::less<>> mirrored_volumes_;
+  // Whether a pod or a controller's pending count changed since the last
+  // feed: the only inputs of the PDB status, recounted only then.
+  bool pdb_status_stale_ = true;
+  // Whether the kinds no controller changes (claims, PVs, StorageClasses,
+  // CSINodes, DaemonSets) were fed.
+  bool statics_mirrored_ = false;
 };
 
 }  // namespace karpenter::testing::internal

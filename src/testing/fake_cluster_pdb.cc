@@ -185,6 +185,7 @@ void FakeClusterState::EvictPod(PodId id, absl::Time now) {
   const bool was_healthy = budget::PodIsHealthy(r.pod);
   const std::vector<uint32_t> pdbs = r.pdbs;
   const std::string key = r.key;
+  TouchPod(id);
   SetPodCondition(r.pod, well_known::kConditionTypeDisruptionTarget,
                   well_known::kConditionTrue,
                   well_known::kReasonEvictionByEvictionAPI, now);

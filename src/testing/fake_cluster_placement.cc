@@ -108,6 +108,7 @@ void FakeClusterState::ScheduleUnscheduled(absl::Time now) {
     for (const auto& [resource, milli] : RequestsOf(pod)) {
       (*usage)[*node][resource] += milli;
     }
+    TouchPod(id);
     pod.mutable_spec()->set_node_name(*node);
     SetPodCondition(pod, well_known::kConditionTypePodScheduled,
                     well_known::kConditionTrue, "", now);

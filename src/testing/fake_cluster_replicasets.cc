@@ -20,6 +20,7 @@ namespace karpenter::testing::internal {
 
 void FakeClusterState::ScheduleReplacement(const PodRecord& r, absl::Time now) {
   ++controllers_[r.controller].pending;
+  pdb_status_stale_ = true;
   Event e;
   e.kind = EventKind::kCreateReplacement;
   e.replaced = r.pod;
@@ -30,6 +31,7 @@ void FakeClusterState::ScheduleReplacement(const PodRecord& r, absl::Time now) {
 
 void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   --controllers_[e.controller].pending;
+  pdb_status_stale_ = true;
   const std::string& ns = e.replaced.metadata().namespace_();
   v1::Pod pod = e.replaced;
   v1::ObjectMeta& meta = *pod.mutable_metadata();
@@ -68,6 +70,7 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
 void FakeClusterState::BecomeReady(absl::Time at, PodId id) {
   auto it = pods_.find(id);
   if (it == pods_.end() || !IsActive(it->second.pod)) return;
+  TouchPod(id);
   v1::Pod& pod = it->second.pod;
   pod.mutable_status()->set_phase("Running");
   SetPodCondition(pod, well_known::kConditionTypeReady,

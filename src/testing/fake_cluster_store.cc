@@ -51,13 +51,16 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
   }
   for (v1::Node& n : objects.nodes) {
     std::string name = n.metadata().name();
+    TouchNode(name);
     nodes_.emplace(std::move(name), std::move(n));
   }
   for (v1::NodeClaim& c : objects.node_claims) {
     std::string name = c.metadata().name();
+    TouchNodeClaim(name);
     node_claims_.emplace(std::move(name), std::move(c));
   }
   node_pools_ = std::move(objects.node_pools);
+  for (const v1::NodePool& p : node_pools_) TouchNodePool(p.metadata().name());
   for (v1::Pod& pod : objects.pods) {
     const bool terminating = IsTerminating(pod);
     const absl::Time at =
@@ -87,6 +90,7 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
   }
   for (v1::VolumeAttachment& va : objects.volume_attachments) {
     std::string name = va.metadata().name();
+    TouchVolume(name);
     VolumeRecord& v = volumes_[std::move(name)];
     v.object = std::move(va);
     RefreshVolume(v, now);
@@ -122,6 +126,7 @@ PodId FakeClusterState::InsertPod(v1::Pod pod, std::string name_base) {
   r.pod = std::move(pod);
   pod_by_key_[r.key] = id;
   pods_.emplace(id, std::move(r));
+  TouchPod(id);
   return id;
 }
 
@@ -135,6 +140,12 @@ void FakeClusterState::RemovePod(PodId id, absl::Time at) {
     if (c->second.pods.empty() && c->second.pending == 0) controllers_.erase(c);
   }
   Log(at, absl::StrCat("removed ", r.key));
+  if (r.mirrored) {
+    dirty_pods_[id] = r.key;  // Fed to the mirror as DELETED.
+  } else {
+    dirty_pods_.erase(id);
+  }
+  pdb_status_stale_ = true;
   const std::string node = r.pod.spec().node_name();
   pod_by_key_.erase(r.key);
   pods_.erase(it);
@@ -187,6 +198,7 @@ void FakeClusterState::DeletePodRecord(PodId id, int64_t grace_seconds,
   }
   *pod.mutable_metadata()->mutable_deletion_timestamp() = TimeToProto(at);
   pod.mutable_metadata()->set_deletion_grace_period_seconds(grace_seconds);
+  TouchPod(id);
   if (options_.remove_terminated_pods) {
     PushEvent(at, PodEvent(EventKind::kRemove, id));
   }
@@ -218,10 +230,14 @@ v1::ObjectMeta* FakeClusterState::Meta(ObjectKind kind,
                                        absl::string_view name) {
   if (kind == ObjectKind::kNode) {
     auto it = nodes_.find(name);
-    return it == nodes_.end() ? nullptr : it->second.mutable_metadata();
+    if (it == nodes_.end()) return nullptr;
+    TouchNode(name);
+    return it->second.mutable_metadata();
   }
   auto it = node_claims_.find(name);
-  return it == node_claims_.end() ? nullptr : it->second.mutable_metadata();
+  if (it == node_claims_.end()) return nullptr;
+  TouchNodeClaim(name);
+  return it->second.mutable_metadata();
 }
 
 void FakeClusterState::RemoveObject(ObjectKind kind, absl::string_view name,
@@ -230,12 +246,14 @@ void FakeClusterState::RemoveObject(ObjectKind kind, absl::string_view name,
     RemoveNode(name, now);
     return;
   }
+  TouchNodeClaim(name);
   node_claims_.erase(node_claims_.find(name));
   Log(now, absl::StrCat("removed NodeClaim ", name));
 }
 
 // The pod GC deletes the pods of a Node that no longer exists.
 void FakeClusterState::RemoveNode(absl::string_view name, absl::Time now) {
+  TouchNode(name);
   nodes_.erase(nodes_.find(name));
   Log(now, absl::StrCat("removed Node ", name));
   std::vector<PodId> orphans;
@@ -321,6 +339,7 @@ absl::Status FakeClusterState::SetNodeClaimCondition(
     return absl::NotFoundError(
         NotFoundMessage(ObjectKind::kNodeClaim, node_claim));
   }
+  TouchNodeClaim(node_claim);
   auto* conditions = it->second.mutable_status()->mutable_conditions();
   v1::Condition* target = nullptr;
   for (v1::Condition& c : *conditions) {
@@ -362,6 +381,7 @@ absl::Status FakeClusterState::CreateNodeClaim(v1::NodeClaim node_claim,
   if (!meta.has_creation_timestamp()) {
     *meta.mutable_creation_timestamp() = TimeToProto(now);
   }
+  TouchNodeClaim(name);
   node_claims_.emplace(name, std::move(node_claim));
   return absl::OkStatus();
 }
@@ -373,6 +393,7 @@ absl::Status FakeClusterState::RemoveTaint(absl::string_view node,
   if (it == nodes_.end()) {
     return absl::NotFoundError(NotFoundMessage(ObjectKind::kNode, node));
   }
+  TouchNode(node);
   auto* taints = it->second.mutable_spec()->mutable_taints();
   taints->erase(std::remove_if(taints->begin(), taints->end(),
                                [&](const v1::Taint& t) {
@@ -389,6 +410,7 @@ absl::Status FakeClusterState::RemoveNodeClaimCondition(
     return absl::NotFoundError(
         NotFoundMessage(ObjectKind::kNodeClaim, node_claim));
   }
+  TouchNodeClaim(node_claim);
   auto* conditions = it->second.mutable_status()->mutable_conditions();
   conditions->erase(
       std::remove_if(conditions->begin(), conditions->end(),
@@ -409,6 +431,7 @@ absl::Status FakeClusterState::AddNode(v1::Node node, absl::Time now) {
   if (!node.metadata().has_creation_timestamp()) {
     *node.mutable_metadata()->mutable_creation_timestamp() = TimeToProto(now);
   }
+  TouchNode(name);
   nodes_.emplace(name, std::move(node));
   return absl::OkStatus();
 }
@@ -419,6 +442,7 @@ absl::Status FakeClusterState::SetNodeReady(absl::string_view node, bool ready,
   if (it == nodes_.end()) {
     return absl::NotFoundError(NotFoundMessage(ObjectKind::kNode, node));
   }
+  TouchNode(node);
   const std::string status(ready ? well_known::kConditionTrue
                                  : well_known::kConditionFalse);
   auto* conditions = it->second.mutable_status()->mutable_conditions();
@@ -444,6 +468,7 @@ absl::Status FakeClusterState::SetNodeClaimStatus(absl::string_view node_claim,
     return absl::NotFoundError(
         NotFoundMessage(ObjectKind::kNodeClaim, node_claim));
   }
+  TouchNodeClaim(node_claim);
   *it->second.mutable_status() = std::move(status);
   return absl::OkStatus();
 }
@@ -452,6 +477,7 @@ absl::Status FakeClusterState::ApplyNodePool(v1::NodePool node_pool) {
   if (node_pool.metadata().name().empty()) {
     return absl::InvalidArgumentError("NodePool metadata.name: must be set");
   }
+  TouchNodePool(node_pool.metadata().name());
   for (v1::NodePool& p : node_pools_) {
     if (p.metadata().name() == node_pool.metadata().name()) {
       p = std::move(node_pool);
@@ -464,6 +490,18 @@ absl::Status FakeClusterState::ApplyNodePool(v1::NodePool node_pool) {
 
 // --- Output. -----------------------------------------------------------------
 
+v1::PodDisruptionBudget FakeClusterState::PdbWithStatus(
+    const PdbRecord& r, const PdbCounts& counts) {
+  v1::PodDisruptionBudget pdb = r.object;
+  v1::PodDisruptionBudgetStatus& s = *pdb.mutable_status();
+  s.set_disruptions_allowed(static_cast<int32_t>(counts.disruptions_allowed));
+  s.set_current_healthy(static_cast<int32_t>(counts.current_healthy));
+  s.set_desired_healthy(static_cast<int32_t>(counts.desired_healthy));
+  s.set_expected_pods(static_cast<int32_t>(counts.expected_pods));
+  s.set_observed_generation(std::max<int64_t>(pdb.metadata().generation(), 1));
+  return pdb;
+}
+
 snapshot::ObjectSet FakeClusterState::Export(bool with_pods) const {
   snapshot::ObjectSet out;
   out.nodes.reserve(nodes_.size());
@@ -475,16 +513,7 @@ snapshot::ObjectSet FakeClusterState::Export(bool with_pods) const {
   }
   for (const PdbRecord& r : pdbs_) {
     if (!with_pods) break;
-    v1::PodDisruptionBudget pdb = r.object;
-    const PdbCounts c = Counts(r);
-    v1::PodDisruptionBudgetStatus& s = *pdb.mutable_status();
-    s.set_disruptions_allowed(static_cast<int32_t>(c.disruptions_allowed));
-    s.set_current_healthy(static_cast<int32_t>(c.current_healthy));
-    s.set_desired_healthy(static_cast<int32_t>(c.desired_healthy));
-    s.set_expected_pods(static_cast<int32_t>(c.expected_pods));
-    s.set_observed_generation(
-        std::max<int64_t>(pdb.metadata().generation(), 1));
-    out.pdbs.push_back(std::move(pdb));
+    out.pdbs.push_back(PdbWithStatus(r, Counts(r)));
   }
   out.node_pools = node_pools_;
   for (const auto& [name, c] : node_claims_) out.node_claims.push_back(c);

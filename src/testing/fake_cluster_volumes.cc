@@ -77,6 +77,7 @@ void FakeClusterState::Detach(absl::Time at, const std::string& name) {
   }
   Log(at, absl::StrCat("detach ", name, " from ",
                        it->second.object.spec().node_name()));
+  TouchVolume(name);
   volumes_.erase(it);
 }
 
@@ -90,6 +91,7 @@ absl::Status FakeClusterState::AddVolumeAttachment(v1::VolumeAttachment va,
     return absl::AlreadyExistsError(absl::StrCat(
         "volumeattachments.storage.k8s.io \"", name, "\" already exists"));
   }
+  TouchVolume(name);
   VolumeRecord& v = volumes_[name];
   v.object = std::move(va);
   RefreshVolume(v, now);

@@ -80,6 +80,12 @@
 // is called. Settle(), NextEventTime() and RunUntil() let tests step a
 // FakeClock from transition to transition.
 //
+// Reads: Read() takes its snapshot from a state::ClusterState
+// (karpenter/state/cluster_state.h) that mirrors the store and is fed, at
+// each Read(), only the objects changed since the previous one, as a host's
+// watch cache is; the snapshot equals Snapshot::Build(ExportObjects()),
+// object for object and in order (CheckReadMirror() verifies it).
+//
 // Faults and observation: InjectEvictionFailures() and FailNext() script
 // errors; the counters, CallLog() (one line per call and per transition)
 // and PdbViolations() (an invariant: must stay empty) observe.
@@ -222,7 +228,9 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // initial pods in input order, then replacements and added pods), PDBs,
   // NodePools, PersistentVolumeClaims, PersistentVolumes, StorageClasses,
   // CSINodes and DaemonSets in input order, VolumeAttachments sorted by
-  // name; PDBs carry the live status.
+  // name; PDBs carry the live status. NodePools added by ApplyNodePool
+  // follow the initial ones. Errors: a FailNext fault; Internal if the
+  // ClusterState mirror refuses an event (a bug of the fake).
   absl::StatusOr<snapshot::Snapshot> Read() override;
   absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
                             absl::string_view finalizer) override;
@@ -307,6 +315,15 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // look at Nodes, NodeClaims and NodePools (a fraction of Read()'s cost).
   // Not a ClusterView call: no fault injection, no CallLog line.
   absl::StatusOr<snapshot::Snapshot> ReadWithoutPods();
+
+  // A self-check for tests: applies the due transitions, brings the
+  // state::ClusterState that Read() takes its snapshots from up to date and
+  // compares its objects with ExportObjects(), list by list, object for
+  // object, in order. OK if equal (so Read() equals Snapshot::Build over
+  // ExportObjects()); otherwise Internal naming the list, the index and the
+  // object, e.g. `FakeCluster mirror: nodes[2]: "b" differs from the
+  // store's "c"`. Not logged, not subject to FailNext.
+  absl::Status CheckReadMirror();
 
   // Applies every transition due at clock.Now(). Every other call does so
   // first too; Settle() is for a test that only moved the clock.
