@@ -146,6 +146,21 @@ struct ClusterState::Store {
   }
 
   // `object` as its kind is held.
+  // Copies every kind but pods (and the skipped-kind counts) into `out`.
+  void ExportAllButPods(snapshot::ObjectSet& out) const {
+    ExportKind(out.nodes);
+    ExportKind(out.pdbs);
+    ExportKind(out.node_pools);
+    ExportKind(out.node_claims);
+    ExportKind(out.volume_attachments);
+    ExportKind(out.persistent_volume_claims);
+    ExportKind(out.persistent_volumes);
+    ExportKind(out.storage_classes);
+    ExportKind(out.csi_nodes);
+    ExportKind(out.daemon_sets);
+    out.skipped_kinds = skipped_kinds;
+  }
+
   // `object` as its kind is held; `seq` is its place.
   template <typename T>
   typename Held<T>::Type Hold(T object, uint64_t seq) {
@@ -337,20 +352,9 @@ absl::Status ClusterState::ApplyAll(snapshot::ObjectSet objects) {
 }
 
 snapshot::ObjectSet ClusterState::Export() const {
-  const Store& store = *store_;
   snapshot::ObjectSet out;
-  store.ExportKind(out.nodes);
-  store.ExportKind(out.pods);
-  store.ExportKind(out.pdbs);
-  store.ExportKind(out.node_pools);
-  store.ExportKind(out.node_claims);
-  store.ExportKind(out.volume_attachments);
-  store.ExportKind(out.persistent_volume_claims);
-  store.ExportKind(out.persistent_volumes);
-  store.ExportKind(out.storage_classes);
-  store.ExportKind(out.csi_nodes);
-  store.ExportKind(out.daemon_sets);
-  out.skipped_kinds = store.skipped_kinds;
+  store_->ExportKind(out.pods);
+  store_->ExportAllButPods(out);
   return out;
 }
 
@@ -365,18 +369,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   for (const auto& [seq, pod] : pods) {
     builder.AddCompactPod(std::get<snapshot::internal::CompactPod>(pod.form));
   }
-  snapshot::ObjectSet& out = builder.objects();
-  store.ExportKind(out.nodes);
-  store.ExportKind(out.pdbs);
-  store.ExportKind(out.node_pools);
-  store.ExportKind(out.node_claims);
-  store.ExportKind(out.volume_attachments);
-  store.ExportKind(out.persistent_volume_claims);
-  store.ExportKind(out.persistent_volumes);
-  store.ExportKind(out.storage_classes);
-  store.ExportKind(out.csi_nodes);
-  store.ExportKind(out.daemon_sets);
-  out.skipped_kinds = store.skipped_kinds;
+  store.ExportAllButPods(builder.objects());
   return std::move(builder).Build();
 }
 
