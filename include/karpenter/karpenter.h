@@ -48,6 +48,8 @@
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/state/cluster_state.h"
+#include "karpenter/state/watch_stream.h"
 #include "karpenter/taints.h"
 #include "karpenter/termination/decide.h"
 #include "karpenter/termination/executor.h"
