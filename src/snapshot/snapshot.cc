@@ -167,8 +167,9 @@ absl::StatusOr<Snapshot> Snapshot::Build(ObjectSet objects) {
 // Shapes by their deterministic serialization, and the shape objects of
 // compacted pods by address. Only the builder needs it.
 struct SnapshotBuilder::ShapeTable {
+  // Compacts the pods given to AddPod.
+  internal::PodCompactor compactor;
   absl::flat_hash_map<std::string, uint32_t> ids;
-  std::string scratch;
   absl::flat_hash_map<const internal::CompactShape*, uint32_t> by_object;
   // Shape objects in by_object whose id was stored from another object:
   // held so that their address is not reused while it is a key.
@@ -191,14 +192,9 @@ void SnapshotBuilder::ReservePods(size_t pods) {
   // the large reallocations that make glibc consolidate every chunk the
   // freed pods leave behind.
   Snapshot& s = snapshot_;
+  s.pods_.reserve(pods);
   s.pod_shape_.reserve(pods);
   s.pod_ready_.reserve(pods);
-  s.pod_name_offsets_.reserve(pods + 1);
-  s.pod_rest_offsets_.reserve(pods + 1);
-  s.pod_names_.reserve(pods * 24);
-  s.pod_rest_.reserve(pods * 128);
-  node_names_.reserve(pods * 24);
-  node_name_offsets_.reserve(pods + 1);
 }
 
 size_t SnapshotBuilder::pod_count() const {
@@ -206,51 +202,20 @@ size_t SnapshotBuilder::pod_count() const {
 }
 
 void SnapshotBuilder::AddPod(v1::Pod pod) {
-  Snapshot& s = snapshot_;
-  v1::ObjectMeta& meta = *pod.mutable_metadata();
-  if (meta.namespace_().empty()) {
-    meta.set_namespace_(std::string(kDefaultNamespace));
-  }
-  s.pod_names_.insert(s.pod_names_.end(), meta.name().begin(),
-                      meta.name().end());
-  s.pod_name_offsets_.push_back(s.pod_names_.size());
-  s.pod_ready_.push_back(internal::ReadyOfStatus(pod.status()));
-  const v1::Pod rest = internal::SplitInstanceFields(pod);
-  node_names_ += rest.spec().node_name();
-  node_name_offsets_.push_back(node_names_.size());
-  const size_t at = s.pod_rest_.size();
-  s.pod_rest_.resize(at + rest.ByteSizeLong());
-  rest.SerializeWithCachedSizesToArray(
-      reinterpret_cast<uint8_t*>(s.pod_rest_.data() + at));
-  s.pod_rest_offsets_.push_back(s.pod_rest_.size());
-  s.pod_shape_.push_back(InternShape(std::move(pod)));
-}
-
-uint32_t SnapshotBuilder::InternShape(v1::Pod shape) {
-  std::string& key = shapes_->scratch;
-  internal::ShapeKey(shape, key);
-  auto& shapes = snapshot_.pod_shapes_;
-  const auto [it, inserted] =
-      shapes_->ids.try_emplace(key, static_cast<uint32_t>(shapes.size()));
-  if (inserted) {
-    shapes.push_back(std::make_shared<const v1::Pod>(std::move(shape)));
-  }
-  return it->second;
+  AddCompactPod(std::make_shared<const internal::CompactPod>(
+      shapes_->compactor.Compact(std::move(pod))));
 }
 
 void SnapshotBuilder::AddCompactPod(const internal::CompactPod& pod) {
+  AddCompactPod(std::make_shared<const internal::CompactPod>(pod));
+}
+
+void SnapshotBuilder::AddCompactPod(
+    std::shared_ptr<const internal::CompactPod> pod) {
   Snapshot& s = snapshot_;
-  const absl::string_view name = pod.name();
-  s.pod_names_.insert(s.pod_names_.end(), name.begin(), name.end());
-  s.pod_name_offsets_.push_back(s.pod_names_.size());
-  s.pod_ready_.push_back(pod.ready());
-  const absl::string_view node = pod.node_name();
-  node_names_.append(node.data(), node.size());
-  node_name_offsets_.push_back(node_names_.size());
-  const absl::string_view rest = pod.rest();
-  s.pod_rest_.insert(s.pod_rest_.end(), rest.begin(), rest.end());
-  s.pod_rest_offsets_.push_back(s.pod_rest_.size());
-  s.pod_shape_.push_back(InternCompactShape(pod));
+  s.pod_ready_.push_back(pod->ready());
+  s.pod_shape_.push_back(InternCompactShape(*pod));
+  s.pods_.push_back(std::move(pod));
 }
 
 uint32_t SnapshotBuilder::InternCompactShape(const internal::CompactPod& pod) {
@@ -287,10 +252,6 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   snapshot_ = Snapshot();
   ObjectSet objects = std::move(objects_);
   objects_ = ObjectSet();
-  const std::string node_names = std::move(node_names_);
-  const std::vector<uint64_t> node_name_offsets = std::move(node_name_offsets_);
-  node_names_.clear();
-  node_name_offsets_ = {0};
   s.nodes_ = std::move(objects.nodes);
   s.pdbs_ = std::move(objects.pdbs);
   s.node_pools_ = std::move(objects.node_pools);
@@ -321,8 +282,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   DefaultNamespace(s.daemon_sets_);
   // `objects` keeps the sources and origins, for error messages.
   KARPENTER_RETURN_IF_ERROR(s.IndexNames(objects));
-  KARPENTER_RETURN_IF_ERROR(
-      s.IndexPods(node_names, node_name_offsets, objects));
+  KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects));
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs(objects));
   KARPENTER_RETURN_IF_ERROR(s.IndexVolumes(objects));
   KARPENTER_RETURN_IF_ERROR(s.IndexStorage(objects));
@@ -331,17 +291,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   return s;
 }
 
-v1::Pod Snapshot::DecodePod(PodIndex p) const {
-  v1::Pod pod = PodShape(p);
-  const uint64_t begin = pod_rest_offsets_[p];
-  // The bytes were written by SnapshotBuilder::AddPod from a valid message,
-  // so parsing cannot fail.
-  google::protobuf::io::CodedInputStream in(
-      reinterpret_cast<const uint8_t*>(pod_rest_.data() + begin),
-      static_cast<int>(pod_rest_offsets_[p + 1] - begin));
-  const bool parsed = pod.MergeFromCodedStream(&in);
-  (void)parsed;
-  return pod;
+v1::Pod Snapshot::DecodePod(PodIndex p) const { return pods_[p]->Decode(); }
+
+absl::string_view Snapshot::PodName(PodIndex p) const {
+  return pods_[p]->name();
 }
 
 std::string Snapshot::PodKey(PodIndex p) const {
@@ -366,9 +319,7 @@ NamespaceId Snapshot::Intern(absl::string_view ns) {
   return it->second;
 }
 
-absl::Status Snapshot::IndexPods(absl::string_view node_names,
-                                 absl::Span<const uint64_t> node_name_offsets,
-                                 const ObjectSet& loaded) {
+absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
   const std::vector<ObjectOrigin>& origins = loaded.origins.pods;
   const size_t n = pod_shape_.size();
   pod_namespace_.resize(n);
@@ -394,8 +345,7 @@ absl::Status Snapshot::IndexPods(absl::string_view node_names,
       return Duplicate("Pod", absl::StrCat(namespace_names_[ns], "/", name),
                        loaded, origins, "pods", it->second, i);
     }
-    const absl::string_view node_name = node_names.substr(
-        node_name_offsets[i], node_name_offsets[i + 1] - node_name_offsets[i]);
+    const absl::string_view node_name = pods_[i]->node_name();
     if (node_name.empty()) {
       unbound_pods_.push_back(i);
     } else if (const auto node = Lookup(node_by_name_, node_name)) {

@@ -85,8 +85,10 @@ struct Held {
 // all of them when a snapshot is taken. An event stays a few microseconds
 // (compaction is most of a pod's cost), and at most kCompactBatch pods are
 // held whole (2-3 KB each, against about 0.2 KB compacted).
+// Compacted pods are shared, immutable, with the snapshots taken since.
 struct HeldPod {
-  std::variant<v1::Pod, snapshot::internal::CompactPod> form;
+  std::variant<v1::Pod, std::shared_ptr<const snapshot::internal::CompactPod>>
+      form;
 };
 template <>
 struct Held<v1::Pod> {
@@ -136,8 +138,9 @@ struct ClusterState::Store {
         if (const auto* raw = std::get_if<v1::Pod>(&object.form)) {
           out.push_back(*raw);
         } else {
-          out.push_back(
-              std::get<snapshot::internal::CompactPod>(object.form).Decode());
+          out.push_back(std::get<std::shared_ptr<
+                            const snapshot::internal::CompactPod>>(object.form)
+                            ->Decode());
         }
       } else {
         out.push_back(object);
@@ -181,7 +184,8 @@ struct ClusterState::Store {
       const auto it = pods.find(seq);
       if (it == pods.end()) continue;  // Deleted since.
       if (auto* raw = std::get_if<v1::Pod>(&it->second.form)) {
-        it->second.form = compactor.Compact(std::move(*raw));
+        it->second.form = std::make_shared<snapshot::internal::CompactPod>(
+            compactor.Compact(std::move(*raw)));
       }
     }
     raw_pods.clear();
@@ -367,7 +371,9 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   const auto& pods = store.Of<v1::Pod>().objects;
   builder.ReservePods(pods.size());
   for (const auto& [seq, pod] : pods) {
-    builder.AddCompactPod(std::get<snapshot::internal::CompactPod>(pod.form));
+    builder.AddCompactPod(
+        std::get<std::shared_ptr<const snapshot::internal::CompactPod>>(
+            pod.form));
   }
   store.ExportAllButPods(builder.objects());
   return std::move(builder).Build();

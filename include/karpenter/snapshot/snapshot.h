@@ -43,6 +43,9 @@
 //    spec.nodeName, and status except status.phase). Equal shapes are stored
 //    once, decoded, so the pods of a ReplicaSet share one;
 //  - the rest, kept as protobuf wire bytes.
+// Each pod is one immutable record; snapshots taken from a
+// state::ClusterState share the records of the pods they have in common with
+// each other and with the state, and their shapes.
 // `DecodePod` reassembles the whole pod (the exact message given to Build);
 // `PodShape`, `PodName` and `PodReadyCondition` answer the questions a pass
 // over every pod asks without decoding anything.
@@ -177,13 +180,7 @@ class Snapshot {
     return *pod_shapes_[pod_shape_[p]];
   }
   // metadata.name of pod `p`. `p` must be < pod_count().
-  absl::string_view PodName(PodIndex p) const {
-    const uint64_t begin = pod_name_offsets_[p];
-    const uint64_t end = pod_name_offsets_[p + 1];
-    // No pointer arithmetic on an empty store: its data() may be null.
-    if (begin == end) return absl::string_view();
-    return absl::string_view(pod_names_.data() + begin, end - begin);
-  }
+  absl::string_view PodName(PodIndex p) const;
   // "namespace/name" of pod `p`.
   std::string PodKey(PodIndex p) const;
   // Pod `p`'s Ready condition. `p` must be < pod_count().
@@ -331,9 +328,7 @@ class Snapshot {
   NamespaceId Intern(absl::string_view ns);
   // `loaded` holds the objects' sources and origins, for error messages.
   absl::Status IndexNames(const ObjectSet& loaded);
-  absl::Status IndexPods(absl::string_view node_names,
-                         absl::Span<const uint64_t> node_name_offsets,
-                         const ObjectSet& loaded);
+  absl::Status IndexPods(const ObjectSet& loaded);
   absl::Status IndexPdbs(const ObjectSet& loaded);
   absl::Status IndexVolumes(const ObjectSet& loaded);
   absl::Status IndexStorage(const ObjectSet& loaded);
@@ -341,17 +336,15 @@ class Snapshot {
   void IndexNodeClaims();
 
   std::vector<v1::Node> nodes_;
-  // The pod store (see the file comment). pod_rest_ holds pod p's wire bytes
-  // at [pod_rest_offsets_[p], pod_rest_offsets_[p + 1]); names likewise.
-  // Vectors, not strings: a moved vector keeps its buffer (a short string
-  // would not), so views of names survive moving the Snapshot. Shapes are
-  // shared (immutable) with the compacted pods they may come from.
+  // The pod store (see the file comment): one immutable compacted record
+  // per pod (its shape, wire bytes, name and node name), shared with the
+  // ClusterState and other snapshots that hold the same pod, so a snapshot
+  // taken after a few pod events copies pointers, not pods. Shapes are
+  // shared (immutable) with the records they come from; pod_shape_ numbers
+  // them in first-use order.
+  std::vector<std::shared_ptr<const internal::CompactPod>> pods_;
   std::vector<std::shared_ptr<const v1::Pod>> pod_shapes_;
   std::vector<uint32_t> pod_shape_;
-  std::vector<char> pod_rest_;
-  std::vector<uint64_t> pod_rest_offsets_ = {0};
-  std::vector<char> pod_names_;
-  std::vector<uint64_t> pod_name_offsets_ = {0};
   std::vector<PodReady> pod_ready_;
   std::vector<v1::PodDisruptionBudget> pdbs_;
   std::vector<v1::NodePool> node_pools_;
@@ -425,9 +418,12 @@ class SnapshotBuilder {
   // fails; names are checked by Build.
   void AddPod(v1::Pod pod);
   // SDK-internal (src/snapshot/compact_pod.h, not installed): appends a pod
-  // compacted ahead of time, copying its bytes without re-serializing
-  // anything. The snapshot is the one AddPod of the original pod would give.
+  // compacted ahead of time, without re-serializing anything; the shared
+  // form holds the record itself (no copy), so snapshots taken from the
+  // same compacted pods share their storage. The snapshot is the one AddPod
+  // of the original pod would give.
   void AddCompactPod(const internal::CompactPod& pod);
+  void AddCompactPod(std::shared_ptr<const internal::CompactPod> pod);
   // Preallocates for `pods` pods in all: optional, only faster.
   void ReservePods(size_t pods);
   // The number of pods added so far.
@@ -443,17 +439,12 @@ class SnapshotBuilder {
  private:
   struct ShapeTable;
 
-  // The id of `shape`, storing it if no equal shape is stored yet.
-  uint32_t InternShape(v1::Pod shape);
   // The id of the shape of `pod`, by its shape object when seen before,
-  // else by its serialization as InternShape.
+  // else by its serialization (equal shapes, one id).
   uint32_t InternCompactShape(const internal::CompactPod& pod);
 
   Snapshot snapshot_;
   ObjectSet objects_;
-  // spec.nodeName of each pod, resolved to a NodeIndex by Build.
-  std::string node_names_;
-  std::vector<uint64_t> node_name_offsets_ = {0};
   std::unique_ptr<ShapeTable> shapes_;
 };
 
