@@ -13,6 +13,7 @@
 #include "karpenter/well_known.h"
 #include "snapshot/compact_pod.h"
 #include "snapshot/object_sink.h"
+#include "snapshot/snapshot_parts.h"
 #include "snapshot/validate.h"
 
 namespace karpenter::snapshot {
@@ -252,42 +253,16 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   snapshot_ = Snapshot();
   ObjectSet objects = std::move(objects_);
   objects_ = ObjectSet();
-  s.nodes_ = std::move(objects.nodes);
-  s.pdbs_ = std::move(objects.pdbs);
-  s.node_pools_ = std::move(objects.node_pools);
-  s.node_claims_ = std::move(objects.node_claims);
-  s.volume_attachments_ = std::move(objects.volume_attachments);
-  s.persistent_volume_claims_ = std::move(objects.persistent_volume_claims);
-  s.persistent_volumes_ = std::move(objects.persistent_volumes);
-  s.storage_classes_ = std::move(objects.storage_classes);
-  s.csi_nodes_ = std::move(objects.csi_nodes);
-  s.daemon_sets_ = std::move(objects.daemon_sets);
+  const uint32_t shared = shared_kinds_;
+  shared_kinds_ = 0;
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.nodes_, "nodes"));
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_, "pods"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pdbs_, "pdbs"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_pools_, "node_pools"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.node_claims_, "node_claims"));
-  KARPENTER_RETURN_IF_ERROR(
-      CheckCount(s.volume_attachments_, "volume_attachments"));
-  KARPENTER_RETURN_IF_ERROR(
-      CheckCount(s.persistent_volume_claims_, "persistent_volume_claims"));
-  KARPENTER_RETURN_IF_ERROR(
-      CheckCount(s.persistent_volumes_, "persistent_volumes"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.storage_classes_, "storage_classes"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.csi_nodes_, "csi_nodes"));
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.daemon_sets_, "daemon_sets"));
-  DefaultNamespace(s.pdbs_);
-  DefaultNamespace(s.persistent_volume_claims_);
-  DefaultNamespace(s.daemon_sets_);
   // `objects` keeps the sources and origins, for error messages.
-  KARPENTER_RETURN_IF_ERROR(s.IndexNames(objects));
+  KARPENTER_RETURN_IF_ERROR(s.BuildNodeParts(objects, shared));
   KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects));
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs(objects));
-  KARPENTER_RETURN_IF_ERROR(s.IndexVolumes(objects));
-  KARPENTER_RETURN_IF_ERROR(s.IndexStorage(objects));
-  KARPENTER_RETURN_IF_ERROR(s.IndexDaemonSets(objects));
-  s.IndexNodeClaims();
+  KARPENTER_RETURN_IF_ERROR(s.BuildVolumeParts(objects, shared));
+  s.IndexVolumeAttachmentsByNode();
   return s;
 }
 
@@ -301,15 +276,72 @@ std::string Snapshot::PodKey(PodIndex p) const {
   return absl::StrCat(NamespaceName(pod_namespace_[p]), "/", PodName(p));
 }
 
-absl::Status Snapshot::IndexNames(const ObjectSet& loaded) {
+template <typename T>
+absl::Status Snapshot::NewPart(std::vector<T>& objects, uint32_t shared,
+                               uint32_t bit, absl::string_view list,
+                               std::shared_ptr<Part<T>>& out) {
+  if ((shared & bit) != 0) {
+    if (!objects.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the builder shares ", list, " from an earlier ",
+                       "snapshot but was given ", objects.size(), " more"));
+    }
+    return absl::OkStatus();
+  }
+  KARPENTER_RETURN_IF_ERROR(CheckCount(objects, list));
+  out = std::make_shared<Part<T>>();
+  out->objects = std::move(objects);
+  objects = {};
+  return absl::OkStatus();
+}
+
+absl::Status Snapshot::BuildNodeParts(ObjectSet& loaded, uint32_t shared) {
+  using Bits = internal::SnapshotParts;
   const ObjectOrigins& o = loaded.origins;
+  std::shared_ptr<Part<v1::Node>> nodes;
+  std::shared_ptr<Part<v1::PodDisruptionBudget>> pdbs;
+  std::shared_ptr<Part<v1::NodePool>> pools;
+  std::shared_ptr<Part<v1::NodeClaim>> claims;
   KARPENTER_RETURN_IF_ERROR(
-      IndexByName(nodes_, "Node", loaded, o.nodes, "nodes", node_by_name_));
-  KARPENTER_RETURN_IF_ERROR(IndexByName(node_pools_, "NodePool", loaded,
-                                        o.node_pools, "node_pools",
-                                        node_pool_by_name_));
-  return IndexByName(node_claims_, "NodeClaim", loaded, o.node_claims,
-                     "node_claims", node_claim_by_name_);
+      NewPart(loaded.nodes, shared, Bits::kNodes, "nodes", nodes));
+  KARPENTER_RETURN_IF_ERROR(
+      NewPart(loaded.pdbs, shared, Bits::kPdbs, "pdbs", pdbs));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_pools, shared,
+                                    Bits::kNodePools, "node_pools", pools));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_claims, shared,
+                                    Bits::kNodeClaims, "node_claims", claims));
+  if (nodes != nullptr) {
+    KARPENTER_RETURN_IF_ERROR(IndexByName(nodes->objects, "Node", loaded,
+                                          o.nodes, "nodes", nodes->by_name));
+    nodes_ = std::move(nodes);
+  }
+  if (pdbs != nullptr) {
+    DefaultNamespace(pdbs->objects);
+    pdbs_ = std::move(pdbs);
+  }
+  if (pools != nullptr) {
+    KARPENTER_RETURN_IF_ERROR(IndexByName(pools->objects, "NodePool", loaded,
+                                          o.node_pools, "node_pools",
+                                          pools->by_name));
+    node_pools_ = std::move(pools);
+  }
+  if (claims != nullptr) {
+    KARPENTER_RETURN_IF_ERROR(IndexByName(claims->objects, "NodeClaim",
+                                          loaded, o.node_claims,
+                                          "node_claims", claims->by_name));
+    const auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
+      if (key.empty()) return;
+      const auto [it, inserted] = index.try_emplace(key, i);
+      if (!inserted) it->second = kAmbiguous;
+    };
+    for (uint32_t i = 0; i < claims->objects.size(); ++i) {
+      const v1::NodeClaimStatus& status = claims->objects[i].status();
+      add(claims->by_node_name, status.node_name(), i);
+      add(claims->by_provider_id, status.provider_id(), i);
+    }
+    node_claims_ = std::move(claims);
+  }
+  return absl::OkStatus();
 }
 
 NamespaceId Snapshot::Intern(absl::string_view ns) {
@@ -329,7 +361,7 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
   // shape's first pod, which keeps namespaces in first-seen pod order.
   std::vector<NamespaceId> shape_namespace(pod_shapes_.size(), kNone);
   // Counting sort by node: count, prefix-sum, then place in input order.
-  std::vector<uint32_t> count(nodes_.size() + 1, 0);
+  std::vector<uint32_t> count(nodes_->objects.size() + 1, 0);
   for (uint32_t i = 0; i < n; ++i) {
     const absl::string_view name = PodName(i);
     if (name.empty()) return EmptyName("Pod", loaded, origins, "pods", i);
@@ -348,7 +380,7 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
     const absl::string_view node_name = pods_[i]->node_name();
     if (node_name.empty()) {
       unbound_pods_.push_back(i);
-    } else if (const auto node = Lookup(node_by_name_, node_name)) {
+    } else if (const auto node = Lookup(nodes_->by_name, node_name)) {
       pod_node_[i] = *node;
       ++count[*node + 1];
     } else {
@@ -367,10 +399,11 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
 
 absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded) {
   const std::vector<ObjectOrigin>& origins = loaded.origins.pdbs;
-  std::vector<NamespaceId> pdb_namespace(pdbs_.size());
-  pdb_by_key_.reserve(pdbs_.size());
-  for (uint32_t i = 0; i < pdbs_.size(); ++i) {
-    const v1::ObjectMeta& meta = pdbs_[i].metadata();
+  const std::vector<v1::PodDisruptionBudget>& pdbs = pdbs_->objects;
+  std::vector<NamespaceId> pdb_namespace(pdbs.size());
+  pdb_by_key_.reserve(pdbs.size());
+  for (uint32_t i = 0; i < pdbs.size(); ++i) {
+    const v1::ObjectMeta& meta = pdbs[i].metadata();
     if (meta.name().empty()) {
       return EmptyName("PodDisruptionBudget", loaded, origins, "pdbs", i);
     }
@@ -388,44 +421,127 @@ absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded) {
   for (const NamespaceId ns : pdb_namespace) ++count[ns + 1];
   for (size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
   pdb_offsets_ = count;
-  pdbs_by_namespace_.resize(pdbs_.size());
-  for (uint32_t i = 0; i < pdbs_.size(); ++i) {
+  pdbs_by_namespace_.resize(pdbs.size());
+  for (uint32_t i = 0; i < pdbs.size(); ++i) {
     pdbs_by_namespace_[count[pdb_namespace[i]]++] = i;
   }
   return absl::OkStatus();
 }
 
-absl::Status Snapshot::IndexVolumes(const ObjectSet& loaded) {
-  KARPENTER_RETURN_IF_ERROR(
-      IndexByName(volume_attachments_, "VolumeAttachment", loaded,
-                  loaded.origins.volume_attachments, "volume_attachments",
-                  volume_attachment_by_name_));
-  const std::vector<ObjectOrigin>& pvc_origins =
-      loaded.origins.persistent_volume_claims;
-  pvc_by_key_.reserve(persistent_volume_claims_.size());
-  for (uint32_t i = 0; i < persistent_volume_claims_.size(); ++i) {
-    const v1::ObjectMeta& meta = persistent_volume_claims_[i].metadata();
+// Indexes namespaced `objects` by (namespace, name), rejecting empty names
+// and duplicate keys.
+template <typename T, typename Index>
+absl::Status IndexByKey(const std::vector<T>& objects, absl::string_view kind,
+                        const ObjectSet& loaded,
+                        const std::vector<ObjectOrigin>& origins,
+                        absl::string_view list, Index& out) {
+  out.reserve(objects.size());
+  for (uint32_t i = 0; i < objects.size(); ++i) {
+    const v1::ObjectMeta& meta = objects[i].metadata();
     if (meta.name().empty()) {
-      return EmptyName("PersistentVolumeClaim", loaded, pvc_origins,
-                       "persistent_volume_claims", i);
+      return EmptyName(kind, loaded, origins, list, i);
     }
     const auto [it, inserted] =
-        pvc_by_key_.try_emplace(std::pair{absl::string_view(meta.namespace_()),
-                                          absl::string_view(meta.name())},
-                                i);
+        out.try_emplace(std::pair{absl::string_view(meta.namespace_()),
+                                  absl::string_view(meta.name())},
+                        i);
     if (!inserted) {
-      return Duplicate("PersistentVolumeClaim",
-                       absl::StrCat(meta.namespace_(), "/", meta.name()),
-                       loaded, pvc_origins, "persistent_volume_claims",
-                       it->second, i);
+      return Duplicate(kind, absl::StrCat(meta.namespace_(), "/", meta.name()),
+                       loaded, origins, list, it->second, i);
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
+  using Bits = internal::SnapshotParts;
+  const ObjectOrigins& o = loaded.origins;
+  std::shared_ptr<Part<v1::VolumeAttachment>> vas;
+  std::shared_ptr<Part<v1::PersistentVolumeClaim>> pvcs;
+  std::shared_ptr<Part<v1::PersistentVolume>> pvs;
+  std::shared_ptr<Part<v1::StorageClass>> classes;
+  std::shared_ptr<Part<v1::CSINode>> csi;
+  std::shared_ptr<Part<v1::DaemonSet>> daemon_sets;
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.volume_attachments, shared,
+                                    Bits::kVolumeAttachments,
+                                    "volume_attachments", vas));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.persistent_volume_claims, shared,
+                                    Bits::kPersistentVolumeClaims,
+                                    "persistent_volume_claims", pvcs));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.persistent_volumes, shared,
+                                    Bits::kPersistentVolumes,
+                                    "persistent_volumes", pvs));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.storage_classes, shared,
+                                    Bits::kStorageClasses, "storage_classes",
+                                    classes));
+  KARPENTER_RETURN_IF_ERROR(
+      NewPart(loaded.csi_nodes, shared, Bits::kCSINodes, "csi_nodes", csi));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.daemon_sets, shared,
+                                    Bits::kDaemonSets, "daemon_sets",
+                                    daemon_sets));
+  if (vas != nullptr) {
+    KARPENTER_RETURN_IF_ERROR(IndexByName(
+        vas->objects, "VolumeAttachment", loaded, o.volume_attachments,
+        "volume_attachments", vas->by_name));
+    volume_attachments_ = std::move(vas);
+  }
+  if (pvcs != nullptr) {
+    DefaultNamespace(pvcs->objects);
+    KARPENTER_RETURN_IF_ERROR(IndexByKey(
+        pvcs->objects, "PersistentVolumeClaim", loaded,
+        o.persistent_volume_claims, "persistent_volume_claims", pvcs->by_key));
+    persistent_volume_claims_ = std::move(pvcs);
+  }
+  if (pvs != nullptr) {
+    KARPENTER_RETURN_IF_ERROR(IndexByName(pvs->objects, "PersistentVolume",
+                                          loaded, o.persistent_volumes,
+                                          "persistent_volumes", pvs->by_name));
+    KARPENTER_RETURN_IF_ERROR(ValidateEach(
+        pvs->objects, "PersistentVolume", loaded, o.persistent_volumes,
+        "persistent_volumes", &internal::ValidatePersistentVolume));
+    persistent_volumes_ = std::move(pvs);
+  }
+  if (classes != nullptr) {
+    const std::vector<v1::StorageClass>& list = classes->objects;
+    KARPENTER_RETURN_IF_ERROR(IndexByName(list, "StorageClass", loaded,
+                                          o.storage_classes, "storage_classes",
+                                          classes->by_name));
+    KARPENTER_RETURN_IF_ERROR(
+        ValidateEach(list, "StorageClass", loaded, o.storage_classes,
+                     "storage_classes", &internal::ValidateStorageClass));
+    uint32_t& best = classes->default_class;
+    for (uint32_t i = 0; i < list.size(); ++i) {
+      if (!IsDefaultClass(list[i])) continue;
+      if (best == kNone || PreferredDefault(list[i], list[best])) best = i;
+    }
+    storage_classes_ = std::move(classes);
+  }
+  if (csi != nullptr) {
+    KARPENTER_RETURN_IF_ERROR(IndexByName(csi->objects, "CSINode", loaded,
+                                          o.csi_nodes, "csi_nodes",
+                                          csi->by_name));
+    KARPENTER_RETURN_IF_ERROR(ValidateEach(csi->objects, "CSINode", loaded,
+                                           o.csi_nodes, "csi_nodes",
+                                           &internal::ValidateCSINode));
+    csi_nodes_ = std::move(csi);
+  }
+  if (daemon_sets != nullptr) {
+    DefaultNamespace(daemon_sets->objects);
+    KARPENTER_RETURN_IF_ERROR(IndexByKey(daemon_sets->objects, "DaemonSet",
+                                         loaded, o.daemon_sets, "daemon_sets",
+                                         daemon_sets->by_key));
+    daemon_sets_ = std::move(daemon_sets);
+  }
+  return absl::OkStatus();
+}
+
+void Snapshot::IndexVolumeAttachmentsByNode() {
   // Counting sort by node, as IndexPods does.
-  std::vector<NodeIndex> va_node(volume_attachments_.size(), kNone);
-  std::vector<uint32_t> count(nodes_.size() + 1, 0);
-  for (uint32_t i = 0; i < volume_attachments_.size(); ++i) {
-    const auto node =
-        Lookup(node_by_name_, volume_attachments_[i].spec().node_name());
+  const std::vector<v1::VolumeAttachment>& vas = volume_attachments_->objects;
+  std::vector<NodeIndex> va_node(vas.size(), kNone);
+  std::vector<uint32_t> count(nodes_->objects.size() + 1, 0);
+  for (uint32_t i = 0; i < vas.size(); ++i) {
+    const auto node = Lookup(nodes_->by_name, vas[i].spec().node_name());
     if (!node) continue;
     va_node[i] = *node;
     ++count[*node + 1];
@@ -435,70 +551,6 @@ absl::Status Snapshot::IndexVolumes(const ObjectSet& loaded) {
   node_vas_.resize(count.back());
   for (uint32_t i = 0; i < va_node.size(); ++i) {
     if (va_node[i] != kNone) node_vas_[count[va_node[i]]++] = i;
-  }
-  return absl::OkStatus();
-}
-
-absl::Status Snapshot::IndexStorage(const ObjectSet& loaded) {
-  const ObjectOrigins& o = loaded.origins;
-  KARPENTER_RETURN_IF_ERROR(IndexByName(
-      persistent_volumes_, "PersistentVolume", loaded, o.persistent_volumes,
-      "persistent_volumes", persistent_volume_by_name_));
-  KARPENTER_RETURN_IF_ERROR(ValidateEach(
-      persistent_volumes_, "PersistentVolume", loaded, o.persistent_volumes,
-      "persistent_volumes", &internal::ValidatePersistentVolume));
-  KARPENTER_RETURN_IF_ERROR(
-      IndexByName(storage_classes_, "StorageClass", loaded, o.storage_classes,
-                  "storage_classes", storage_class_by_name_));
-  KARPENTER_RETURN_IF_ERROR(
-      ValidateEach(storage_classes_, "StorageClass", loaded, o.storage_classes,
-                   "storage_classes", &internal::ValidateStorageClass));
-  for (uint32_t i = 0; i < storage_classes_.size(); ++i) {
-    if (!IsDefaultClass(storage_classes_[i])) continue;
-    if (default_storage_class_ == kNone ||
-        PreferredDefault(storage_classes_[i],
-                         storage_classes_[default_storage_class_])) {
-      default_storage_class_ = i;
-    }
-  }
-  KARPENTER_RETURN_IF_ERROR(IndexByName(csi_nodes_, "CSINode", loaded,
-                                        o.csi_nodes, "csi_nodes",
-                                        csi_node_by_name_));
-  return ValidateEach(csi_nodes_, "CSINode", loaded, o.csi_nodes, "csi_nodes",
-                      &internal::ValidateCSINode);
-}
-
-absl::Status Snapshot::IndexDaemonSets(const ObjectSet& loaded) {
-  const std::vector<ObjectOrigin>& origins = loaded.origins.daemon_sets;
-  daemon_set_by_key_.reserve(daemon_sets_.size());
-  for (uint32_t i = 0; i < daemon_sets_.size(); ++i) {
-    const v1::ObjectMeta& meta = daemon_sets_[i].metadata();
-    if (meta.name().empty()) {
-      return EmptyName("DaemonSet", loaded, origins, "daemon_sets", i);
-    }
-    const auto [it, inserted] = daemon_set_by_key_.try_emplace(
-        std::pair{absl::string_view(meta.namespace_()),
-                  absl::string_view(meta.name())},
-        i);
-    if (!inserted) {
-      return Duplicate("DaemonSet",
-                       absl::StrCat(meta.namespace_(), "/", meta.name()),
-                       loaded, origins, "daemon_sets", it->second, i);
-    }
-  }
-  return absl::OkStatus();
-}
-
-void Snapshot::IndexNodeClaims() {
-  auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
-    if (key.empty()) return;
-    const auto [it, inserted] = index.try_emplace(key, i);
-    if (!inserted) it->second = kAmbiguous;
-  };
-  for (uint32_t i = 0; i < node_claims_.size(); ++i) {
-    const v1::NodeClaimStatus& status = node_claims_[i].status();
-    add(node_claim_by_node_name_, status.node_name(), i);
-    add(node_claim_by_provider_id_, status.provider_id(), i);
   }
 }
 
@@ -510,17 +562,17 @@ std::optional<uint32_t> Snapshot::Lookup(const NameIndex& index,
 }
 
 std::optional<NodeIndex> Snapshot::FindNode(absl::string_view name) const {
-  return Lookup(node_by_name_, name);
+  return Lookup(nodes_->by_name, name);
 }
 
 std::optional<NodePoolIndex> Snapshot::FindNodePool(
     absl::string_view name) const {
-  return Lookup(node_pool_by_name_, name);
+  return Lookup(node_pools_->by_name, name);
 }
 
 std::optional<NodeClaimIndex> Snapshot::FindNodeClaim(
     absl::string_view name) const {
-  return Lookup(node_claim_by_name_, name);
+  return Lookup(node_claims_->by_name, name);
 }
 
 std::optional<NamespaceId> Snapshot::FindNamespace(absl::string_view ns) const {
@@ -547,42 +599,44 @@ std::optional<PdbIndex> Snapshot::FindPdb(absl::string_view ns,
 
 std::optional<VolumeAttachmentIndex> Snapshot::FindVolumeAttachment(
     absl::string_view name) const {
-  return Lookup(volume_attachment_by_name_, name);
+  return Lookup(volume_attachments_->by_name, name);
 }
 
 std::optional<PersistentVolumeClaimIndex> Snapshot::FindPersistentVolumeClaim(
     absl::string_view ns, absl::string_view name) const {
-  const auto it = pvc_by_key_.find(std::pair{ns, name});
-  if (it == pvc_by_key_.end()) return std::nullopt;
+  const KeyIndex& index = persistent_volume_claims_->by_key;
+  const auto it = index.find(std::pair{ns, name});
+  if (it == index.end()) return std::nullopt;
   return it->second;
 }
 
 std::optional<PersistentVolumeIndex> Snapshot::FindPersistentVolume(
     absl::string_view name) const {
-  return Lookup(persistent_volume_by_name_, name);
+  return Lookup(persistent_volumes_->by_name, name);
 }
 
 std::optional<StorageClassIndex> Snapshot::FindStorageClass(
     absl::string_view name) const {
-  return Lookup(storage_class_by_name_, name);
+  return Lookup(storage_classes_->by_name, name);
 }
 
 std::optional<CSINodeIndex> Snapshot::FindCSINode(
     absl::string_view node) const {
-  return Lookup(csi_node_by_name_, node);
+  return Lookup(csi_nodes_->by_name, node);
 }
 
 std::optional<DaemonSetIndex> Snapshot::FindDaemonSet(
     absl::string_view ns, absl::string_view name) const {
-  const auto it = daemon_set_by_key_.find(std::pair{ns, name});
-  if (it == daemon_set_by_key_.end()) return std::nullopt;
+  const KeyIndex& index = daemon_sets_->by_key;
+  const auto it = index.find(std::pair{ns, name});
+  if (it == index.end()) return std::nullopt;
   return it->second;
 }
 
 std::optional<StorageClassIndex> Snapshot::StorageClassOfClaim(
     PersistentVolumeClaimIndex c) const {
   const v1::PersistentVolumeClaimSpec& spec =
-      persistent_volume_claims_[c].spec();
+      persistent_volume_claims_->objects[c].spec();
   if (!spec.has_storage_class_name()) {
     if (!spec.volume_name().empty()) return std::nullopt;
     return DefaultStorageClass();
@@ -601,13 +655,54 @@ absl::Span<const PdbIndex> Snapshot::PdbsInNamespace(
 std::optional<NodeClaimIndex> Snapshot::FindNodeClaimByNodeName(
     absl::string_view node) const {
   if (node.empty()) return std::nullopt;
-  return Lookup(node_claim_by_node_name_, node);
+  return Lookup(node_claims_->by_node_name, node);
 }
 
 std::optional<NodeClaimIndex> Snapshot::FindNodeClaimByProviderId(
     absl::string_view provider_id) const {
   if (provider_id.empty()) return std::nullopt;
-  return Lookup(node_claim_by_provider_id_, provider_id);
+  return Lookup(node_claims_->by_provider_id, provider_id);
 }
+
+namespace internal {
+
+Snapshot SnapshotParts::Of(const Snapshot& from) {
+  Snapshot parts;
+  parts.nodes_ = from.nodes_;
+  parts.pdbs_ = from.pdbs_;
+  parts.node_pools_ = from.node_pools_;
+  parts.node_claims_ = from.node_claims_;
+  parts.volume_attachments_ = from.volume_attachments_;
+  parts.persistent_volume_claims_ = from.persistent_volume_claims_;
+  parts.persistent_volumes_ = from.persistent_volumes_;
+  parts.storage_classes_ = from.storage_classes_;
+  parts.csi_nodes_ = from.csi_nodes_;
+  parts.daemon_sets_ = from.daemon_sets_;
+  return parts;
+}
+
+void SnapshotParts::Share(SnapshotBuilder& builder, const Snapshot& from,
+                          uint32_t kinds) {
+  Snapshot& to = builder.snapshot_;
+  if (kinds & kNodes) to.nodes_ = from.nodes_;
+  if (kinds & kPdbs) to.pdbs_ = from.pdbs_;
+  if (kinds & kNodePools) to.node_pools_ = from.node_pools_;
+  if (kinds & kNodeClaims) to.node_claims_ = from.node_claims_;
+  if (kinds & kVolumeAttachments) {
+    to.volume_attachments_ = from.volume_attachments_;
+  }
+  if (kinds & kPersistentVolumeClaims) {
+    to.persistent_volume_claims_ = from.persistent_volume_claims_;
+  }
+  if (kinds & kPersistentVolumes) {
+    to.persistent_volumes_ = from.persistent_volumes_;
+  }
+  if (kinds & kStorageClasses) to.storage_classes_ = from.storage_classes_;
+  if (kinds & kCSINodes) to.csi_nodes_ = from.csi_nodes_;
+  if (kinds & kDaemonSets) to.daemon_sets_ = from.daemon_sets_;
+  builder.shared_kinds_ |= kinds & kAll;
+}
+
+}  // namespace internal
 
 }  // namespace karpenter::snapshot

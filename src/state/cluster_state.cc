@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "snapshot/compact_pod.h"
 #include "snapshot/object_sink.h"
+#include "snapshot/snapshot_parts.h"
 #include "snapshot/validate.h"
 
 namespace karpenter::state {
@@ -109,7 +110,29 @@ struct KindStore {
   // Keys deleted with a known resourceVersion: a late event for the key
   // that is not newer is stale.
   absl::flat_hash_map<std::string, uint64_t> tombstones;
+  // The state's generation after the kind's last change.
+  uint64_t changed_at = 0;
 };
+
+// The SnapshotParts bit of each kind but pods.
+template <typename T>
+constexpr uint32_t PartBit();
+#define KARPENTER_STATE_PART(Type, Bit)                     \
+  template <>                                               \
+  constexpr uint32_t PartBit<Type>() {                      \
+    return snapshot::internal::SnapshotParts::Bit;          \
+  }
+KARPENTER_STATE_PART(v1::Node, kNodes);
+KARPENTER_STATE_PART(v1::PodDisruptionBudget, kPdbs);
+KARPENTER_STATE_PART(v1::NodePool, kNodePools);
+KARPENTER_STATE_PART(v1::NodeClaim, kNodeClaims);
+KARPENTER_STATE_PART(v1::VolumeAttachment, kVolumeAttachments);
+KARPENTER_STATE_PART(v1::PersistentVolumeClaim, kPersistentVolumeClaims);
+KARPENTER_STATE_PART(v1::PersistentVolume, kPersistentVolumes);
+KARPENTER_STATE_PART(v1::StorageClass, kStorageClasses);
+KARPENTER_STATE_PART(v1::CSINode, kCSINodes);
+KARPENTER_STATE_PART(v1::DaemonSet, kDaemonSets);
+#undef KARPENTER_STATE_PART
 
 }  // namespace
 
@@ -150,18 +173,43 @@ struct ClusterState::Store {
 
   // `object` as its kind is held.
   // Copies every kind but pods (and the skipped-kind counts) into `out`.
-  void ExportAllButPods(snapshot::ObjectSet& out) const {
-    ExportKind(out.nodes);
-    ExportKind(out.pdbs);
-    ExportKind(out.node_pools);
-    ExportKind(out.node_claims);
-    ExportKind(out.volume_attachments);
-    ExportKind(out.persistent_volume_claims);
-    ExportKind(out.persistent_volumes);
-    ExportKind(out.storage_classes);
-    ExportKind(out.csi_nodes);
-    ExportKind(out.daemon_sets);
+  // Every kind but pods, except those in `skip` (SnapshotParts bits).
+  void ExportAllButPods(snapshot::ObjectSet& out, uint32_t skip = 0) const {
+    ExportUnless(skip, out.nodes);
+    ExportUnless(skip, out.pdbs);
+    ExportUnless(skip, out.node_pools);
+    ExportUnless(skip, out.node_claims);
+    ExportUnless(skip, out.volume_attachments);
+    ExportUnless(skip, out.persistent_volume_claims);
+    ExportUnless(skip, out.persistent_volumes);
+    ExportUnless(skip, out.storage_classes);
+    ExportUnless(skip, out.csi_nodes);
+    ExportUnless(skip, out.daemon_sets);
     out.skipped_kinds = skipped_kinds;
+  }
+  template <typename T>
+  void ExportUnless(uint32_t skip, std::vector<T>& out) const {
+    if ((skip & PartBit<T>()) == 0) ExportKind(out);
+  }
+
+  // The SnapshotParts bits of the kinds unchanged since `parts` was taken.
+  uint32_t UnchangedParts() const {
+    if (!has_parts) return 0;
+    uint32_t bits = 0;
+    std::apply(
+        [&](const auto&... store) {
+          ((bits |= Unchanged(store)), ...);
+        },
+        kinds);
+    return bits;
+  }
+  template <typename T>
+  uint32_t Unchanged(const KindStore<T>& store) const {
+    if constexpr (std::is_same_v<T, v1::Pod>) {
+      return 0;
+    } else {
+      return store.changed_at <= parts_at ? PartBit<T>() : 0;
+    }
   }
 
   // `object` as its kind is held; `seq` is its place.
@@ -208,6 +256,12 @@ struct ClusterState::Store {
   uint64_t generation = 0;
   size_t size = 0;
   std::shared_ptr<const Published> published;
+  // The parts of the last snapshot taken (snapshot/snapshot_parts.h), at
+  // generation parts_at: the next snapshot shares those of the kinds no
+  // event has changed since.
+  snapshot::Snapshot parts;
+  uint64_t parts_at = 0;
+  bool has_parts = false;
 };
 
 template <typename T>
@@ -246,7 +300,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     store.slots.erase(slot);
     if (last.has_value()) store.tombstones[key] = *last;
     --size;
-    ++generation;
+    store.changed_at = ++generation;
     return Applied::kDeleted;
   }
   if (slot != store.slots.end()) {
@@ -255,7 +309,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     store.objects[slot->second.seq] = Hold(std::move(object), slot->second.seq);
     CompactRawPods(/*all=*/false);
     slot->second.rv = rv;
-    ++generation;
+    store.changed_at = ++generation;
     return Applied::kStored;
   }
   if (const auto tomb = store.tombstones.find(key);
@@ -268,7 +322,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
   CompactRawPods(/*all=*/false);
   store.slots.emplace(std::move(key), typename KindStore<T>::Slot{seq, rv});
   ++size;
-  ++generation;
+  store.changed_at = ++generation;
   return Applied::kStored;
 }
 
@@ -375,8 +429,16 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
         std::get<std::shared_ptr<const snapshot::internal::CompactPod>>(
             pod.form));
   }
-  store.ExportAllButPods(builder.objects());
-  return std::move(builder).Build();
+  const uint32_t unchanged = store.UnchangedParts();
+  snapshot::internal::SnapshotParts::Share(builder, store.parts, unchanged);
+  store.ExportAllButPods(builder.objects(), /*skip=*/unchanged);
+  absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
+  if (snapshot.ok()) {
+    store.parts = snapshot::internal::SnapshotParts::Of(*snapshot);
+    store.parts_at = store.generation;
+    store.has_parts = true;
+  }
+  return snapshot;
 }
 
 absl::StatusOr<std::shared_ptr<const Published>> ClusterState::Publish() {

@@ -267,5 +267,51 @@ TEST_CASE("cluster state: a publication outlives later events",
   CHECK((*second)->generation == state.generation());
 }
 
+TEST_CASE(
+    "cluster state: successive snapshots share the pods and kinds that did "
+    "not change",
+    "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n1", "1"));
+  MustApply(state, EventType::kAdded, NodeAt("n2", "1"));
+  MustApply(state, EventType::kAdded, MakeStorageClass({.name = "gp3"}));
+  MustApply(state, EventType::kAdded, PodAt("a", "p1", "1", "n1"));
+  MustApply(state, EventType::kAdded, PodAt("a", "p2", "1", "n2"));
+  absl::StatusOr<snapshot::Snapshot> first = state.TakeSnapshot();
+  REQUIRE(first.ok());
+
+  // Pod events only: the Node and StorageClass storage is the first
+  // snapshot's, and so is the record of the pod no event touched.
+  MustApply(state, EventType::kModified, PodAt("a", "p1", "2", "n2"));
+  MustApply(state, EventType::kAdded, PodAt("b", "p3", "2"));
+  absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
+  REQUIRE(second.ok());
+  CHECK(second->nodes().data() == first->nodes().data());
+  CHECK(second->storage_classes().data() == first->storage_classes().data());
+  CHECK(second->PodName(1).data() == first->PodName(1).data());  // a/p2
+  CHECK(second->PodName(0).data() != first->PodName(0).data());  // a/p1
+  absl::StatusOr<snapshot::Snapshot> built =
+      snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*second, *built).empty());
+  // The first is unchanged by what the second shares.
+  REQUIRE(first->pod_count() == 2);
+  CHECK(first->NodeOfPod(0) == first->FindNode("n1"));
+  CHECK(second->NodeOfPod(0) == second->FindNode("n2"));
+
+  // A Node event: that kind is copied and indexed again, the others are
+  // still shared, and the result is still the snapshot of the objects.
+  MustApply(state, EventType::kDeleted, NodeAt("n1", "3"));
+  absl::StatusOr<snapshot::Snapshot> third = state.TakeSnapshot();
+  REQUIRE(third.ok());
+  CHECK(third->nodes().data() != second->nodes().data());
+  CHECK(third->nodes().size() == 1);
+  CHECK(third->storage_classes().data() == first->storage_classes().data());
+  built = snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*third, *built).empty());
+  CHECK(second->nodes().size() == 2);
+}
+
 }  // namespace
 }  // namespace karpenter::state

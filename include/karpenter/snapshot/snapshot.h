@@ -97,6 +97,7 @@ enum class PodReady : uint8_t { kAbsent, kTrue, kFalse, kOther };
 class SnapshotBuilder;
 namespace internal {
 class CompactPod;
+struct SnapshotParts;
 }  // namespace internal
 
 class Snapshot {
@@ -145,24 +146,34 @@ class Snapshot {
   Snapshot& operator=(const Snapshot&) = delete;
 
   // The objects, in input order.
-  absl::Span<const v1::Node> nodes() const { return nodes_; }
-  absl::Span<const v1::PodDisruptionBudget> pdbs() const { return pdbs_; }
-  absl::Span<const v1::NodePool> node_pools() const { return node_pools_; }
-  absl::Span<const v1::NodeClaim> node_claims() const { return node_claims_; }
+  absl::Span<const v1::Node> nodes() const { return nodes_->objects; }
+  absl::Span<const v1::PodDisruptionBudget> pdbs() const {
+    return pdbs_->objects;
+  }
+  absl::Span<const v1::NodePool> node_pools() const {
+    return node_pools_->objects;
+  }
+  absl::Span<const v1::NodeClaim> node_claims() const {
+    return node_claims_->objects;
+  }
   absl::Span<const v1::VolumeAttachment> volume_attachments() const {
-    return volume_attachments_;
+    return volume_attachments_->objects;
   }
   absl::Span<const v1::PersistentVolumeClaim> persistent_volume_claims() const {
-    return persistent_volume_claims_;
+    return persistent_volume_claims_->objects;
   }
   absl::Span<const v1::PersistentVolume> persistent_volumes() const {
-    return persistent_volumes_;
+    return persistent_volumes_->objects;
   }
   absl::Span<const v1::StorageClass> storage_classes() const {
-    return storage_classes_;
+    return storage_classes_->objects;
   }
-  absl::Span<const v1::CSINode> csi_nodes() const { return csi_nodes_; }
-  absl::Span<const v1::DaemonSet> daemon_sets() const { return daemon_sets_; }
+  absl::Span<const v1::CSINode> csi_nodes() const {
+    return csi_nodes_->objects;
+  }
+  absl::Span<const v1::DaemonSet> daemon_sets() const {
+    return daemon_sets_->objects;
+  }
 
   // The number of pods; PodIndex values run from 0 to pod_count() - 1, in
   // input order.
@@ -224,8 +235,8 @@ class Snapshot {
   // broken by the smaller name. A class without creationTimestamp counts as
   // older than any with one. Nullopt if no class is annotated.
   std::optional<StorageClassIndex> DefaultStorageClass() const {
-    if (default_storage_class_ == kNone) return std::nullopt;
-    return default_storage_class_;
+    if (storage_classes_->default_class == kNone) return std::nullopt;
+    return storage_classes_->default_class;
   }
   // The StorageClass claim `c` uses: the class its spec.storageClassName
   // names (nullopt if that class is not in the snapshot); nullopt for
@@ -304,6 +315,7 @@ class Snapshot {
 
  private:
   friend class SnapshotBuilder;
+  friend struct internal::SnapshotParts;
   static constexpr uint32_t kNone = 0xFFFFFFFF;
   // Marks a key held by several objects.
   static constexpr uint32_t kAmbiguous = 0xFFFFFFFE;
@@ -322,20 +334,57 @@ class Snapshot {
     }
   };
   using NameIndex = absl::flat_hash_map<absl::string_view, uint32_t>;
+  // By (namespace, name), for the namespaced kinds whose namespaces are not
+  // interned (NamespaceId covers Pods and PDBs only).
+  using KeyIndex =
+      absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>,
+                          uint32_t>;
+
+  // The objects of one kind other than pods, with the indexes that depend
+  // on them alone: immutable once built, and shared between the snapshots
+  // a state::ClusterState takes while the kind does not change (keys are
+  // views into `objects`, whose buffer never moves). Each kind fills the
+  // indexes it has.
+  template <typename T>
+  struct Part {
+    std::vector<T> objects;
+    NameIndex by_name;  // Cluster-scoped kinds.
+    KeyIndex by_key;    // PersistentVolumeClaims, DaemonSets.
+    // NodeClaims by status.nodeName and status.providerID (or kAmbiguous).
+    NameIndex by_node_name;
+    NameIndex by_provider_id;
+    // StorageClasses: DefaultStorageClass(), or kNone.
+    uint32_t default_class = kNone;
+  };
+  // The part of a snapshot without objects of kind T (never destroyed).
+  template <typename T>
+  static const std::shared_ptr<const Part<T>>& EmptyPart() {
+    static const auto* const empty =
+        new std::shared_ptr<const Part<T>>(std::make_shared<Part<T>>());
+    return *empty;
+  }
 
   static std::optional<uint32_t> Lookup(const NameIndex& index,
                                         absl::string_view key);
   NamespaceId Intern(absl::string_view ns);
   // `loaded` holds the objects' sources and origins, for error messages.
-  absl::Status IndexNames(const ObjectSet& loaded);
+  // A new part holding `objects` (moved), in `out`, unless the kind's bit
+  // is in `shared` (a mask of internal::SnapshotParts bits: the part was
+  // taken from an earlier snapshot), when `out` is left null and `objects`
+  // must be empty.
+  template <typename T>
+  static absl::Status NewPart(std::vector<T>& objects, uint32_t shared,
+                              uint32_t bit, absl::string_view list,
+                              std::shared_ptr<Part<T>>& out);
+  // Builds the parts not shared from an earlier snapshot, from `loaded`:
+  // Nodes, PDBs, NodePools and NodeClaims, then the storage kinds.
+  absl::Status BuildNodeParts(ObjectSet& loaded, uint32_t shared);
+  absl::Status BuildVolumeParts(ObjectSet& loaded, uint32_t shared);
   absl::Status IndexPods(const ObjectSet& loaded);
   absl::Status IndexPdbs(const ObjectSet& loaded);
-  absl::Status IndexVolumes(const ObjectSet& loaded);
-  absl::Status IndexStorage(const ObjectSet& loaded);
-  absl::Status IndexDaemonSets(const ObjectSet& loaded);
-  void IndexNodeClaims();
+  void IndexVolumeAttachmentsByNode();
 
-  std::vector<v1::Node> nodes_;
+  std::shared_ptr<const Part<v1::Node>> nodes_ = EmptyPart<v1::Node>();
   // The pod store (see the file comment): one immutable compacted record
   // per pod (its shape, wire bytes, name and node name), shared with the
   // ClusterState and other snapshots that hold the same pod, so a snapshot
@@ -346,42 +395,32 @@ class Snapshot {
   std::vector<std::shared_ptr<const v1::Pod>> pod_shapes_;
   std::vector<uint32_t> pod_shape_;
   std::vector<PodReady> pod_ready_;
-  std::vector<v1::PodDisruptionBudget> pdbs_;
-  std::vector<v1::NodePool> node_pools_;
-  std::vector<v1::NodeClaim> node_claims_;
-  std::vector<v1::VolumeAttachment> volume_attachments_;
-  std::vector<v1::PersistentVolumeClaim> persistent_volume_claims_;
-  std::vector<v1::PersistentVolume> persistent_volumes_;
-  std::vector<v1::StorageClass> storage_classes_;
-  std::vector<v1::CSINode> csi_nodes_;
-  std::vector<v1::DaemonSet> daemon_sets_;
+  std::shared_ptr<const Part<v1::PodDisruptionBudget>> pdbs_ =
+      EmptyPart<v1::PodDisruptionBudget>();
+  std::shared_ptr<const Part<v1::NodePool>> node_pools_ =
+      EmptyPart<v1::NodePool>();
+  std::shared_ptr<const Part<v1::NodeClaim>> node_claims_ =
+      EmptyPart<v1::NodeClaim>();
+  std::shared_ptr<const Part<v1::VolumeAttachment>> volume_attachments_ =
+      EmptyPart<v1::VolumeAttachment>();
+  std::shared_ptr<const Part<v1::PersistentVolumeClaim>>
+      persistent_volume_claims_ = EmptyPart<v1::PersistentVolumeClaim>();
+  std::shared_ptr<const Part<v1::PersistentVolume>> persistent_volumes_ =
+      EmptyPart<v1::PersistentVolume>();
+  std::shared_ptr<const Part<v1::StorageClass>> storage_classes_ =
+      EmptyPart<v1::StorageClass>();
+  std::shared_ptr<const Part<v1::CSINode>> csi_nodes_ =
+      EmptyPart<v1::CSINode>();
+  std::shared_ptr<const Part<v1::DaemonSet>> daemon_sets_ =
+      EmptyPart<v1::DaemonSet>();
   std::map<std::string, int64_t> skipped_kinds_;
 
   // Keys are views into the protos above; the vectors' heap buffers do not
   // move when the Snapshot does, so the views stay valid.
-  NameIndex node_by_name_;
-  NameIndex node_pool_by_name_;
-  NameIndex node_claim_by_name_;
-  NameIndex node_claim_by_node_name_;    // Or kAmbiguous.
-  NameIndex node_claim_by_provider_id_;  // Or kAmbiguous.
   NameIndex namespace_ids_;
   std::vector<absl::string_view> namespace_names_;
   absl::flat_hash_map<NamespacedKey, PodIndex> pod_by_key_;
   absl::flat_hash_map<NamespacedKey, PdbIndex> pdb_by_key_;
-  NameIndex volume_attachment_by_name_;
-  // By (namespace, name). Claim namespaces are not interned: NamespaceId
-  // covers Pods and PDBs only.
-  absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>,
-                      PersistentVolumeClaimIndex>
-      pvc_by_key_;
-  NameIndex persistent_volume_by_name_;
-  NameIndex storage_class_by_name_;
-  NameIndex csi_node_by_name_;
-  // By (namespace, name), not interned, as claims.
-  absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>,
-                      DaemonSetIndex>
-      daemon_set_by_key_;
-  StorageClassIndex default_storage_class_ = kNone;
 
   std::vector<NamespaceId> pod_namespace_;
   std::vector<NodeIndex> pod_node_;  // Or kNone (unbound), kUnknownNode.
@@ -443,9 +482,13 @@ class SnapshotBuilder {
   // else by its serialization (equal shapes, one id).
   uint32_t InternCompactShape(const internal::CompactPod& pod);
 
+  friend struct internal::SnapshotParts;
+
   Snapshot snapshot_;
   ObjectSet objects_;
   std::unique_ptr<ShapeTable> shapes_;
+  // Kinds taken from an earlier snapshot (internal::SnapshotParts::Share).
+  uint32_t shared_kinds_ = 0;
 };
 
 }  // namespace karpenter::snapshot

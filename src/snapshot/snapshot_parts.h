@@ -1,0 +1,57 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// Sharing the parts of a Snapshot between snapshots (SDK-internal, not
+// installed).
+//
+// A Snapshot keeps each kind other than pods (Nodes, PDBs, NodePools,
+// NodeClaims, VolumeAttachments, PersistentVolumeClaims, PersistentVolumes,
+// StorageClasses, CSINodes, DaemonSets) in an immutable part with the
+// indexes that depend on that kind alone. A state::ClusterState that takes
+// one snapshot after another hands the parts of the kinds no event touched
+// since the previous snapshot to the next one, so that only changed kinds
+// are copied and indexed again. The result is the snapshot Build would make
+// over the same objects: a part is exactly what Build makes of its kind.
+//
+// Thread-safety: parts are immutable; the functions are as thread-safe as
+// reading `from` and writing `builder`.
+
+#ifndef KARPENTER_SNAPSHOT_SNAPSHOT_PARTS_H_
+#define KARPENTER_SNAPSHOT_SNAPSHOT_PARTS_H_
+
+#include <cstdint>
+
+#include "karpenter/snapshot/snapshot.h"
+
+namespace karpenter::snapshot::internal {
+
+struct SnapshotParts {
+  // One bit per kind with a part.
+  enum Kind : uint32_t {
+    kNodes = 1u << 0,
+    kPdbs = 1u << 1,
+    kNodePools = 1u << 2,
+    kNodeClaims = 1u << 3,
+    kVolumeAttachments = 1u << 4,
+    kPersistentVolumeClaims = 1u << 5,
+    kPersistentVolumes = 1u << 6,
+    kStorageClasses = 1u << 7,
+    kCSINodes = 1u << 8,
+    kDaemonSets = 1u << 9,
+    kAll = (1u << 10) - 1,
+  };
+
+  // A snapshot holding `from`'s parts and nothing else (no pods, no
+  // cross-kind indexes): what a holder of parts keeps between snapshots.
+  static Snapshot Of(const Snapshot& from);
+
+  // Makes `builder` take the parts of the kinds in `kinds` from `from`
+  // instead of building them: its Build then shares their objects and
+  // indexes (nothing is copied or checked again) and fails with
+  // InvalidArgument if objects() still holds objects of one of those kinds.
+  static void Share(SnapshotBuilder& builder, const Snapshot& from,
+                    uint32_t kinds);
+};
+
+}  // namespace karpenter::snapshot::internal
+
+#endif  // KARPENTER_SNAPSHOT_SNAPSHOT_PARTS_H_
