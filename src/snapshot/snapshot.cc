@@ -255,11 +255,13 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   objects_ = ObjectSet();
   const uint32_t shared = shared_kinds_;
   shared_kinds_ = 0;
+  const bool check_keys = !unique_pod_keys_;
+  unique_pod_keys_ = false;
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_, "pods"));
   // `objects` keeps the sources and origins, for error messages.
   KARPENTER_RETURN_IF_ERROR(s.BuildNodeParts(objects, shared));
-  KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects));
+  KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects, check_keys));
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs(objects));
   KARPENTER_RETURN_IF_ERROR(s.BuildVolumeParts(objects, shared));
   s.IndexVolumeAttachmentsByNode();
@@ -351,12 +353,13 @@ NamespaceId Snapshot::Intern(absl::string_view ns) {
   return it->second;
 }
 
-absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
+absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys) {
   const std::vector<ObjectOrigin>& origins = loaded.origins.pods;
   const size_t n = pod_shape_.size();
   pod_namespace_.resize(n);
   pod_node_.assign(n, kNone);
-  pod_by_key_.reserve(n);
+  auto& by_key = pod_by_key_->map;
+  if (check_keys) by_key.reserve(n);
   // The namespace is part of the shape: interned once per shape, at the
   // shape's first pod, which keeps namespaces in first-seen pod order.
   std::vector<NamespaceId> shape_namespace(pod_shapes_.size(), kNone);
@@ -371,11 +374,13 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
     }
     const NamespaceId ns = shape_ns;
     pod_namespace_[i] = ns;
-    const auto [it, inserted] =
-        pod_by_key_.try_emplace(NamespacedKey{ns, name}, i);
-    if (!inserted) {
-      return Duplicate("Pod", absl::StrCat(namespace_names_[ns], "/", name),
-                       loaded, origins, "pods", it->second, i);
+    if (check_keys) {
+      const auto [it, inserted] =
+          by_key.try_emplace(NamespacedKey{ns, name}, i);
+      if (!inserted) {
+        return Duplicate("Pod", absl::StrCat(namespace_names_[ns], "/", name),
+                         loaded, origins, "pods", it->second, i);
+      }
     }
     const absl::string_view node_name = pods_[i]->node_name();
     if (node_name.empty()) {
@@ -394,7 +399,17 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded) {
   for (uint32_t i = 0; i < n; ++i) {
     if (pod_node_[i] < kUnknownNode) node_pods_[count[pod_node_[i]]++] = i;
   }
+  // Filled: FindPod must not fill it again.
+  if (check_keys) absl::call_once(pod_by_key_->once, [] {});
   return absl::OkStatus();
+}
+
+void Snapshot::FillPodKeyIndex() const {
+  auto& by_key = pod_by_key_->map;
+  by_key.reserve(pod_count());
+  for (uint32_t i = 0; i < pod_count(); ++i) {
+    by_key.try_emplace(NamespacedKey{pod_namespace_[i], PodName(i)}, i);
+  }
 }
 
 absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded) {
@@ -583,8 +598,10 @@ std::optional<PodIndex> Snapshot::FindPod(absl::string_view ns,
                                           absl::string_view name) const {
   const std::optional<NamespaceId> id = FindNamespace(ns);
   if (!id) return std::nullopt;
-  const auto it = pod_by_key_.find(NamespacedKey{*id, name});
-  if (it == pod_by_key_.end()) return std::nullopt;
+  absl::call_once(pod_by_key_->once, [this] { FillPodKeyIndex(); });
+  const auto& by_key = pod_by_key_->map;
+  const auto it = by_key.find(NamespacedKey{*id, name});
+  if (it == by_key.end()) return std::nullopt;
   return it->second;
 }
 
@@ -701,6 +718,10 @@ void SnapshotParts::Share(SnapshotBuilder& builder, const Snapshot& from,
   if (kinds & kCSINodes) to.csi_nodes_ = from.csi_nodes_;
   if (kinds & kDaemonSets) to.daemon_sets_ = from.daemon_sets_;
   builder.shared_kinds_ |= kinds & kAll;
+}
+
+void SnapshotParts::AssumeUniquePodKeys(SnapshotBuilder& builder) {
+  builder.unique_pod_keys_ = true;
 }
 
 }  // namespace internal

@@ -50,6 +50,11 @@ struct SnapshotParts {
   // InvalidArgument if objects() still holds objects of one of those kinds.
   static void Share(SnapshotBuilder& builder, const Snapshot& from,
                     uint32_t kinds);
+
+  // Tells `builder` that no two of its pods share a namespace/name (its
+  // caller's store is keyed by them): Build then skips the duplicate check
+  // and leaves the index FindPod reads to be built on the first FindPod.
+  static void AssumeUniquePodKeys(SnapshotBuilder& builder);
 };
 
 }  // namespace karpenter::snapshot::internal

@@ -431,6 +431,8 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   }
   const uint32_t unchanged = store.UnchangedParts();
   snapshot::internal::SnapshotParts::Share(builder, store.parts, unchanged);
+  // The store holds one pod per namespace/name.
+  snapshot::internal::SnapshotParts::AssumeUniquePodKeys(builder);
   store.ExportAllButPods(builder.objects(), /*skip=*/unchanged);
   absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
   if (snapshot.ok()) {

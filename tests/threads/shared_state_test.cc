@@ -30,6 +30,7 @@
 #include "karpenter/disruption/scheduler.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/synthetic_cluster.h"
 #include "karpenter/v1/plan.pb.h"
@@ -185,6 +186,42 @@ std::string ReadTestdata(const std::string& name) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+TEST_CASE(
+    "threads: a ClusterState's snapshot builds its pod index on the first "
+    "FindPod from any thread",
+    "[threads][snapshot]") {
+  testing::SyntheticClusterOptions options;
+  options.nodes = 40;
+  options.app_pods_per_node = 5;
+  absl::StatusOr<snapshot::ObjectSet> objects =
+      testing::MakeSyntheticCluster(options);
+  REQUIRE(objects.ok());
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const v1::Pod& pod : objects->pods) {
+    keys.emplace_back(pod.metadata().namespace_(), pod.metadata().name());
+  }
+  state::ClusterState cluster;
+  REQUIRE(cluster.ApplyAll(*std::move(objects)).ok());
+  absl::StatusOr<std::shared_ptr<const state::Published>> published =
+      cluster.Publish();
+  REQUIRE(published.ok());
+  const snapshot::Snapshot& snap = (*published)->snapshot;
+  std::vector<int> found(kThreads, 0);
+  RunOnThreads([&](int t) {
+    // Each thread starts at another pod, all racing to the first lookup.
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const auto& [ns, name] = keys[(k + static_cast<size_t>(t) * 37) %
+                                    keys.size()];
+      const std::optional<snapshot::PodIndex> p = snap.FindPod(ns, name);
+      if (p && snap.PodName(*p) == name) ++found[t];
+    }
+  });
+  for (int t = 0; t < kThreads; ++t) {
+    CHECK(found[t] == static_cast<int>(keys.size()));
+  }
+  CHECK_FALSE(snap.FindPod(keys[0].first, "no-such-pod").has_value());
 }
 
 TEST_CASE("threads: concurrent JSON and YAML loads", "[threads][snapshot]") {

@@ -65,6 +65,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -380,7 +381,9 @@ class Snapshot {
   // Nodes, PDBs, NodePools and NodeClaims, then the storage kinds.
   absl::Status BuildNodeParts(ObjectSet& loaded, uint32_t shared);
   absl::Status BuildVolumeParts(ObjectSet& loaded, uint32_t shared);
-  absl::Status IndexPods(const ObjectSet& loaded);
+  // `check_keys`: fill pod_by_key_, rejecting a duplicate namespace/name.
+  absl::Status IndexPods(const ObjectSet& loaded, bool check_keys);
+  void FillPodKeyIndex() const;
   absl::Status IndexPdbs(const ObjectSet& loaded);
   void IndexVolumeAttachmentsByNode();
 
@@ -419,7 +422,15 @@ class Snapshot {
   // move when the Snapshot does, so the views stay valid.
   NameIndex namespace_ids_;
   std::vector<absl::string_view> namespace_names_;
-  absl::flat_hash_map<NamespacedKey, PodIndex> pod_by_key_;
+  // Pods by (namespace, name). Build fills it while rejecting duplicates,
+  // unless the builder was told the keys are unique (a state::ClusterState
+  // assembling from its store): then the first FindPod fills it, so a
+  // snapshot nobody looks a pod up in never pays for it.
+  struct PodKeyIndex {
+    absl::once_flag once;
+    absl::flat_hash_map<NamespacedKey, PodIndex> map;
+  };
+  std::unique_ptr<PodKeyIndex> pod_by_key_ = std::make_unique<PodKeyIndex>();
   absl::flat_hash_map<NamespacedKey, PdbIndex> pdb_by_key_;
 
   std::vector<NamespaceId> pod_namespace_;
@@ -489,6 +500,8 @@ class SnapshotBuilder {
   std::unique_ptr<ShapeTable> shapes_;
   // Kinds taken from an earlier snapshot (internal::SnapshotParts::Share).
   uint32_t shared_kinds_ = 0;
+  // Set by internal::SnapshotParts::AssumeUniquePodKeys.
+  bool unique_pod_keys_ = false;
 };
 
 }  // namespace karpenter::snapshot
