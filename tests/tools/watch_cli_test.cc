@@ -444,9 +444,89 @@ TEST_CASE("plan watch: bad usage", "[cli-watch]") {
             "plan: -f: cannot open \"/nonexistent/w.json\": "},
            {{"explain", "n", "--watch", "-f", "/nonexistent/w.json"},
             "explain: -f: cannot open \"/nonexistent/w.json\": "},
+           {{"plan", "--watch", "--every", "-1s"},
+            "plan: --every: \"-1s\" is not a finite duration >= 0 (e.g. "
+            "10s)"},
+           {{"explain", "n", "--watch", "--every", "often"},
+            "explain: --every: \"often\" is not a finite duration >= 0 "
+            "(e.g. 10s)"},
        }) {
     test::CheckUsageError(c);
   }
+}
+
+// The demo cluster, then a quiet minute, then a bookmark, replayed from
+// 2025-03-04T07:46:00Z: kEmpty's consolidateAfter elapses at 07:46:19Z, in
+// the middle of the quiet minute.
+ChunkStreamReader QuietMinute() {
+  absl::Time start;
+  std::string error;
+  REQUIRE(absl::ParseTime(absl::RFC3339_full, "2025-03-04T07:46:00Z", &start,
+                          &error));
+  return ChunkStreamReader({DemoEvents(), kBookmark}, start,
+                           {absl::Seconds(60)});
+}
+
+TEST_CASE("plan watch: a quiet stream is planned again as time passes",
+          "[cli-watch]") {
+  ChunkStreamReader in = QuietMinute();
+  std::ostringstream out, err;
+  REQUIRE(RunPlanCommand({"--watch", "--every", "10s"}, in, out, err) ==
+          kExitOk);
+  CHECK(err.str().empty());
+  std::vector<std::string> separators;
+  const std::vector<std::string> plans = Plans(out.str(), &separators);
+  // Passes at :00, :10 (the same plan), :20 (consolidateAfter has
+  // elapsed: the empty node goes), :30 ... and at the end (the same).
+  REQUIRE(plans.size() == 2);
+  CHECK(separators == std::vector<std::string>{
+                          "--- 2025-03-04T07:46:20Z: 0 events applied, plan "
+                          "changed"});
+  CHECK(absl::StartsWith(plans[0],
+                         "Disruption pass at 2025-03-04T07:46:00Z: "
+                         "0 commands\n"));
+  CHECK(absl::StartsWith(plans[1],
+                         "Disruption pass at 2025-03-04T07:46:20Z: "
+                         "1 command (Emptiness acted)\n"));
+}
+
+TEST_CASE("plan watch: --every 0 and --at plan only on events",
+          "[cli-watch]") {
+  {
+    // No timed pass: the stream is read on at once, still at 07:46:00Z.
+    ChunkStreamReader in = QuietMinute();
+    std::ostringstream out, err;
+    REQUIRE(RunPlanCommand({"--watch", "--every", "0"}, in, out, err) ==
+            kExitOk);
+    const std::vector<std::string> plans = Plans(out.str(), nullptr);
+    REQUIRE(plans.size() == 1);
+    CHECK(absl::StrContains(plans[0], "0 commands"));
+  }
+  {
+    // --at: time does not move, so nothing is planned again for it.
+    ChunkStreamReader in = QuietMinute();
+    std::ostringstream out, err;
+    REQUIRE(RunPlanCommand({"--watch", "--at", "2025-03-04T07:46:00Z"}, in,
+                           out, err) == kExitOk);
+    CHECK(Plans(out.str(), nullptr).size() == 1);
+    CHECK(absl::StrContains(out.str(), "0 commands"));
+  }
+}
+
+TEST_CASE("explain watch: the explanation changes as time passes",
+          "[cli-watch]") {
+  ChunkStreamReader in = QuietMinute();
+  std::ostringstream out, err;
+  REQUIRE(RunExplainCommand({kEmpty, "--watch"}, in, out, err) == kExitOk);
+  std::vector<std::string> separators;
+  const std::vector<std::string> texts = Plans(out.str(), &separators);
+  REQUIRE(texts.size() == 2);
+  CHECK(separators == std::vector<std::string>{
+                          "--- 2025-03-04T07:46:20Z: 0 events applied, "
+                          "explanation changed"});
+  CHECK(absl::StrContains(texts[0], "disrupted:     at 2025-03-04T07:46:19Z"));
+  CHECK(absl::StrContains(texts[1], "verdict:       Commanded (Emptiness)"));
+  CHECK(absl::StrContains(texts[1], "disrupted:     by this pass"));
 }
 
 TEST_CASE("explain watch: the explanation when it changes", "[cli-watch]") {
@@ -508,8 +588,13 @@ TEST_CASE("watch reader: a pipe is ready while bytes or its end wait",
   REQUIRE(::pipe(fds) == 0);
   FdStreamReader reader(fds[0], "pipe");
   CHECK(!reader.Ready());  // Nothing written yet: a read would wait.
+  // Waiting for input that does not come times out, after the timeout.
+  const absl::Time before = absl::Now();
+  CHECK(!reader.WaitReady(absl::Milliseconds(30)));
+  CHECK(absl::Now() - before >= absl::Milliseconds(29));
   REQUIRE(::write(fds[1], "{\"a\": 1}\n", 9) == 9);
   CHECK(reader.Ready());
+  CHECK(reader.WaitReady(absl::Seconds(5)));  // At once: bytes are there.
   std::string chunk;
   REQUIRE(reader.Read(chunk).ok());
   CHECK(chunk == "{\"a\": 1}\n");

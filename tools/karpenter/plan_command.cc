@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <functional>
@@ -44,7 +45,8 @@ constexpr char kPlanUsage[] =
     "usage: karpenter plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
     "                      [--catalog FILE] [--no-consolidation]\n"
     "                      [--strict] [--complete]\n"
-    "       karpenter plan --watch [-f FILE|-] [options as above]\n"
+    "       karpenter plan --watch [-f FILE|-] [--every DURATION]\n"
+    "                      [options as above]\n"
     "\n"
     "Runs one disruption pass, as Karpenter's disruption controller would at\n"
     "--at (default now), over cluster dumps (any mix of files, YAML or JSON;\n"
@@ -99,7 +101,12 @@ constexpr char kPlanUsage[] =
     "'--- TIME: N events applied, plan changed'; with -o json, one JSON\n"
     "document per plan and no separators. At the end of the stream, the last\n"
     "plan if it changed, exit 0. A regular file is read to its end first,\n"
-    "then planned once. An event the cluster rejects is a 'warning:' line\n"
+    "then planned once. Without --at, a stream that stays quiet is planned\n"
+    "again every --every (default 10s, how often Karpenter's disruption\n"
+    "controller runs; 0: never), since decisions change with time alone\n"
+    "(consolidateAfter, expireAfter, budget schedules): a plan changed that\n"
+    "way follows '--- TIME: 0 events applied, plan changed'.\n"
+    "An event the cluster rejects is a 'warning:' line\n"
     "and is skipped; a value that does not decode ends the watch (exit 2).\n"
     "The dump checks run on the cluster at each pass, each warning printed\n"
     "once; --strict ends the watch (exit 2) at the first object lacking a\n"
@@ -111,7 +118,8 @@ constexpr char kExplainUsage[] =
     "usage: karpenter explain NODE [-f FILE]... [--at RFC3339]\n"
     "                         [--horizon DURATION] [--catalog FILE]\n"
     "                         [--no-consolidation] [--strict] [--complete]\n"
-    "       karpenter explain NODE --watch [-f FILE|-] [options as above]\n"
+    "       karpenter explain NODE --watch [-f FILE|-] [--every DURATION]\n"
+    "                         [options as above]\n"
     "\n"
     "Explains why the disruption controller would or would not act on NODE\n"
     "(a Node name, or a NodeClaim without a Node) at --at (default now),\n"
@@ -130,7 +138,8 @@ constexpr char kExplainUsage[] =
     "--watch (-w) reads a kubectl watch stream as 'karpenter plan --watch'\n"
     "does and prints the explanation each time it changes (times relative to\n"
     "the pass aside), after a line '--- TIME: N events applied, explanation\n"
-    "changed'. While NODE is not in the cluster, one line says so; if it is\n"
+    "changed', also when only time changed it (--every, as for plan).\n"
+    "While NODE is not in the cluster, one line says so; if it is\n"
     "not there at the end of the stream, exit status 2.\n"
     "\n"
     "Exit status 2 with a one-line message on bad usage, bad input or an\n"
@@ -148,6 +157,9 @@ struct PassArgs {
   bool watch = false;
   std::optional<std::string> catalog;
   absl::Duration horizon = absl::Hours(24 * 30);
+  // --watch without --at: how long a quiet stream waits before the next
+  // pass (0: never).
+  absl::Duration every = absl::Seconds(10);
 };
 
 // Parses the options of `plan` and `explain`; "" on success.
@@ -173,6 +185,7 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
     }
     const bool takes_value = arg == "-f" || arg == "--filename" ||
                              arg == "--at" || arg == "--catalog" ||
+                             arg == "--every" ||
                              (!explain && (arg == "-o" || arg == "--output")) ||
                              (explain && arg == "--horizon");
     if (!takes_value) {
@@ -195,6 +208,13 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
           parsed.horizon == absl::InfiniteDuration()) {
         return absl::StrCat("--horizon: \"", value,
                             "\" is not a finite duration >= 0 (e.g. 72h)");
+      }
+    } else if (arg == "--every") {
+      if (!absl::ParseDuration(value, &parsed.every) ||
+          parsed.every < absl::ZeroDuration() ||
+          parsed.every == absl::InfiniteDuration()) {
+        return absl::StrCat("--every: \"", value,
+                            "\" is not a finite duration >= 0 (e.g. 10s)");
       }
     } else if (arg == "--catalog") {
       parsed.catalog = value;
@@ -461,10 +481,10 @@ using PassFn = std::function<absl::StatusOr<Rendered>(
     const snapshot::Snapshot& snap, const disruption::PassInputs& inputs,
     absl::Time at)>;
 
-// The plan as `plan` prints it; its key is the plan without the instants
-// that follow from the pass time (the pass time, the commands' validation
-// time, the next pass), so that a watch without --at reprints a plan only
-// when a decision changed.
+// The plan as `plan` prints it; its key is the plan without what follows
+// from the pass time alone (the pass time, the commands' validation time,
+// the next pass, the candidates' disruption costs), so that a watch without
+// --at reprints a plan only when a decision changed.
 absl::StatusOr<Rendered> RenderPlan(const v1::Plan& message, absl::Time at,
                                     bool json) {
   Rendered r;
@@ -483,7 +503,13 @@ absl::StatusOr<Rendered> RenderPlan(const v1::Plan& message, absl::Time at,
   v1::Plan key = message;
   key.clear_now();
   key.clear_next_pass();
-  for (v1::PlanCommand& c : *key.mutable_commands()) c.clear_validate_at();
+  for (v1::PlanCommand& c : *key.mutable_commands()) {
+    c.clear_validate_at();
+    // Falls as the node ages (expireAfter): an order, not a decision.
+    for (v1::PlanCandidate& candidate : *c.mutable_candidates()) {
+      candidate.clear_disruption_cost();
+    }
+  }
   r.key = key.SerializeAsString();
   return r;
 }
@@ -556,6 +582,10 @@ int RunWatch(const PassArgs& args, const std::string& command,
   std::optional<std::string> last_key;
   std::optional<uint64_t> last_generation;
   int64_t events = 0;  // Applied since the last text printed.
+  // When a stream that stays quiet is planned again (--every, not --at):
+  // decisions change with time alone (consolidateAfter, expireAfter,
+  // budget schedules), as Karpenter's controller re-decides every 10s.
+  std::optional<absl::Time> next_timed;
 
   // Returns kExitOk to go on, else the exit status.
   const auto run_pass = [&]() -> int {
@@ -564,7 +594,10 @@ int RunWatch(const PassArgs& args, const std::string& command,
       return kExitOk;
     }
     last_generation = cluster.generation();
-    const absl::Time at = args.at_given ? args.at : absl::Now();
+    const absl::Time at = args.at_given ? args.at : reader.Now();
+    if (!args.at_given && args.every > absl::ZeroDuration()) {
+      next_timed = at + args.every;
+    }
     snapshot::ObjectSet objects = cluster.Export();
     snapshot::AuditOptions audit;
     audit.source = source;
@@ -620,6 +653,12 @@ int RunWatch(const PassArgs& args, const std::string& command,
 
   std::string chunk;
   for (;;) {
+    // Between values, wait for input only until the next timed pass.
+    while (next_timed.has_value() && decoder.AtBoundary() &&
+           !reader.WaitReady(
+               std::max(absl::ZeroDuration(), *next_timed - reader.Now()))) {
+      if (const int status = run_pass(); status != kExitOk) return status;
+    }
     if (absl::Status s = reader.Read(chunk); !s.ok()) {
       return fail(s.message());
     }

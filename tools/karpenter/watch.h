@@ -16,11 +16,14 @@
 #define KARPENTER_TOOLS_KARPENTER_WATCH_H_
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 
 namespace karpenter::cli {
 
@@ -37,6 +40,17 @@ class StreamReader {
   // the stream are there). Never fails: a stream that cannot be asked says
   // false.
   virtual bool Ready() = 0;
+
+  // Waits up to `timeout` (>= 0) for Ready() to become true, and returns
+  // it. Never fails. The default does not wait.
+  virtual bool WaitReady(absl::Duration timeout) {
+    (void)timeout;
+    return Ready();
+  }
+
+  // The time a pass without --at is taken at: the system clock, or a
+  // replayed stream's own clock.
+  virtual absl::Time Now() { return absl::Now(); }
 };
 
 // Reads a file descriptor (0 for standard input) with read(2) and asks
@@ -49,6 +63,8 @@ class FdStreamReader : public StreamReader {
   FdStreamReader(int fd, std::string name);
   absl::Status Read(std::string& chunk) override;
   bool Ready() override;
+  // poll(2) with the timeout, rounded up to a millisecond.
+  bool WaitReady(absl::Duration timeout) override;
 
  private:
   int fd_;
@@ -59,15 +75,33 @@ class FdStreamReader : public StreamReader {
 // recorded stream: each Read returns the next chunk (empty ones are
 // skipped), and the stream pauses after every chunk (Ready() is false
 // until the last chunk has been read; then the end is ready).
+//
+// With a clock (the second constructor), the stream replays time too: Now()
+// starts at `start`, and after chunk i has been read the stream stays quiet
+// for `quiet[i]` (zero if `quiet` is shorter): WaitReady(timeout) moves the
+// clock on by the timeout, or by what is left of the quiet period if that is
+// less (and then the next chunk is ready). Without a clock, Now() is the
+// system's and WaitReady does not wait (the next chunk follows at once).
 class ChunkStreamReader : public StreamReader {
  public:
   explicit ChunkStreamReader(std::vector<std::string> chunks);
+  ChunkStreamReader(std::vector<std::string> chunks, absl::Time start,
+                    std::vector<absl::Duration> quiet);
   absl::Status Read(std::string& chunk) override;
   bool Ready() override;
+  bool WaitReady(absl::Duration timeout) override;
+  absl::Time Now() override;
 
  private:
+  // True once every chunk has been read (the end is ready).
+  bool AtEnd() const;
+
   std::vector<std::string> chunks_;
   size_t next_ = 0;
+  std::optional<absl::Time> clock_;
+  std::vector<absl::Duration> quiet_;
+  // What is left of the quiet period after the last chunk read.
+  absl::Duration quiet_left_ = absl::ZeroDuration();
 };
 
 // `karpenter plan ...` and `karpenter explain ...` (`args` start after the

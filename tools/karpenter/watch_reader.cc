@@ -3,7 +3,9 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -46,8 +48,32 @@ bool FdStreamReader::Ready() {
   }
 }
 
+bool FdStreamReader::WaitReady(absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  struct pollfd p = {};
+  p.fd = fd_;
+  p.events = POLLIN;
+  for (;;) {
+    const int64_t ms = std::min<int64_t>(
+        INT_MAX, absl::ToInt64Milliseconds(
+                     absl::Ceil(std::max(absl::ZeroDuration(),
+                                         deadline - absl::Now()),
+                                absl::Milliseconds(1))));
+    const int n = ::poll(&p, 1, static_cast<int>(ms));
+    if (n >= 0) {
+      return n > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
+    }
+    if (errno != EINTR) return false;
+  }
+}
+
 ChunkStreamReader::ChunkStreamReader(std::vector<std::string> chunks)
     : chunks_(std::move(chunks)) {}
+
+ChunkStreamReader::ChunkStreamReader(std::vector<std::string> chunks,
+                                     absl::Time start,
+                                     std::vector<absl::Duration> quiet)
+    : chunks_(std::move(chunks)), clock_(start), quiet_(std::move(quiet)) {}
 
 absl::Status ChunkStreamReader::Read(std::string& chunk) {
   while (next_ < chunks_.size() && chunks_[next_].empty()) ++next_;
@@ -55,14 +81,34 @@ absl::Status ChunkStreamReader::Read(std::string& chunk) {
     chunk.clear();
     return absl::OkStatus();
   }
+  quiet_left_ = next_ < quiet_.size() ? quiet_[next_] : absl::ZeroDuration();
   chunk = std::move(chunks_[next_++]);
   return absl::OkStatus();
 }
 
-bool ChunkStreamReader::Ready() {
+bool ChunkStreamReader::AtEnd() const {
   size_t rest = next_;
   while (rest < chunks_.size() && chunks_[rest].empty()) ++rest;
   return rest == chunks_.size();
+}
+
+bool ChunkStreamReader::Ready() { return AtEnd(); }
+
+bool ChunkStreamReader::WaitReady(absl::Duration timeout) {
+  if (AtEnd()) return true;
+  if (!clock_.has_value()) return true;
+  if (quiet_left_ <= timeout) {
+    *clock_ += quiet_left_;
+    quiet_left_ = absl::ZeroDuration();
+    return true;
+  }
+  *clock_ += timeout;
+  quiet_left_ -= timeout;
+  return false;
+}
+
+absl::Time ChunkStreamReader::Now() {
+  return clock_.has_value() ? *clock_ : absl::Now();
 }
 
 }  // namespace karpenter::cli

@@ -51,7 +51,10 @@
 // over every pod asks without decoding anything.
 //
 // Thread-safety: immutable after Build; any number of threads may read one
-// snapshot concurrently. Movable (indexes and views survive the move), not
+// snapshot concurrently (the pods-by-key index of a snapshot taken from a
+// state::ClusterState is built on its first FindPod, under absl::call_once).
+// Snapshots may share immutable storage with each other; destroying one
+// never affects another. Movable (indexes and views survive the move), not
 // copyable. `SnapshotBuilder` is not thread-safe.
 
 #ifndef KARPENTER_SNAPSHOT_SNAPSHOT_H_

@@ -47,8 +47,14 @@
 // event stays cheap and few pods are ever held whole), so taking a snapshot
 // copies bytes and builds indexes without serializing anything: about 20x
 // faster than Snapshot::Build over the same objects (bench/README.md, issue
-// 23). Publications do not yet share their pod store and indexes with each
-// other (docs/design.md §5.3).
+// 23). Successive snapshots share storage: each pod's compacted record is
+// shared by the state and every snapshot holding that pod, and the objects
+// and indexes of each other kind (snapshot/snapshot_parts.h) are shared by
+// successive snapshots until an event changes that kind. What a snapshot
+// still builds whole is its per-pod indexes; a publication also rebuilds
+// its SnapshotFacts (docs/design.md §5.3). The state keeps the parts of the
+// last snapshot it took, so those kinds are held twice while no snapshot
+// of them is held elsewhere.
 //
 // Snapshots are immutable and shared: `Publish()` returns a
 // `std::shared_ptr<const Published>` that stays valid for as long as the
