@@ -586,6 +586,8 @@ int RunWatch(const PassArgs& args, const std::string& command,
   // decisions change with time alone (consolidateAfter, expireAfter,
   // budget schedules), as Karpenter's controller re-decides every 10s.
   std::optional<absl::Time> next_timed;
+  // The generation of the cluster last checked and found to lack nothing.
+  std::optional<uint64_t> clean_generation;
 
   // Returns kExitOk to go on, else the exit status.
   const auto run_pass = [&]() -> int {
@@ -598,13 +600,19 @@ int RunWatch(const PassArgs& args, const std::string& command,
     if (!args.at_given && args.every > absl::ZeroDuration()) {
       next_timed = at + args.every;
     }
-    snapshot::ObjectSet objects = cluster.Export();
+    // The checks read the objects only (nothing missing stays nothing
+    // missing whatever the time): a cluster found complete and unchanged
+    // since, as at a timed pass, is not exported and checked again.
+    const bool checked = clean_generation == cluster.generation();
+    snapshot::ObjectSet objects =
+        checked ? snapshot::ObjectSet() : cluster.Export();
     snapshot::AuditOptions audit;
     audit.source = source;
     audit.now_label = args.at_given ? "--at" : "now";
     audit.node_creation = false;  // No termination here either.
     absl::StatusOr<std::vector<snapshot::DumpWarning>> missing =
-        snapshot::AuditDump(objects, at, audit);
+        checked ? std::vector<snapshot::DumpWarning>()
+                : snapshot::AuditDump(objects, at, audit);
     if (!missing.ok()) return fail(missing.status().message());
     if (args.strict && !missing->empty()) {
       const snapshot::DumpWarning& w = (*missing)[0];
@@ -619,7 +627,10 @@ int RunWatch(const PassArgs& args, const std::string& command,
                                             absl::StrJoin(w.fields, ", "));
       if (warned.insert(once).second) err << "warning: " << w.message << "\n";
     }
-    for (const snapshot::DumpWarning& w : snapshot::AuditCoverage(objects)) {
+    if (missing->empty()) clean_generation = cluster.generation();
+    for (const snapshot::DumpWarning& w :
+         checked ? std::vector<snapshot::DumpWarning>()
+                 : snapshot::AuditCoverage(objects)) {
       if (!warned.insert(w.message).second) continue;
       err << (w.kind == snapshot::DumpWarningKind::kInformational ? "note: "
                                                                   : "warning: ")
