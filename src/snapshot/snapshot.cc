@@ -308,8 +308,8 @@ absl::Status Snapshot::BuildNodeParts(ObjectSet& loaded, uint32_t shared) {
       NewPart(loaded.nodes, shared, Bits::kNodes, "nodes", nodes));
   KARPENTER_RETURN_IF_ERROR(
       NewPart(loaded.pdbs, shared, Bits::kPdbs, "pdbs", pdbs));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_pools, shared,
-                                    Bits::kNodePools, "node_pools", pools));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_pools, shared, Bits::kNodePools,
+                                    "node_pools", pools));
   KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_claims, shared,
                                     Bits::kNodeClaims, "node_claims", claims));
   if (nodes != nullptr) {
@@ -328,9 +328,9 @@ absl::Status Snapshot::BuildNodeParts(ObjectSet& loaded, uint32_t shared) {
     node_pools_ = std::move(pools);
   }
   if (claims != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(claims->objects, "NodeClaim",
-                                          loaded, o.node_claims,
-                                          "node_claims", claims->by_name));
+    KARPENTER_RETURN_IF_ERROR(IndexByName(claims->objects, "NodeClaim", loaded,
+                                          o.node_claims, "node_claims",
+                                          claims->by_name));
     const auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
       if (key.empty()) return;
       const auto [it, inserted] = index.try_emplace(key, i);
@@ -495,9 +495,9 @@ absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
                                     Bits::kDaemonSets, "daemon_sets",
                                     daemon_sets));
   if (vas != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(
-        vas->objects, "VolumeAttachment", loaded, o.volume_attachments,
-        "volume_attachments", vas->by_name));
+    KARPENTER_RETURN_IF_ERROR(IndexByName(vas->objects, "VolumeAttachment",
+                                          loaded, o.volume_attachments,
+                                          "volume_attachments", vas->by_name));
     volume_attachments_ = std::move(vas);
   }
   if (pvcs != nullptr) {
@@ -521,9 +521,9 @@ absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
     KARPENTER_RETURN_IF_ERROR(IndexByName(list, "StorageClass", loaded,
                                           o.storage_classes, "storage_classes",
                                           classes->by_name));
-    KARPENTER_RETURN_IF_ERROR(
-        ValidateEach(list, "StorageClass", loaded, o.storage_classes,
-                     "storage_classes", &internal::ValidateStorageClass));
+    KARPENTER_RETURN_IF_ERROR(ValidateEach(list, "StorageClass", loaded,
+                                           o.storage_classes, "storage_classes",
+                                           &internal::ValidateStorageClass));
     uint32_t& best = classes->default_class;
     for (uint32_t i = 0; i < list.size(); ++i) {
       if (!IsDefaultClass(list[i])) continue;

@@ -117,10 +117,10 @@ struct KindStore {
 // The SnapshotParts bit of each kind but pods.
 template <typename T>
 constexpr uint32_t PartBit();
-#define KARPENTER_STATE_PART(Type, Bit)                     \
-  template <>                                               \
-  constexpr uint32_t PartBit<Type>() {                      \
-    return snapshot::internal::SnapshotParts::Bit;          \
+#define KARPENTER_STATE_PART(Type, Bit)            \
+  template <>                                      \
+  constexpr uint32_t PartBit<Type>() {             \
+    return snapshot::internal::SnapshotParts::Bit; \
   }
 KARPENTER_STATE_PART(v1::Node, kNodes);
 KARPENTER_STATE_PART(v1::PodDisruptionBudget, kPdbs);
@@ -161,9 +161,10 @@ struct ClusterState::Store {
         if (const auto* raw = std::get_if<v1::Pod>(&object.form)) {
           out.push_back(*raw);
         } else {
-          out.push_back(std::get<std::shared_ptr<
-                            const snapshot::internal::CompactPod>>(object.form)
-                            ->Decode());
+          out.push_back(
+              std::get<std::shared_ptr<const snapshot::internal::CompactPod>>(
+                  object.form)
+                  ->Decode());
         }
       } else {
         out.push_back(object);
@@ -196,11 +197,8 @@ struct ClusterState::Store {
   uint32_t UnchangedParts() const {
     if (!has_parts) return 0;
     uint32_t bits = 0;
-    std::apply(
-        [&](const auto&... store) {
-          ((bits |= Unchanged(store)), ...);
-        },
-        kinds);
+    std::apply([&](const auto&... store) { ((bits |= Unchanged(store)), ...); },
+               kinds);
     return bits;
   }
   template <typename T>

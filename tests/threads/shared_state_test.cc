@@ -212,8 +212,8 @@ TEST_CASE(
   RunOnThreads([&](int t) {
     // Each thread starts at another pod, all racing to the first lookup.
     for (size_t k = 0; k < keys.size(); ++k) {
-      const auto& [ns, name] = keys[(k + static_cast<size_t>(t) * 37) %
-                                    keys.size()];
+      const auto& [ns, name] =
+          keys[(k + static_cast<size_t>(t) * 37) % keys.size()];
       const std::optional<snapshot::PodIndex> p = snap.FindPod(ns, name);
       if (p && snap.PodName(*p) == name) ++found[t];
     }

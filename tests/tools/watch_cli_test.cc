@@ -490,8 +490,7 @@ TEST_CASE("plan watch: a quiet stream is planned again as time passes",
                          "1 command (Emptiness acted)\n"));
 }
 
-TEST_CASE("plan watch: --every 0 and --at plan only on events",
-          "[cli-watch]") {
+TEST_CASE("plan watch: --every 0 and --at plan only on events", "[cli-watch]") {
   {
     // No timed pass: the stream is read on at once, still at 07:46:00Z.
     ChunkStreamReader in = QuietMinute();
@@ -506,8 +505,8 @@ TEST_CASE("plan watch: --every 0 and --at plan only on events",
     // --at: time does not move, so nothing is planned again for it.
     ChunkStreamReader in = QuietMinute();
     std::ostringstream out, err;
-    REQUIRE(RunPlanCommand({"--watch", "--at", "2025-03-04T07:46:00Z"}, in,
-                           out, err) == kExitOk);
+    REQUIRE(RunPlanCommand({"--watch", "--at", "2025-03-04T07:46:00Z"}, in, out,
+                           err) == kExitOk);
     CHECK(Plans(out.str(), nullptr).size() == 1);
     CHECK(absl::StrContains(out.str(), "0 commands"));
   }
@@ -521,9 +520,9 @@ TEST_CASE("explain watch: the explanation changes as time passes",
   std::vector<std::string> separators;
   const std::vector<std::string> texts = Plans(out.str(), &separators);
   REQUIRE(texts.size() == 2);
-  CHECK(separators == std::vector<std::string>{
-                          "--- 2025-03-04T07:46:20Z: 0 events applied, "
-                          "explanation changed"});
+  CHECK(separators ==
+        std::vector<std::string>{"--- 2025-03-04T07:46:20Z: 0 events applied, "
+                                 "explanation changed"});
   CHECK(absl::StrContains(texts[0], "disrupted:     at 2025-03-04T07:46:19Z"));
   CHECK(absl::StrContains(texts[1], "verdict:       Commanded (Emptiness)"));
   CHECK(absl::StrContains(texts[1], "disrupted:     by this pass"));

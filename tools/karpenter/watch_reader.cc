@@ -55,10 +55,9 @@ bool FdStreamReader::WaitReady(absl::Duration timeout) {
   p.events = POLLIN;
   for (;;) {
     const int64_t ms = std::min<int64_t>(
-        INT_MAX, absl::ToInt64Milliseconds(
-                     absl::Ceil(std::max(absl::ZeroDuration(),
-                                         deadline - absl::Now()),
-                                absl::Milliseconds(1))));
+        INT_MAX, absl::ToInt64Milliseconds(absl::Ceil(
+                     std::max(absl::ZeroDuration(), deadline - absl::Now()),
+                     absl::Milliseconds(1))));
     const int n = ::poll(&p, 1, static_cast<int>(ms));
     if (n >= 0) {
       return n > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
