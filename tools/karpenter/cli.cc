@@ -127,6 +127,19 @@ std::string ParseTimeFlag(const std::string& flag, const std::string& value,
                       ")");
 }
 
+std::string ParseDurationFlag(const std::string& flag,
+                              const std::string& value,
+                              absl::string_view example, absl::Duration& d) {
+  absl::Duration parsed;
+  if (absl::ParseDuration(value, &parsed) && parsed >= absl::ZeroDuration() &&
+      parsed != absl::InfiniteDuration()) {
+    d = parsed;
+    return "";
+  }
+  return absl::StrCat(flag, ": \"", value,
+                      "\" is not a finite duration >= 0 (e.g. ", example, ")");
+}
+
 int PrintJson(const google::protobuf::Message& message,
               const std::string& command, std::ostream& out,
               std::ostream& err) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "google/protobuf/message.h"
 #include "karpenter/cloud_provider.h"
@@ -166,6 +167,13 @@ std::string FormatCliTime(absl::Time t);
 // else the problem naming the flag and the quoted value.
 std::string ParseTimeFlag(const std::string& flag, const std::string& value,
                           absl::Time& t);
+
+// Parses the Go duration `value` of `flag` ("90s", "72h") into `d`, which
+// must be finite and >= 0. Returns "" on success, else the problem naming
+// the flag and the quoted value, with `example` as a valid one.
+std::string ParseDurationFlag(const std::string& flag,
+                              const std::string& value,
+                              absl::string_view example, absl::Duration& d);
 
 // Prints `message` in proto3's JSON mapping (indented, every field) to
 // `out`. On failure prints one line prefixed with `command` to `err` and

@@ -203,18 +203,14 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
       }
       parsed.at_given = true;
     } else if (arg == "--horizon") {
-      if (!absl::ParseDuration(value, &parsed.horizon) ||
-          parsed.horizon < absl::ZeroDuration() ||
-          parsed.horizon == absl::InfiniteDuration()) {
-        return absl::StrCat("--horizon: \"", value,
-                            "\" is not a finite duration >= 0 (e.g. 72h)");
+      if (std::string p = ParseDurationFlag(arg, value, "72h", parsed.horizon);
+          !p.empty()) {
+        return p;
       }
     } else if (arg == "--every") {
-      if (!absl::ParseDuration(value, &parsed.every) ||
-          parsed.every < absl::ZeroDuration() ||
-          parsed.every == absl::InfiniteDuration()) {
-        return absl::StrCat("--every: \"", value,
-                            "\" is not a finite duration >= 0 (e.g. 10s)");
+      if (std::string p = ParseDurationFlag(arg, value, "10s", parsed.every);
+          !p.empty()) {
+        return p;
       }
     } else if (arg == "--catalog") {
       parsed.catalog = value;
