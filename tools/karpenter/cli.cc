@@ -127,8 +127,7 @@ std::string ParseTimeFlag(const std::string& flag, const std::string& value,
                       ")");
 }
 
-std::string ParseDurationFlag(const std::string& flag,
-                              const std::string& value,
+std::string ParseDurationFlag(const std::string& flag, const std::string& value,
                               absl::string_view example, absl::Duration& d) {
   absl::Duration parsed;
   if (absl::ParseDuration(value, &parsed) && parsed >= absl::ZeroDuration() &&

@@ -171,8 +171,7 @@ std::string ParseTimeFlag(const std::string& flag, const std::string& value,
 // Parses the Go duration `value` of `flag` ("90s", "72h") into `d`, which
 // must be finite and >= 0. Returns "" on success, else the problem naming
 // the flag and the quoted value, with `example` as a valid one.
-std::string ParseDurationFlag(const std::string& flag,
-                              const std::string& value,
+std::string ParseDurationFlag(const std::string& flag, const std::string& value,
                               absl::string_view example, absl::Duration& d);
 
 // Prints `message` in proto3's JSON mapping (indented, every field) to
