@@ -173,8 +173,8 @@ struct ClusterState::Store {
   }
 
   // `object` as its kind is held.
-  // Copies every kind but pods (and the skipped-kind counts) into `out`.
-  // Every kind but pods, except those in `skip` (SnapshotParts bits).
+  // Copies every kind but pods (and the skipped-kind counts) into `out`,
+  // except the kinds in `skip` (SnapshotParts bits).
   void ExportAllButPods(snapshot::ObjectSet& out, uint32_t skip = 0) const {
     ExportUnless(skip, out.nodes);
     ExportUnless(skip, out.pdbs);
