@@ -9,9 +9,10 @@
 // that keeps a cluster up to date event by event (state/ClusterState, the
 // informer caches of Karpenter's pkg/controllers/state/cluster.go) can pay
 // that cost once per pod event instead: it keeps every pod as a CompactPod
-// made by a PodCompactor, and assembles each Snapshot with
-// SnapshotBuilder::AddCompactPod, which only copies bytes and maps shapes
-// to ids by pointer.
+// made by a PodCompactor, held by std::shared_ptr, and assembles each
+// Snapshot with SnapshotBuilder::AddCompactPod, which keeps that record
+// itself (the Snapshot's pod store is these records; AddPod makes one per
+// pod) and maps shapes to ids by pointer.
 //
 // A Snapshot assembled from CompactPods is identical to one built from the
 // original pods with AddPod: same pod_shape_count, PodShapeId of every pod
