@@ -56,6 +56,31 @@ TEST_CASE("plan cli: text lists the command and a verdict per node",
   CHECK(absl::StrContains(r.out, "\nNext pass: 2025-03-05T12:00:00Z\n"));
 }
 
+TEST_CASE("plan cli: without --at, now is taken to the second", "[cli][plan]") {
+  const test::Result r = Run({"plan"});
+  REQUIRE(r.status == kExitOk);
+  // "Disruption pass at T: ..." and "Next pass: T": whole seconds both, as
+  // the JSON's "now" (no fraction of the system clock's).
+  const size_t at = r.out.find("Disruption pass at ");
+  REQUIRE(at == 0);
+  const std::string pass_time = r.out.substr(19, 20);
+  const size_t next = r.out.find("\nNext pass: ");
+  REQUIRE(next != std::string::npos);
+  const std::string next_line =
+      r.out.substr(next + 12, r.out.find('\n', next + 1) - next - 12);
+  absl::Time pass, next_pass;
+  std::string error;
+  REQUIRE(absl::ParseTime("%Y-%m-%dT%H:%M:%SZ", pass_time, &pass, &error));
+  INFO(next_line);
+  REQUIRE(absl::ParseTime("%Y-%m-%dT%H:%M:%SZ", next_line, &next_pass, &error));
+  CHECK(next_pass > pass);
+  const test::Result j = Run({"plan", "-o", "json"});
+  REQUIRE(j.status == kExitOk);
+  const size_t now = j.out.find("\"now\": \"");
+  REQUIRE(now != std::string::npos);
+  CHECK(j.out.substr(now + 8 + 19, 2) == "Z\"");
+}
+
 TEST_CASE("plan cli: json parses back into a Plan", "[cli][plan]") {
   const test::Result r = Run({"plan", "--at", kAt, "-o", "json"});
   REQUIRE(r.status == kExitOk);

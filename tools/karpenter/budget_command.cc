@@ -164,7 +164,7 @@ constexpr size_t kMaxTimelineSegments = 1000;
 
 struct BudgetsArgs {
   std::vector<std::string> files;
-  absl::Time at = absl::Now();
+  absl::Time at = CliNow();
   std::optional<absl::Time> until;
   bool json = false;
   bool at_given = false;

@@ -115,6 +115,8 @@ std::string TakeFileArg(const std::vector<std::string>& args, size_t& i,
   return "";
 }
 
+absl::Time CliNow() { return TruncateToSecond(absl::Now()); }
+
 std::string FormatCliTime(absl::Time t) {
   return FormatRfc3339(TruncateToSecond(t));
 }

@@ -158,6 +158,12 @@ inline constexpr char kCompleteHint[] =
 std::optional<std::vector<InstanceType>> LoadCatalogFlag(
     const std::string& path, const std::string& command, std::ostream& err);
 
+// The time a command takes as now when --at (or --from) is not given: the
+// system clock truncated to the second, as the commands print instants, so
+// that the instants a pass derives from it (VALIDATE AT, Next pass) print
+// as they are.
+absl::Time CliNow();
+
 // `t` as the commands print instants: RFC 3339 in UTC with second precision
 // ("2025-03-05T12:00:00Z"), a fraction dropped as Go's time.RFC3339 drops
 // it; "infinite-future" and "infinite-past" for the infinite times.

@@ -84,8 +84,7 @@ int RunCronNext(const std::vector<std::string>& args, std::ostream& out,
     PrintError(err, "cron next: " + std::string(schedule.status().message()));
     return kExitUsage;
   }
-  absl::Time t =
-      parsed.from == absl::InfinitePast() ? absl::Now() : parsed.from;
+  absl::Time t = parsed.from == absl::InfinitePast() ? CliNow() : parsed.from;
   for (int i = 0; i < parsed.count; ++i) {
     t = schedule->Next(t);
     if (t == absl::InfiniteFuture()) {

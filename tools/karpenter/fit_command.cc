@@ -159,7 +159,7 @@ int RunFitCommand(const std::vector<std::string>& args, std::ostream& out,
   const std::vector<std::string> key =
       absl::StrSplit(parsed.positional[0], '/');
   DumpChecks checks;
-  checks.at = absl::Now();
+  checks.at = CliNow();
   checks.strict = parsed.strict;
   std::optional<snapshot::Snapshot> snap =
       LoadSnapshot(parsed.files, "fit", checks, err);

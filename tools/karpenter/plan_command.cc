@@ -148,7 +148,7 @@ constexpr char kExplainUsage[] =
 struct PassArgs {
   std::vector<std::string> files;
   std::vector<std::string> positional;
-  absl::Time at = absl::Now();
+  absl::Time at = CliNow();
   bool at_given = false;
   bool json = false;
   bool no_consolidation = false;

@@ -213,7 +213,7 @@ int RunProvisionCommand(const std::vector<std::string>& args, std::ostream& out,
     PrintError(err, "provision: " + p);
     return kExitUsage;
   }
-  const absl::Time now = absl::Now();
+  const absl::Time now = CliNow();
   DumpChecks checks;
   checks.at = now;
   checks.strict = parsed.strict;

@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
 
 namespace karpenter::cli {
@@ -48,9 +47,9 @@ class StreamReader {
     return Ready();
   }
 
-  // The time a pass without --at is taken at: the system clock, or a
-  // replayed stream's own clock.
-  virtual absl::Time Now() { return absl::Now(); }
+  // The time a pass without --at is taken at: the system clock to the
+  // second (cli.h CliNow), or a replayed stream's own clock.
+  virtual absl::Time Now();
 };
 
 // Reads a file descriptor (0 for standard input) with read(2) and asks

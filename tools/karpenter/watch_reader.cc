@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "cli.h"
 #include "watch.h"
 
 namespace karpenter::cli {
@@ -66,6 +68,8 @@ bool FdStreamReader::WaitReady(absl::Duration timeout) {
   }
 }
 
+absl::Time StreamReader::Now() { return CliNow(); }
+
 ChunkStreamReader::ChunkStreamReader(std::vector<std::string> chunks)
     : chunks_(std::move(chunks)) {}
 
@@ -107,7 +111,7 @@ bool ChunkStreamReader::WaitReady(absl::Duration timeout) {
 }
 
 absl::Time ChunkStreamReader::Now() {
-  return clock_.has_value() ? *clock_ : absl::Now();
+  return clock_.has_value() ? *clock_ : CliNow();
 }
 
 }  // namespace karpenter::cli
