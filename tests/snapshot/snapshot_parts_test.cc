@@ -85,5 +85,20 @@ TEST_CASE("snapshot parts: an empty snapshot has empty parts", "[snapshot]") {
   CHECK_FALSE(parts.FindNodeClaimByProviderId("aws:///x").has_value());
 }
 
+TEST_CASE("snapshot parts: a moved-from snapshot reads as an empty one",
+          "[snapshot]") {
+  absl::StatusOr<Snapshot> built = Snapshot::Build(Cluster());
+  REQUIRE(built.ok());
+  const Snapshot moved = *std::move(built);
+  REQUIRE_FALSE(moved.nodes().empty());
+  const Snapshot& from = *built;  // NOLINT: read after move on purpose.
+  CHECK(from.nodes().empty());
+  CHECK(from.node_claims().empty());
+  CHECK(from.pod_count() == 0);
+  CHECK_FALSE(from.FindNode(moved.nodes()[0].metadata().name()).has_value());
+  CHECK_FALSE(from.FindPod("default", "x").has_value());
+  CHECK_FALSE(from.DefaultStorageClass().has_value());
+}
+
 }  // namespace
 }  // namespace karpenter::snapshot

@@ -367,6 +367,28 @@ class Snapshot {
         new std::shared_ptr<const Part<T>>(std::make_shared<Part<T>>());
     return *empty;
   }
+  // A shared part, never null: empty by default and once moved from, so a
+  // moved-from Snapshot reads as an empty one.
+  template <typename T>
+  class PartPtr {
+   public:
+    PartPtr() : part_(EmptyPart<T>()) {}
+    template <typename U>
+    PartPtr(std::shared_ptr<U> part)  // NOLINT: converts a built part.
+        : part_(std::move(part)) {}
+    PartPtr(const PartPtr&) = default;
+    PartPtr& operator=(const PartPtr&) = default;
+    PartPtr(PartPtr&& other) noexcept
+        : part_(std::exchange(other.part_, EmptyPart<T>())) {}
+    PartPtr& operator=(PartPtr&& other) noexcept {
+      part_ = std::exchange(other.part_, EmptyPart<T>());
+      return *this;
+    }
+    const Part<T>* operator->() const { return part_.get(); }
+
+   private:
+    std::shared_ptr<const Part<T>> part_;
+  };
 
   static std::optional<uint32_t> Lookup(const NameIndex& index,
                                         absl::string_view key);
@@ -390,7 +412,7 @@ class Snapshot {
   absl::Status IndexPdbs(const ObjectSet& loaded);
   void IndexVolumeAttachmentsByNode();
 
-  std::shared_ptr<const Part<v1::Node>> nodes_ = EmptyPart<v1::Node>();
+  PartPtr<v1::Node> nodes_;
   // The pod store (see the file comment): one immutable compacted record
   // per pod (its shape, wire bytes, name and node name), shared with the
   // ClusterState and other snapshots that hold the same pod, so a snapshot
@@ -401,24 +423,15 @@ class Snapshot {
   std::vector<std::shared_ptr<const v1::Pod>> pod_shapes_;
   std::vector<uint32_t> pod_shape_;
   std::vector<PodReady> pod_ready_;
-  std::shared_ptr<const Part<v1::PodDisruptionBudget>> pdbs_ =
-      EmptyPart<v1::PodDisruptionBudget>();
-  std::shared_ptr<const Part<v1::NodePool>> node_pools_ =
-      EmptyPart<v1::NodePool>();
-  std::shared_ptr<const Part<v1::NodeClaim>> node_claims_ =
-      EmptyPart<v1::NodeClaim>();
-  std::shared_ptr<const Part<v1::VolumeAttachment>> volume_attachments_ =
-      EmptyPart<v1::VolumeAttachment>();
-  std::shared_ptr<const Part<v1::PersistentVolumeClaim>>
-      persistent_volume_claims_ = EmptyPart<v1::PersistentVolumeClaim>();
-  std::shared_ptr<const Part<v1::PersistentVolume>> persistent_volumes_ =
-      EmptyPart<v1::PersistentVolume>();
-  std::shared_ptr<const Part<v1::StorageClass>> storage_classes_ =
-      EmptyPart<v1::StorageClass>();
-  std::shared_ptr<const Part<v1::CSINode>> csi_nodes_ =
-      EmptyPart<v1::CSINode>();
-  std::shared_ptr<const Part<v1::DaemonSet>> daemon_sets_ =
-      EmptyPart<v1::DaemonSet>();
+  PartPtr<v1::PodDisruptionBudget> pdbs_;
+  PartPtr<v1::NodePool> node_pools_;
+  PartPtr<v1::NodeClaim> node_claims_;
+  PartPtr<v1::VolumeAttachment> volume_attachments_;
+  PartPtr<v1::PersistentVolumeClaim> persistent_volume_claims_;
+  PartPtr<v1::PersistentVolume> persistent_volumes_;
+  PartPtr<v1::StorageClass> storage_classes_;
+  PartPtr<v1::CSINode> csi_nodes_;
+  PartPtr<v1::DaemonSet> daemon_sets_;
   std::map<std::string, int64_t> skipped_kinds_;
 
   // Keys are views into the protos above; the vectors' heap buffers do not
