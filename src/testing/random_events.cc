@@ -183,20 +183,8 @@ std::vector<Event> RandomEventGenerator::InitialEvents() {
   int pod = 0;
   const auto app_pod = [&](const std::string& node) {
     const int app = Roll(options_.apps);
-    v1::Pod p = MakePod({.name = absl::StrCat(AppName(app), "-", pod),
-                         .ns = NamespaceName(Roll(options_.namespaces)),
-                         .app = AppName(app),
-                         .node = node,
-                         .phase = node.empty() ? "Pending" : "Running",
-                         .owner = "ReplicaSet",
-                         .owner_name = AppName(app),
-                         .created = created,
-                         .started = created,
-                         .cpu = std::string(kCpus[Roll(4)]),
-                         .memory = "256Mi",
-                         .ready = node.empty() ? "" : "True"});
-    ++pod;
-    return p;
+    return AppPod(app, absl::StrCat(AppName(app), "-", pod++), node, created,
+                  /*running=*/true);
   };
   for (int n = 0; n < options_.nodes; ++n) {
     for (int k = 0; k < options_.pods_per_node; ++k) {
@@ -461,18 +449,34 @@ Object RandomEventGenerator::NewObject() {
           nodes.empty() || Roll(4) == 0
               ? ""
               : nodes[Roll(static_cast<int>(nodes.size()))];
-      return MakePod({.name = absl::StrCat(AppName(app), "-new-", id),
-                      .ns = NamespaceName(Roll(options_.namespaces)),
-                      .app = AppName(app),
-                      .node = node,
-                      .phase = node.empty() ? "Pending" : "Running",
-                      .owner = "ReplicaSet",
-                      .owner_name = AppName(app),
-                      .created = created,
-                      .cpu = std::string(kCpus[Roll(4)]),
-                      .memory = "256Mi"});
+      return AppPod(app, absl::StrCat(AppName(app), "-new-", id), node, created,
+                    /*running=*/false);
     }
   }
+}
+
+v1::Pod RandomEventGenerator::AppPod(int app, std::string name,
+                                     const std::string& node,
+                                     absl::Time created, bool running) {
+  // The namespace is rolled before the CPU request: seeds keep their
+  // streams.
+  const std::string ns = NamespaceName(Roll(options_.namespaces));
+  const std::string cpu(kCpus[Roll(4)]);
+  PodOptions o{.name = std::move(name),
+               .ns = ns,
+               .app = AppName(app),
+               .node = node,
+               .phase = node.empty() ? "Pending" : "Running",
+               .owner = "ReplicaSet",
+               .owner_name = AppName(app),
+               .created = created,
+               .cpu = cpu,
+               .memory = "256Mi"};
+  if (running) {
+    o.started = created;
+    o.ready = node.empty() ? "" : "True";
+  }
+  return MakePod(o);
 }
 
 Event RandomEventGenerator::Next() {

@@ -113,6 +113,11 @@ class RandomEventGenerator {
   std::vector<size_t> Live(bool live) const;
   // The names of the nodes tracked as live.
   std::vector<std::string> LiveNodes() const;
+  // A ReplicaSet pod of app `app` named `name` on `node` ("": pending), in
+  // a random namespace with a random CPU request; `running` also sets its
+  // start time and (when bound) a Ready condition.
+  v1::Pod AppPod(int app, std::string name, const std::string& node,
+                 absl::Time created, bool running);
   // A changed version of `object` (fields that matter to a pass).
   void Mutate(state::Object& object);
   state::Object NewObject();
