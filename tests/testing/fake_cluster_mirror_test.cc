@@ -20,6 +20,7 @@
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
 #include "karpenter/testing/snapshot_equal.h"
+#include "kit_test_util.h"
 
 // The builders take designated initializers that omit fields; GCC 12 warns
 // about every omitted member even though each has a default.
@@ -27,8 +28,6 @@
 
 namespace karpenter::testing {
 namespace {
-
-constexpr absl::Time kT0 = kTestEpoch;
 
 std::vector<std::string> NodeNames(const snapshot::Snapshot& s) {
   std::vector<std::string> out;
@@ -44,16 +43,8 @@ std::vector<std::string> PodNames(const snapshot::Snapshot& s) {
   return out;
 }
 
-struct Env {
-  FakeClock clock{kT0};
-  std::unique_ptr<FakeCluster> cluster;
-
-  explicit Env(snapshot::ObjectSet objects, FakeClusterOptions options = {}) {
-    auto created = FakeCluster::Create(std::move(objects), clock, options);
-    INFO(created.status().ToString());
-    REQUIRE(created.ok());
-    cluster = *std::move(created);
-  }
+struct Env : kit_test::FakeClusterEnv {
+  using FakeClusterEnv::FakeClusterEnv;
 
   // Read(), checked against a snapshot built from scratch.
   snapshot::Snapshot Read() {

@@ -17,6 +17,7 @@
 #include "karpenter/budget/pdb.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
+#include "kit_test_util.h"
 
 // The builders below take designated initializers that omit fields; GCC 12
 // warns about every omitted member even though each has a default.
@@ -78,20 +79,10 @@ PodRef Ref(const std::string& name, const std::string& uid = "") {
 }
 
 // A fake over `objects` with its own clock at kT0.
-struct Env {
-  FakeClock clock{kT0};
-  std::unique_ptr<FakeCluster> cluster;
-
-  explicit Env(snapshot::ObjectSet objects, FakeClusterOptions options = {}) {
-    auto created = FakeCluster::Create(std::move(objects), clock, options);
-    REQUIRE(created.ok());
-    cluster = *std::move(created);
-  }
+struct Env : kit_test::FakeClusterEnv {
+  using FakeClusterEnv::FakeClusterEnv;
   int Evict(const std::string& name, const std::string& uid = "") {
     return cluster->Evict(Ref(name, uid)).http_status;
-  }
-  void RunTo(absl::Duration since_t0) {
-    REQUIRE(cluster->RunUntil(clock, kT0 + since_t0).ok());
   }
   PdbCounts Status(const std::string& pdb) {
     auto s = cluster->PdbStatus("default", pdb);

@@ -15,6 +15,7 @@
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
+#include "kit_test_util.h"
 
 namespace karpenter::testing {
 namespace {
@@ -58,19 +59,8 @@ v1::VolumeAttachment Va(const std::string& name, const std::string& node,
       {.name = name, .node = node, .persistent_volume = std::move(pv)});
 }
 
-struct Env {
-  FakeClock clock{kT0};
-  std::unique_ptr<FakeCluster> cluster;
-
-  explicit Env(snapshot::ObjectSet objects, FakeClusterOptions options = {}) {
-    auto created = FakeCluster::Create(std::move(objects), clock, options);
-    INFO(created.status().ToString());
-    REQUIRE(created.ok());
-    cluster = *std::move(created);
-  }
-  void RunTo(absl::Duration since_t0) {
-    REQUIRE(cluster->RunUntil(clock, kT0 + since_t0).ok());
-  }
+struct Env : kit_test::FakeClusterEnv {
+  using FakeClusterEnv::FakeClusterEnv;
   // The attachments Read() returns, by name.
   std::vector<std::string> Attached() {
     auto s = cluster->Read();
