@@ -700,7 +700,12 @@ Snapshot SnapshotParts::Of(const Snapshot& from) {
 
 void SnapshotParts::Share(SnapshotBuilder& builder, const Snapshot& from,
                           uint32_t kinds) {
-  Snapshot& to = builder.snapshot_;
+  Replace(builder.snapshot_, from, kinds);
+  builder.shared_kinds_ |= kinds & kAll;
+}
+
+void SnapshotParts::Replace(Snapshot& to, const Snapshot& from,
+                            uint32_t kinds) {
   if (kinds & kNodes) to.nodes_ = from.nodes_;
   if (kinds & kPdbs) to.pdbs_ = from.pdbs_;
   if (kinds & kNodePools) to.node_pools_ = from.node_pools_;
@@ -717,7 +722,6 @@ void SnapshotParts::Share(SnapshotBuilder& builder, const Snapshot& from,
   if (kinds & kStorageClasses) to.storage_classes_ = from.storage_classes_;
   if (kinds & kCSINodes) to.csi_nodes_ = from.csi_nodes_;
   if (kinds & kDaemonSets) to.daemon_sets_ = from.daemon_sets_;
-  builder.shared_kinds_ |= kinds & kAll;
 }
 
 void SnapshotParts::AssumeUniquePodKeys(SnapshotBuilder& builder) {

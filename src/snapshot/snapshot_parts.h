@@ -44,6 +44,10 @@ struct SnapshotParts {
   // cross-kind indexes): what a holder of parts keeps between snapshots.
   static Snapshot Of(const Snapshot& from);
 
+  // Replaces the parts of the kinds in `kinds` of `parts` (a holder made by
+  // Of) with those of `from`; the others stay.
+  static void Replace(Snapshot& parts, const Snapshot& from, uint32_t kinds);
+
   // Makes `builder` take the parts of the kinds in `kinds` from `from`
   // instead of building them: its Build then shares their objects and
   // indexes (nothing is copied or checked again) and fails with

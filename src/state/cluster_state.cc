@@ -112,6 +112,9 @@ struct KindStore {
   absl::flat_hash_map<std::string, uint64_t> tombstones;
   // The state's generation after the kind's last change.
   uint64_t changed_at = 0;
+  // The generation at which Store::parts took this kind's part (none yet:
+  // nullopt).
+  std::optional<uint64_t> part_at;
 };
 
 // The SnapshotParts bit of each kind but pods.
@@ -193,9 +196,9 @@ struct ClusterState::Store {
     if ((skip & PartBit<T>()) == 0) ExportKind(out);
   }
 
-  // The SnapshotParts bits of the kinds unchanged since `parts` was taken.
+  // The SnapshotParts bits of the kinds whose part in `parts` is current:
+  // no event changed the kind since that part was taken.
   uint32_t UnchangedParts() const {
-    if (!has_parts) return 0;
     uint32_t bits = 0;
     std::apply([&](const auto&... store) { ((bits |= Unchanged(store)), ...); },
                kinds);
@@ -206,7 +209,21 @@ struct ClusterState::Store {
     if constexpr (std::is_same_v<T, v1::Pod>) {
       return 0;
     } else {
-      return store.changed_at <= parts_at ? PartBit<T>() : 0;
+      return store.part_at.has_value() && store.changed_at <= *store.part_at
+                 ? PartBit<T>()
+                 : 0;
+    }
+  }
+  // Keeps the parts of `snapshot` of the kinds in `bits` for the next
+  // snapshots, as of the current generation.
+  void KeepParts(const snapshot::Snapshot& snapshot, uint32_t bits) {
+    snapshot::internal::SnapshotParts::Replace(parts, snapshot, bits);
+    std::apply([&](auto&... store) { (MarkPart(store, bits), ...); }, kinds);
+  }
+  template <typename T>
+  void MarkPart(KindStore<T>& store, uint32_t bits) {
+    if constexpr (!std::is_same_v<T, v1::Pod>) {
+      if (bits & PartBit<T>()) store.part_at = generation;
     }
   }
 
@@ -254,12 +271,10 @@ struct ClusterState::Store {
   uint64_t generation = 0;
   size_t size = 0;
   std::shared_ptr<const Published> published;
-  // The parts of the last snapshot taken (snapshot/snapshot_parts.h), at
-  // generation parts_at: the next snapshot shares those of the kinds no
-  // event has changed since.
+  // The parts of the last snapshots taken (snapshot/snapshot_parts.h), each
+  // as of its kind's KindStore::part_at: the next snapshot shares those of
+  // the kinds no event has changed since.
   snapshot::Snapshot parts;
-  uint64_t parts_at = 0;
-  bool has_parts = false;
 };
 
 template <typename T>
@@ -434,9 +449,24 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   store.ExportAllButPods(builder.objects(), /*skip=*/unchanged);
   absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
   if (snapshot.ok()) {
-    store.parts = snapshot::internal::SnapshotParts::Of(*snapshot);
-    store.parts_at = store.generation;
-    store.has_parts = true;
+    store.KeepParts(*snapshot, snapshot::internal::SnapshotParts::kAll);
+  }
+  return snapshot;
+}
+
+absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshotWithoutPods()
+    const {
+  using snapshot::internal::SnapshotParts;
+  Store& store = *store_;
+  snapshot::SnapshotBuilder builder;
+  // PDBs are left out like pods: neither shared nor exported.
+  const uint32_t unchanged = store.UnchangedParts() & ~SnapshotParts::kPdbs;
+  SnapshotParts::Share(builder, store.parts, unchanged);
+  store.ExportAllButPods(builder.objects(),
+                         /*skip=*/unchanged | SnapshotParts::kPdbs);
+  absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
+  if (snapshot.ok()) {
+    store.KeepParts(*snapshot, SnapshotParts::kAll & ~SnapshotParts::kPdbs);
   }
   return snapshot;
 }

@@ -172,13 +172,10 @@ snapshot::ObjectSet FakeCluster::ExportObjects() {
 }
 
 absl::StatusOr<snapshot::Snapshot> FakeCluster::ReadWithoutPods() {
-  snapshot::ObjectSet objects;
-  {
-    internal::MutexLock lock(&mu_);
-    state_->Advance(clock_.Now());
-    objects = state_->Export(/*with_pods=*/false);
-  }
-  return snapshot::Snapshot::Build(std::move(objects));
+  internal::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  KARPENTER_RETURN_IF_ERROR(state_->SyncMirror());
+  return state_->mirror().TakeSnapshotWithoutPods();
 }
 
 absl::Status FakeCluster::AddFinalizer(ObjectKind kind, absl::string_view name,

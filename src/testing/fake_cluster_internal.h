@@ -178,7 +178,7 @@ class FakeClusterState {
 
   // fake_cluster_store.cc: the object store and its verbs.
   absl::Status Load(snapshot::ObjectSet objects, absl::Time now);
-  snapshot::ObjectSet Export(bool with_pods = true) const;
+  snapshot::ObjectSet Export() const;
   absl::Status DeletePod(const PodRef& ref, int64_t grace_seconds,
                          absl::Time now);
   absl::Status AddPod(v1::Pod pod, absl::Time now);

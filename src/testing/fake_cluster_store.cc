@@ -502,17 +502,14 @@ v1::PodDisruptionBudget FakeClusterState::PdbWithStatus(
   return pdb;
 }
 
-snapshot::ObjectSet FakeClusterState::Export(bool with_pods) const {
+snapshot::ObjectSet FakeClusterState::Export() const {
   snapshot::ObjectSet out;
   out.nodes.reserve(nodes_.size());
   for (const auto& [name, node] : nodes_) out.nodes.push_back(node);
-  if (with_pods) {
-    out.pods.reserve(pods_.size());
-    for (const auto& [id, r] : pods_) out.pods.push_back(r.pod);
-    out.pdbs.reserve(pdbs_.size());
-  }
+  out.pods.reserve(pods_.size());
+  for (const auto& [id, r] : pods_) out.pods.push_back(r.pod);
+  out.pdbs.reserve(pdbs_.size());
   for (const PdbRecord& r : pdbs_) {
-    if (!with_pods) break;
     out.pdbs.push_back(PdbWithStatus(r, Counts(r)));
   }
   out.node_pools = node_pools_;

@@ -17,6 +17,7 @@ namespace karpenter::state {
 namespace {
 
 using ::karpenter::testing::MakeNode;
+using ::karpenter::testing::MakePdb;
 using ::karpenter::testing::MakePod;
 using ::karpenter::testing::MakeStorageClass;
 
@@ -311,6 +312,68 @@ TEST_CASE(
   REQUIRE(built.ok());
   CHECK(testing::SnapshotDiff(*third, *built).empty());
   CHECK(second->nodes().size() == 2);
+}
+
+// Snapshot::Build over the state's objects without pods and PDBs.
+snapshot::Snapshot BuiltWithoutPods(const ClusterState& state) {
+  snapshot::ObjectSet objects = state.Export();
+  objects.pods.clear();
+  objects.pdbs.clear();
+  absl::StatusOr<snapshot::Snapshot> built =
+      snapshot::Snapshot::Build(std::move(objects));
+  REQUIRE(built.ok());
+  return *std::move(built);
+}
+
+TEST_CASE(
+    "cluster state: a snapshot without pods shares its parts both ways and "
+    "never hands its missing PDBs on",
+    "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, NodeAt("n1", "1"));
+  MustApply(state, EventType::kAdded, PodAt("a", "p1", "1", "n1"));
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "pdb", .ns = "a", .min_available = "1"}));
+  absl::StatusOr<snapshot::Snapshot> full = state.TakeSnapshot();
+  REQUIRE(full.ok());
+
+  absl::StatusOr<snapshot::Snapshot> bare = state.TakeSnapshotWithoutPods();
+  REQUIRE(bare.ok());
+  CHECK(bare->pod_count() == 0);
+  CHECK(bare->pdbs().empty());
+  CHECK(bare->nodes().data() == full->nodes().data());
+  CHECK(testing::SnapshotDiff(*bare, BuiltWithoutPods(state)).empty());
+
+  // A Node event: the pod-less snapshot indexes the Nodes again, and the
+  // next full snapshot shares them from it, with the PDBs of the first.
+  MustApply(state, EventType::kAdded, NodeAt("n2", "2"));
+  absl::StatusOr<snapshot::Snapshot> bare2 = state.TakeSnapshotWithoutPods();
+  REQUIRE(bare2.ok());
+  CHECK(bare2->nodes().size() == 2);
+  CHECK(testing::SnapshotDiff(*bare2, BuiltWithoutPods(state)).empty());
+  absl::StatusOr<snapshot::Snapshot> full2 = state.TakeSnapshot();
+  REQUIRE(full2.ok());
+  CHECK(full2->nodes().data() == bare2->nodes().data());
+  CHECK(full2->pdbs().data() == full->pdbs().data());
+  absl::StatusOr<snapshot::Snapshot> built =
+      snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*full2, *built).empty());
+
+  // A PDB changed, then a pod-less snapshot: the full one after it builds
+  // the new PDBs (the pod-less one had none to hand on).
+  MustApply(state, EventType::kDeleted,
+            MakePdb({.name = "pdb", .ns = "a", .min_available = "1"}));
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "other", .ns = "a", .min_available = "2"}));
+  REQUIRE(state.TakeSnapshotWithoutPods().ok());
+  absl::StatusOr<snapshot::Snapshot> full3 = state.TakeSnapshot();
+  REQUIRE(full3.ok());
+  REQUIRE(full3->pdbs().size() == 1);
+  CHECK(full3->pdbs()[0].metadata().name() == "other");
+  built = snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*full3, *built).empty());
 }
 
 }  // namespace

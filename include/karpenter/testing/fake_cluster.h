@@ -312,8 +312,10 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   snapshot::ObjectSet ExportObjects();
 
   // Read() without Pods and PodDisruptionBudgets, for observers that only
-  // look at Nodes, NodeClaims and NodePools (a fraction of Read()'s cost).
-  // Not a ClusterView call: no fault injection, no CallLog line.
+  // look at Nodes, NodeClaims and NodePools: taken from the same mirror as
+  // Read() (state::ClusterState::TakeSnapshotWithoutPods), so it copies no
+  // kind that did not change since the last read. Not a ClusterView call:
+  // no fault injection, no CallLog line.
   absl::StatusOr<snapshot::Snapshot> ReadWithoutPods();
 
   // A self-check for tests: applies the due transitions, brings the
