@@ -79,6 +79,8 @@ void AddWakes(const PodDecision& d, const v1::Pod& pod, absl::Time now,
 struct Drainer::StepContext {
   absl::Time now;
   snapshot::Snapshot snap;
+  // The pods of `snap` read whole this step (set by Begin).
+  std::optional<snapshot::DecodedPods> pods;
   budget::PdbIndex pdbs;
   // Disruptions each PDB still allows this step (precheck_pdbs).
   std::vector<int64_t> allowed;
@@ -179,6 +181,7 @@ absl::Status Drainer::Begin(StepContext& ctx) {
         absl::StrCat("read cluster: ", snap.status().message()));
   }
   ctx.snap = *std::move(snap);
+  ctx.pods.emplace(ctx.snap);
   ctx.pdbs = budget::PdbIndex::Build(ctx.snap);
   for (const budget::PdbInfo& info : ctx.pdbs.pdbs()) {
     ctx.allowed.push_back(info.disruptions_allowed);
@@ -223,7 +226,7 @@ NodeReport Drainer::PlanNode(StepContext& ctx, const std::string& node,
   std::optional<absl::Time> t;
   if (*deadline) t = (*deadline)->at;
   if (t) ctx.deadlines[node] = *t;
-  absl::StatusOr<DrainPass> pass = PlanDrainPass(ctx.snap, *n, t, ctx.now);
+  absl::StatusOr<DrainPass> pass = PlanDrainPass(*ctx.pods, *n, t, ctx.now);
   const absl::Status status = pass.ok() ? Enqueue(ctx, *pass) : pass.status();
   if (!status.ok()) {
     report.error = absl::Status(
@@ -240,7 +243,7 @@ NodeReport Drainer::PlanNode(StepContext& ctx, const std::string& node,
 
 absl::Status Drainer::Enqueue(StepContext& ctx, const DrainPass& pass) {
   for (const PodDecision& d : pass.pods) {
-    const v1::Pod& pod = ctx.snap.DecodePod(d.pod);
+    const v1::Pod& pod = ctx.pods->Get(d.pod);
     AddWakes(d, pod, ctx.now, ctx.report.next_wake);
     absl::Time force_at;
     if (d.action == PodAction::kForceDelete) {
@@ -295,12 +298,12 @@ std::optional<EvictionResult> Drainer::Skip(StepContext& ctx,
   DrainCounts& c = ctx.report.counts;
   const std::optional<snapshot::PodIndex> p =
       ctx.snap.FindPod(ref.namespace_name, ref.name);
-  if (!p || ctx.snap.DecodePod(*p).metadata().uid() != ref.uid) {
+  if (!p || ctx.pods->Get(*p).metadata().uid() != ref.uid) {
     ++c.skipped_gone;
     return EvictionResult::kNotFound;
   }
   if (kind == EvictionWorkKind::kForceDelete) return std::nullopt;
-  const v1::Pod& pod = ctx.snap.DecodePod(*p);
+  const v1::Pod& pod = ctx.pods->Get(*p);
   const PodClass cls = Classify(pod, ctx.now);
   if (cls.terminal || cls.terminating) {
     ++c.skipped_inactive;
@@ -357,10 +360,10 @@ EvictionResult Drainer::Run(StepContext& ctx, EvictionWorkKind kind,
   return response.result;
 }
 
-void Drainer::Annotate(const StepContext& ctx, const DrainPass& pass,
+void Drainer::Annotate(StepContext& ctx, const DrainPass& pass,
                        NodeReport& report) const {
   for (const PodDecision& d : pass.pods) {
-    const v1::Pod& pod = ctx.snap.DecodePod(d.pod);
+    const v1::Pod& pod = ctx.pods->Get(d.pod);
     std::string reason = HoldText(d, pass.tier);
     if (reason.empty()) {
       absl::StatusOr<EvictionItemStatus> status =

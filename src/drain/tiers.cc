@@ -97,6 +97,15 @@ absl::StatusOr<DrainPass> PlanDrainPass(const snapshot::Snapshot& snapshot,
                                         snapshot::NodeIndex n,
                                         std::optional<absl::Time> deadline,
                                         absl::Time now) {
+  snapshot::DecodedPods pods(snapshot);
+  return PlanDrainPass(pods, n, deadline, now);
+}
+
+absl::StatusOr<DrainPass> PlanDrainPass(snapshot::DecodedPods& pods,
+                                        snapshot::NodeIndex n,
+                                        std::optional<absl::Time> deadline,
+                                        absl::Time now) {
+  const snapshot::Snapshot& snapshot = pods.snapshot();
   if (n >= snapshot.nodes().size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("node index ", n, " out of range (snapshot has ",
@@ -105,7 +114,7 @@ absl::StatusOr<DrainPass> PlanDrainPass(const snapshot::Snapshot& snapshot,
   DrainPass pass;
   std::array<int, kTierCount> graceful_per_tier{};
   for (snapshot::PodIndex p : snapshot.PodsOnNode(n)) {
-    const v1::Pod& pod = snapshot.DecodePod(p);
+    const v1::Pod& pod = pods.Get(p);
     PodDecision& d = pass.pods.emplace_back();
     d.pod = p;
     d.pod_class = Classify(pod, now);

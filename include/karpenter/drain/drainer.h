@@ -229,7 +229,7 @@ class Drainer {
                                      const PodRef& pod);
   EvictionResult Run(StepContext& ctx, EvictionWorkKind kind,
                      const PodRef& pod);
-  void Annotate(const StepContext& ctx, const DrainPass& pass,
+  void Annotate(StepContext& ctx, const DrainPass& pass,
                 NodeReport& report) const;
 
   ClusterView& view_;

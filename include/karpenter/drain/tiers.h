@@ -27,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/snapshot/decoded_pods.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::drain {
@@ -136,6 +137,13 @@ struct DrainPass {
 // given snapshot and time always give the same pass.
 // Errors: kInvalidArgument if `n` is out of range (naming it).
 absl::StatusOr<DrainPass> PlanDrainPass(const snapshot::Snapshot& snapshot,
+                                        snapshot::NodeIndex n,
+                                        std::optional<absl::Time> deadline,
+                                        absl::Time now);
+
+// The same, reading the pods through `pods` (over `pods.snapshot()`), for a
+// caller that reads them again afterwards.
+absl::StatusOr<DrainPass> PlanDrainPass(snapshot::DecodedPods& pods,
                                         snapshot::NodeIndex n,
                                         std::optional<absl::Time> deadline,
                                         absl::Time now);
