@@ -125,8 +125,14 @@ struct CandidateFacts {
   }
 };
 
+// `nodes_from`, when given, is the CandidateFacts of a snapshot holding the
+// same Nodes, NodeClaims and NodePools as `snapshot` (the same parts,
+// snapshot/snapshot_parts.h): what depends on those alone (pools, claims,
+// each node's own facts, the orders, the marked nodes) is copied from it,
+// and only the pod aggregates are computed again. The result is the same.
 CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snapshot,
-                                   const budget::PdbIndex& pdbs);
+                                   const budget::PdbIndex& pdbs,
+                                   const CandidateFacts* nodes_from = nullptr);
 
 // The scheduling constraints shared by pods with equal tolerations,
 // nodeSelector, affinity and spread constraints.
@@ -256,10 +262,16 @@ struct SchedulerBase {
   }
 };
 
-// Errors: InvalidArgument as Scheduler::Build documents.
+// Errors: InvalidArgument as Scheduler::Build documents. `nodes_from`, when
+// given, is the SchedulerBase of a snapshot holding the same Nodes,
+// NodeClaims and NodePools as `snapshot` (the same parts): what depends on
+// those alone (each node's allocatable, deleting, initialized and
+// consolidateAfter facts, the NodePools' usage) is copied from it when the
+// resource dimensions are the same. The result is the same.
 absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
-                                SchedulerBase& out);
+                                SchedulerBase& out,
+                                const SchedulerBase* nodes_from = nullptr);
 
 }  // namespace karpenter::disruption::internal
 

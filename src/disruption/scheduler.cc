@@ -75,6 +75,16 @@ absl::StatusOr<int64_t> ParseRequest(absl::string_view value,
   return *milli;
 }
 
+// ParseRequest of field `prefix` + `name`, whose name is only built for an
+// error (a node's quantities are read by the thousand).
+absl::StatusOr<int64_t> ParseRequestAt(absl::string_view value,
+                                       absl::string_view prefix,
+                                       absl::string_view name) {
+  absl::StatusOr<int64_t> v = ParseRequest(value, std::string());
+  if (v.ok()) return v;
+  return ParseRequest(value, absl::StrCat(prefix, name));
+}
+
 bool OwnedByStatefulSet(const v1::Pod& pod) {
   for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
     if (ref.api_version() == "apps/v1" && ref.kind() == "StatefulSet") {
@@ -420,9 +430,10 @@ struct Preferences {
 
 class BaseBuilder {
  public:
+  // `nodes_from`: see BuildSchedulerBase.
   BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
-              SchedulerBase& out)
-      : snap_(snap), pdbs_(pdbs), b_(out) {
+              SchedulerBase& out, const SchedulerBase* nodes_from)
+      : snap_(snap), pdbs_(pdbs), b_(out), nodes_from_(nodes_from) {
     b_.snap = &snap;
   }
 
@@ -649,10 +660,9 @@ class BaseBuilder {
     for (size_t i = 0; i < b_.d; ++i) {
       const auto it = alloc.find(b_.dims[i]);
       if (it == alloc.end()) continue;
-      absl::StatusOr<int64_t> v = ParseRequest(
-          it->second, absl::StrCat(use_capacity ? "status.capacity."
-                                                : "status.allocatable.",
-                                   b_.dims[i]));
+      absl::StatusOr<int64_t> v = ParseRequestAt(
+          it->second, use_capacity ? "status.capacity." : "status.allocatable.",
+          b_.dims[i]);
       if (!v.ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "nodes/", node.metadata().name(), ": ", v.status().message()));
@@ -660,11 +670,7 @@ class BaseBuilder {
       free[i] = *v;
       b_.node_alloc[size_t{n} * b_.d + i] = *v;
     }
-    for (PodIndex p : snap_.PodsOnNode(n)) {
-      if ((b_.pod_flags[p] & kIndexed) == 0) continue;
-      for (size_t i = 0; i < b_.d; ++i) free[i] -= b_.Req(p)[i];
-      if (const auto* ports = b_.Ports(p)) b_.node_ports[n].Add(*ports);
-    }
+    SubtractPods(n);
     return absl::OkStatus();
   }
 
@@ -711,12 +717,9 @@ class BaseBuilder {
     const std::optional<snapshot::NodePoolIndex> pool =
         snap_.FindNodePool(label->second);
     if (!pool) return absl::InfinitePast();
-    absl::StatusOr<budget::DisruptionSpec> spec =
-        budget::ParseDisruptionSpec(snap_.node_pools()[*pool]);
-    if (!spec.ok() || !spec->consolidate_after.has_value() ||
-        *spec->consolidate_after <= absl::ZeroDuration()) {
-      return absl::InfinitePast();
-    }
+    const std::optional<absl::Duration> consolidate_after =
+        ConsolidateAfter(*pool);
+    if (!consolidate_after.has_value()) return absl::InfinitePast();
     const v1::NodeClaim& nc = snap_.node_claims()[*claim];
     const v1::Condition* init = FindCondition(
         nc.status().conditions(), well_known::kConditionTypeInitialized);
@@ -725,10 +728,75 @@ class BaseBuilder {
     const absl::Time start = (last.seconds() != 0 || last.nanos() != 0)
                                  ? TimeFromProto(last)
                                  : TimeFromProto(init->last_transition_time());
-    return start + *spec->consolidate_after;
+    return start + *consolidate_after;
+  }
+
+  // NodePool `pool`'s consolidateAfter when positive, else nullopt (also
+  // for a spec that does not parse); parsed once per NodePool.
+  std::optional<absl::Duration> ConsolidateAfter(
+      snapshot::NodePoolIndex pool) const {
+    if (consolidate_after_.empty()) {
+      consolidate_after_.reserve(snap_.node_pools().size());
+      for (const v1::NodePool& np : snap_.node_pools()) {
+        absl::StatusOr<budget::DisruptionSpec> spec =
+            budget::ParseDisruptionSpec(np);
+        consolidate_after_.push_back(
+            spec.ok() && spec->consolidate_after.has_value() &&
+                    *spec->consolidate_after > absl::ZeroDuration()
+                ? spec->consolidate_after
+                : std::nullopt);
+      }
+    }
+    return consolidate_after_[pool];
+  }
+
+  // IndexNodes from nodes_from_, whose node facts hold for this snapshot
+  // (the same Nodes, NodeClaims and NodePools over the same dimensions):
+  // only what the pods change (free capacity, host ports, the placement
+  // order by free CPU) is computed again.
+  void IndexNodesFrom(const SchedulerBase& from) {
+    const auto nodes = snap_.nodes();
+    b_.node_alloc = from.node_alloc;
+    b_.node_free = from.node_alloc;
+    b_.node_deleting = from.node_deleting;
+    b_.node_uninitialized = from.node_uninitialized;
+    b_.node_quiet_until = from.node_quiet_until;
+    b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
+    for (NodeIndex n = 0; n < nodes.size(); ++n) SubtractPods(n);
+    b_.node_order = from.node_order;
+    SortNodeOrder();
+  }
+
+  // Subtracts the requests of node n's indexed pods from its free row and
+  // adds their host ports.
+  void SubtractPods(NodeIndex n) {
+    int64_t* free = &b_.node_free[size_t{n} * b_.d];
+    for (PodIndex p : snap_.PodsOnNode(n)) {
+      if ((b_.pod_flags[p] & kIndexed) == 0) continue;
+      for (size_t i = 0; i < b_.d; ++i) free[i] -= b_.Req(p)[i];
+      if (const auto* ports = b_.Ports(p)) b_.node_ports[n].Add(*ports);
+    }
+  }
+
+  // The targets by ascending free CPU, then name.
+  void SortNodeOrder() {
+    const auto nodes = snap_.nodes();
+    const size_t d = b_.d;
+    const std::vector<int64_t>& free = b_.node_free;
+    std::sort(b_.node_order.begin(), b_.node_order.end(),
+              [&](NodeIndex a, NodeIndex b) {
+                const int64_t fa = free[size_t{a} * d + kCpuDim];
+                const int64_t fb = free[size_t{b} * d + kCpuDim];
+                if (fa != fb) return fa < fb;
+                return nodes[a].metadata().name() < nodes[b].metadata().name();
+              });
   }
 
   absl::Status IndexNodes() {
+    if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims) {
+      IndexNodesFrom(*nodes_from_);
+      return absl::OkStatus();
+    }
     const auto nodes = snap_.nodes();
     b_.node_free.assign(nodes.size() * b_.d, 0);
     b_.node_alloc.assign(nodes.size() * b_.d, 0);
@@ -748,15 +816,7 @@ class BaseBuilder {
         b_.node_order.push_back(n);
       }
     }
-    const size_t d = b_.d;
-    const std::vector<int64_t>& free = b_.node_free;
-    std::sort(b_.node_order.begin(), b_.node_order.end(),
-              [&](NodeIndex a, NodeIndex b) {
-                const int64_t fa = free[size_t{a} * d + kCpuDim];
-                const int64_t fb = free[size_t{b} * d + kCpuDim];
-                if (fa != fb) return fa < fb;
-                return nodes[a].metadata().name() < nodes[b].metadata().name();
-              });
+    SortNodeOrder();
     return absl::OkStatus();
   }
 
@@ -794,6 +854,13 @@ class BaseBuilder {
       b_.pools.emplace(name, std::move(info));
     }
     AddDaemonSetOverhead();
+    if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims) {
+      // The same NodePools and Nodes: the same usage.
+      for (auto& [name, info] : b_.pools) {
+        info.usage = nodes_from_->pools.at(name).usage;
+      }
+      return absl::OkStatus();
+    }
     return PoolUsage();
   }
 
@@ -814,8 +881,8 @@ class BaseBuilder {
       for (size_t i = 0; i < used.size(); ++i) {
         const auto c = node.status().capacity().find(info.limit_keys[i]);
         if (c == node.status().capacity().end()) continue;
-        absl::StatusOr<int64_t> v = ParseRequest(
-            c->second, absl::StrCat("status.capacity.", info.limit_keys[i]));
+        absl::StatusOr<int64_t> v =
+            ParseRequestAt(c->second, "status.capacity.", info.limit_keys[i]);
         if (!v.ok()) {
           return absl::InvalidArgumentError(absl::StrCat(
               "nodes/", node.metadata().name(), ": ", v.status().message()));
@@ -892,20 +959,24 @@ class BaseBuilder {
   const snapshot::Snapshot& snap_;
   const budget::PdbIndex& pdbs_;
   SchedulerBase& b_;
+  const SchedulerBase* nodes_from_;
   scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
   // By shape id: index into lists_ and the profile, or -1 before indexing.
   std::vector<int32_t> shape_list_;
   std::vector<int32_t> shape_profile_;
   std::vector<FastList> lists_;  // Requests of each indexed shape.
+  // ConsolidateAfter of each NodePool, filled on first use.
+  mutable std::vector<std::optional<absl::Duration>> consolidate_after_;
 };
 
 }  // namespace
 
 absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
-                                SchedulerBase& out) {
-  return BaseBuilder(snapshot, pdbs, out).Build();
+                                SchedulerBase& out,
+                                const SchedulerBase* nodes_from) {
+  return BaseBuilder(snapshot, pdbs, out, nodes_from).Build();
 }
 
 }  // namespace karpenter::disruption::internal

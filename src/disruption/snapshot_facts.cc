@@ -18,6 +18,7 @@
 #include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
+#include "snapshot/snapshot_parts.h"
 
 namespace karpenter::disruption {
 namespace internal {
@@ -273,29 +274,47 @@ std::vector<uint32_t> OrderByName(absl::Span<const T> objects, Name name) {
 }  // namespace
 
 CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
-                                   const budget::PdbIndex& pdbs) {
+                                   const budget::PdbIndex& pdbs,
+                                   const CandidateFacts* nodes_from) {
   CandidateFacts out;
-  for (const v1::NodePool& pool : snap.node_pools()) {
-    out.pools.push_back(MakePoolFacts(pool));
-  }
-  out.claims.reserve(snap.node_claims().size());
-  for (const v1::NodeClaim& claim : snap.node_claims()) {
-    out.claims.push_back(MakeClaimFacts(snap, claim));
-  }
   const auto nodes = snap.nodes();
-  out.nodes.reserve(nodes.size());
+  if (nodes_from != nullptr) {
+    out.pools = nodes_from->pools;
+    out.claims = nodes_from->claims;
+    out.nodes = nodes_from->nodes;
+    out.node_order = nodes_from->node_order;
+    out.claim_order = nodes_from->claim_order;
+    out.marked_nodes = nodes_from->marked_nodes;
+    // The pod aggregates, which WalkPods fills again.
+    for (NodeFacts& f : out.nodes) {
+      f.pdb_block_pod = kNoIndex;
+      f.pdb_block_code = {};
+      f.pdb_block_message.clear();
+    }
+  } else {
+    for (const v1::NodePool& pool : snap.node_pools()) {
+      out.pools.push_back(MakePoolFacts(pool));
+    }
+    out.claims.reserve(snap.node_claims().size());
+    for (const v1::NodeClaim& claim : snap.node_claims()) {
+      out.claims.push_back(MakeClaimFacts(snap, claim));
+    }
+    out.nodes.reserve(nodes.size());
+    for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
+      out.nodes.push_back(MakeNodeFacts(snap, nodes[n]));
+    }
+    const auto by_name = [](const auto& o) -> const std::string& {
+      return o.metadata().name();
+    };
+    out.node_order = OrderByName(nodes, by_name);
+    out.claim_order = OrderByName(snap.node_claims(), by_name);
+    for (uint32_t n : out.node_order) {
+      if (IsMarked(snap, nodes[n])) out.marked_nodes.push_back(n);
+    }
+  }
   out.reschedulable.reserve(snap.pod_count());
   for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
-    out.nodes.push_back(MakeNodeFacts(snap, nodes[n]));
     WalkPods(snap, pdbs, n, out);
-  }
-  const auto by_name = [](const auto& o) -> const std::string& {
-    return o.metadata().name();
-  };
-  out.node_order = OrderByName(nodes, by_name);
-  out.claim_order = OrderByName(snap.node_claims(), by_name);
-  for (uint32_t n : out.node_order) {
-    if (IsMarked(snap, nodes[n])) out.marked_nodes.push_back(n);
   }
   return out;
 }
@@ -303,21 +322,48 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
 }  // namespace internal
 
 SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
-                                   const budget::BudgetOptions& budgets) {
+                                   const budget::BudgetOptions& budgets,
+                                   const SnapshotFacts* previous) {
+  using snapshot::internal::SnapshotParts;
   SnapshotFacts f;
   f.snapshot_ = &snapshot;
   f.budget_options_ = budgets;
+  // What the previous facts' inputs share with `snapshot`.
+  const auto shares = [&](uint32_t kinds) {
+    return previous != nullptr &&
+           SnapshotParts::Same(snapshot, *previous->snapshot_, kinds);
+  };
   f.pdbs_ =
       std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snapshot));
-  f.budgets_ = std::make_unique<budget::BudgetBook>(
-      budget::BudgetBook::Build(snapshot, budgets));
-  f.drift_ =
-      std::make_unique<drift::DriftBook>(drift::DriftBook::Build(snapshot));
-  f.candidates_ = std::make_unique<internal::CandidateFacts>(
-      internal::BuildCandidateFacts(snapshot, *f.pdbs_));
+  // BudgetBook::Build reads the Nodes, NodeClaims and NodePools.
+  if (shares(SnapshotParts::kNodes | SnapshotParts::kNodeClaims |
+             SnapshotParts::kNodePools) &&
+      previous->budget_options_ == budgets) {
+    f.budgets_ = previous->budgets_;
+  } else {
+    f.budgets_ = std::make_shared<const budget::BudgetBook>(
+        budget::BudgetBook::Build(snapshot, budgets));
+  }
+  // DriftBook::Build reads the NodeClaims and NodePools.
+  if (shares(SnapshotParts::kNodeClaims | SnapshotParts::kNodePools)) {
+    f.drift_ = previous->drift_;
+  } else {
+    f.drift_ = std::make_shared<const drift::DriftBook>(
+        drift::DriftBook::Build(snapshot));
+  }
+  // The node halves of the candidate facts and the scheduler's tables read
+  // the Nodes, NodeClaims and NodePools.
+  const bool same_nodes =
+      shares(SnapshotParts::kNodes | SnapshotParts::kNodeClaims |
+             SnapshotParts::kNodePools);
+  f.candidates_ =
+      std::make_unique<internal::CandidateFacts>(internal::BuildCandidateFacts(
+          snapshot, *f.pdbs_,
+          same_nodes ? previous->candidates_.get() : nullptr));
   auto base = std::make_unique<internal::SchedulerBase>();
-  f.simulation_status_ =
-      internal::BuildSchedulerBase(snapshot, *f.pdbs_, *base);
+  f.simulation_status_ = internal::BuildSchedulerBase(
+      snapshot, *f.pdbs_, *base,
+      same_nodes ? previous->scheduler_.get() : nullptr);
   if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);
   return f;
 }

@@ -382,7 +382,8 @@ struct DriftBook::Entry {
 
 DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
   DriftBook book;
-  book.snapshot_ = &snapshot;
+  book.claims_ = snapshot.node_claims();
+  book.pools_ = snapshot.node_pools();
   internal::DriftMemo memo(nullptr, snapshot.node_pools().size());
   const auto claims = snapshot.node_claims();
   book.entries_.resize(claims.size());
@@ -417,15 +418,14 @@ DriftBook::~DriftBook() = default;
 void DriftBook::ForEach(
     const DriftObservations& obs, absl::Time now,
     absl::FunctionRef<void(size_t, const DriftVerdict&)> visit) const {
-  internal::DriftMemo memo(obs.catalog, snapshot_->node_pools().size());
+  internal::DriftMemo memo(obs.catalog, pools_.size());
   DriftVerdict v;
   for (size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
     v = e.verdict;  // Reuses v's string and vector capacity.
     if (e.observe) {
-      RunObservedChecks(
-          snapshot_->node_claims()[i], e.created, e.type_key, memo,
-          memo.Facts(e.pool, snapshot_->node_pools()[e.pool]), obs, now, v);
+      RunObservedChecks(claims_[i], e.created, e.type_key, memo,
+                        memo.Facts(e.pool, pools_[e.pool]), obs, now, v);
     }
     if (e.checked && v.error.ok()) DecideCondition(e.existing, now, v);
     visit(i, v);

@@ -724,6 +724,23 @@ void SnapshotParts::Replace(Snapshot& to, const Snapshot& from,
   if (kinds & kDaemonSets) to.daemon_sets_ = from.daemon_sets_;
 }
 
+bool SnapshotParts::Same(const Snapshot& a, const Snapshot& b, uint32_t kinds) {
+  return (!(kinds & kNodes) || a.nodes_ == b.nodes_) &&
+         (!(kinds & kPdbs) || a.pdbs_ == b.pdbs_) &&
+         (!(kinds & kNodePools) || a.node_pools_ == b.node_pools_) &&
+         (!(kinds & kNodeClaims) || a.node_claims_ == b.node_claims_) &&
+         (!(kinds & kVolumeAttachments) ||
+          a.volume_attachments_ == b.volume_attachments_) &&
+         (!(kinds & kPersistentVolumeClaims) ||
+          a.persistent_volume_claims_ == b.persistent_volume_claims_) &&
+         (!(kinds & kPersistentVolumes) ||
+          a.persistent_volumes_ == b.persistent_volumes_) &&
+         (!(kinds & kStorageClasses) ||
+          a.storage_classes_ == b.storage_classes_) &&
+         (!(kinds & kCSINodes) || a.csi_nodes_ == b.csi_nodes_) &&
+         (!(kinds & kDaemonSets) || a.daemon_sets_ == b.daemon_sets_);
+}
+
 void SnapshotParts::AssumeUniquePodKeys(SnapshotBuilder& builder) {
   builder.unique_pod_keys_ = true;
 }

@@ -48,6 +48,11 @@ struct SnapshotParts {
   // Of) with those of `from`; the others stay.
   static void Replace(Snapshot& parts, const Snapshot& from, uint32_t kinds);
 
+  // True if `a` and `b` hold the same part (the same storage, not merely
+  // equal objects) of every kind in `kinds`: then whatever depends on those
+  // kinds alone is the same for both.
+  static bool Same(const Snapshot& a, const Snapshot& b, uint32_t kinds);
+
   // Makes `builder` take the parts of the kinds in `kinds` from `from`
   // instead of building them: its Build then shares their objects and
   // indexes (nothing is copied or checked again) and fails with

@@ -482,7 +482,10 @@ absl::StatusOr<std::shared_ptr<const Published>> ClusterState::Publish() {
   auto published = std::make_shared<Published>();
   published->snapshot = *std::move(snapshot);
   published->facts = std::make_unique<const disruption::SnapshotFacts>(
-      disruption::SnapshotFacts::Build(published->snapshot, store.budgets));
+      disruption::SnapshotFacts::Build(
+          published->snapshot, store.budgets,
+          store.published != nullptr ? store.published->facts.get()
+                                     : nullptr));
   published->generation = store.generation;
   store.published = published;
   return std::shared_ptr<const Published>(std::move(published));

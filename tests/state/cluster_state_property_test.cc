@@ -242,6 +242,10 @@ struct RunOptions {
   testing::RandomEventOptions cluster = {};
   int events = 150;
   int checkpoints = 3;
+  // Apply only the stream's Pod events (the others are drawn and dropped),
+  // so that successive publications share every other kind and hand their
+  // node facts on (SnapshotFacts::Build's `previous`).
+  bool pods_only = false;
 };
 
 // What the runs saw, so the test can tell it exercised what it claims.
@@ -252,6 +256,8 @@ struct Coverage {
   int plans_with_commands = 0;
   // Plan.acted of the plans, by method name.
   std::map<std::string, int> acted = {};
+  // Publications whose NodePool budgets were handed on by the previous one.
+  int handed_on = 0;
 };
 
 void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
@@ -291,12 +297,18 @@ void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
     CHECK(state.size() == model.size());
   };
 
+  std::shared_ptr<const Published> last;
   const auto check = [&]() -> std::string {
     CHECK(state.generation() == model.generation());
     CheckSameObjects(state.Export(), model.Objects());
     absl::StatusOr<std::shared_ptr<const Published>> published =
         state.Publish();
     REQUIRE(published.ok());
+    if (last != nullptr && last != *published &&
+        &last->facts->budgets() == &(*published)->facts->budgets()) {
+      ++coverage.handed_on;
+    }
+    last = *published;
     CHECK((*published)->generation == state.generation());
     // Nothing applied since: the same publication.
     CHECK(state.Publish()->get() == published->get());
@@ -335,7 +347,12 @@ void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
   std::string held_plan;
   const int every = options.events / options.checkpoints + 1;
   for (int i = 1; i <= options.events; ++i) {
-    apply(generator.Next());
+    Event event = generator.Next();
+    while (options.pods_only &&
+           !std::holds_alternative<v1::Pod>(event.object)) {
+      event = generator.Next();
+    }
+    apply(event);
     if (i % every == 0) {
       const std::string plan = check();
       if (held == nullptr) {
@@ -402,6 +419,27 @@ TEST_CASE(
     RunSeed(seed, options, coverage);
   }
   CheckCoverage(coverage);
+}
+
+TEST_CASE(
+    "cluster state property: publications after pod events alone hand their "
+    "node facts on and match the plans from scratch",
+    "[cluster-state-property]") {
+  Coverage coverage;
+  RunOptions options;
+  options.events = 60;
+  options.checkpoints = 10;
+  options.pods_only = true;
+  for (uint64_t seed = 2000; seed < 2060; ++seed) {
+    RunSeed(seed, options, coverage);
+  }
+  // Most checkpoints follow pod events only: their facts reused the node
+  // facts of the previous publication.
+  CHECK(coverage.handed_on > 60 * 5);
+  CHECK(coverage.plans_with_commands > 0);
+  CHECK(coverage.acted.count("SingleNodeConsolidation") +
+            coverage.acted.count("MultiNodeConsolidation") >
+        0);
 }
 
 }  // namespace

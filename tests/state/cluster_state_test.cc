@@ -17,6 +17,8 @@ namespace karpenter::state {
 namespace {
 
 using ::karpenter::testing::MakeNode;
+using ::karpenter::testing::MakeNodeClaim;
+using ::karpenter::testing::MakeNodePool;
 using ::karpenter::testing::MakePdb;
 using ::karpenter::testing::MakePod;
 using ::karpenter::testing::MakeStorageClass;
@@ -374,6 +376,67 @@ TEST_CASE(
   built = snapshot::Snapshot::Build(state.Export());
   REQUIRE(built.ok());
   CHECK(testing::SnapshotDiff(*full3, *built).empty());
+}
+
+TEST_CASE(
+    "cluster state: a publication hands the facts of unchanged kinds on to "
+    "the next",
+    "[cluster-state]") {
+  ClusterState state;
+  MustApply(state, EventType::kAdded, MakeNodePool({.name = "default"}));
+  MustApply(state, EventType::kAdded, NodeAt("n1", "1"));
+  MustApply(state, EventType::kAdded,
+            MakeNodeClaim({.name = "c1", .node_name = "n1"}));
+  MustApply(state, EventType::kAdded, PodAt("a", "p1", "1", "n1"));
+  absl::StatusOr<std::shared_ptr<const Published>> first = state.Publish();
+  REQUIRE(first.ok());
+
+  // Pod events only: the NodePool budgets and the drift book are the first
+  // publication's.
+  MustApply(state, EventType::kAdded, PodAt("a", "p2", "2", "n1"));
+  absl::StatusOr<std::shared_ptr<const Published>> second = state.Publish();
+  REQUIRE(second.ok());
+  const disruption::SnapshotFacts& f1 = *(*first)->facts;
+  const disruption::SnapshotFacts& f2 = *(*second)->facts;
+  CHECK(&f2.budgets() == &f1.budgets());
+  CHECK(&f2.drift() == &f1.drift());
+
+  // A Node event: the budgets count nodes, drift reads only NodeClaims and
+  // NodePools.
+  MustApply(state, EventType::kAdded, NodeAt("n2", "3"));
+  absl::StatusOr<std::shared_ptr<const Published>> third = state.Publish();
+  REQUIRE(third.ok());
+  const disruption::SnapshotFacts& f3 = *(*third)->facts;
+  CHECK(&f3.budgets() != &f2.budgets());
+  CHECK(&f3.drift() == &f1.drift());
+
+  // A NodePool event: both are built again.
+  v1::NodePool pool = MakeNodePool({.name = "default"});
+  pool.mutable_metadata()->set_resource_version("4");
+  MustApply(state, EventType::kModified, pool);
+  absl::StatusOr<std::shared_ptr<const Published>> fourth = state.Publish();
+  REQUIRE(fourth.ok());
+  const disruption::SnapshotFacts& f4 = *(*fourth)->facts;
+  CHECK(&f4.budgets() != &f3.budgets());
+  CHECK(&f4.drift() != &f3.drift());
+
+  // A book handed on stays valid once the publication that built it is
+  // released: it reads the parts the later snapshots still hold.
+  first->reset();
+  second->reset();
+  const absl::Time now = absl::FromUnixSeconds(1700000000);
+  const std::vector<drift::DriftVerdict> handed_on =
+      f3.drift().Evaluate({}, now);
+  const std::vector<drift::DriftVerdict> rebuilt =
+      disruption::SnapshotFacts::Build((*third)->snapshot)
+          .drift()
+          .Evaluate({}, now);
+  REQUIRE(handed_on.size() == 1);
+  REQUIRE(rebuilt.size() == 1);
+  CHECK(handed_on[0].node_claim == "c1");
+  CHECK(handed_on[0].node_pool == rebuilt[0].node_pool);
+  CHECK(handed_on[0].skipped == rebuilt[0].skipped);
+  CHECK(handed_on[0].reason == rebuilt[0].reason);
 }
 
 }  // namespace

@@ -55,8 +55,19 @@ class SnapshotFacts {
   // simulation cannot read (an unparsable resource quantity or
   // requirement) is kept as `simulation_status()`, reported only by the
   // passes that simulate, as before the facts existed.
+  //
+  // `previous`, when given, is the facts of an earlier snapshot that may
+  // share kinds with `snapshot` (a state::ClusterState's previous
+  // publication, see snapshot/snapshot_parts.h): whatever depends only on
+  // kinds both snapshots hold in the same storage is taken from it instead
+  // of being computed again (the NodePool budgets when the Nodes,
+  // NodeClaims and NodePools are shared and `budgets` is the same; the
+  // snapshot half of drift when the NodeClaims and NodePools are). The
+  // result is the same as without it. `previous` is only read during the
+  // call: the facts built keep no reference to it, nor to its Snapshot.
   static SnapshotFacts Build(const snapshot::Snapshot& snapshot,
-                             const budget::BudgetOptions& budgets = {});
+                             const budget::BudgetOptions& budgets = {},
+                             const SnapshotFacts* previous = nullptr);
 
   SnapshotFacts(SnapshotFacts&&) noexcept;
   SnapshotFacts& operator=(SnapshotFacts&&) noexcept;
@@ -92,8 +103,9 @@ class SnapshotFacts {
   const snapshot::Snapshot* snapshot_ = nullptr;
   budget::BudgetOptions budget_options_;
   std::unique_ptr<budget::PdbIndex> pdbs_;
-  std::unique_ptr<budget::BudgetBook> budgets_;
-  std::unique_ptr<drift::DriftBook> drift_;
+  // Shared with the facts of later snapshots that share their inputs.
+  std::shared_ptr<const budget::BudgetBook> budgets_;
+  std::shared_ptr<const drift::DriftBook> drift_;
   std::unique_ptr<internal::CandidateFacts> candidates_;
   std::unique_ptr<internal::SchedulerBase> scheduler_;
   absl::Status simulation_status_;

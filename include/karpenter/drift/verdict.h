@@ -175,7 +175,10 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
 // O(NodeClaims) with memoized instance-type answers.
 //
 // Thread-safety: immutable after Build; Evaluate may be called
-// concurrently. Keeps a pointer to the Snapshot, which must outlive it.
+// concurrently. Keeps views of the Snapshot's NodeClaims and NodePools,
+// which must outlive it: the Snapshot, or any later one of a
+// state::ClusterState that shares those kinds with it (snapshot_parts.h),
+// which is how SnapshotFacts hands a book on to the next publication.
 class DriftBook {
  public:
   static DriftBook Build(const snapshot::Snapshot& snapshot);
@@ -199,7 +202,8 @@ class DriftBook {
   struct Entry;
   DriftBook() = default;
 
-  const snapshot::Snapshot* snapshot_ = nullptr;
+  absl::Span<const v1::NodeClaim> claims_;
+  absl::Span<const v1::NodePool> pools_;
   std::vector<Entry> entries_;
 };
 

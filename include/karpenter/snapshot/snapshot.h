@@ -385,6 +385,10 @@ class Snapshot {
       return *this;
     }
     const Part<T>* operator->() const { return part_.get(); }
+    // The same storage (SnapshotParts::Same).
+    friend bool operator==(const PartPtr& a, const PartPtr& b) {
+      return a.part_ == b.part_;
+    }
 
    private:
     std::shared_ptr<const Part<T>> part_;
