@@ -261,7 +261,15 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_, "pods"));
   // `objects` keeps the sources and origins, for error messages.
   KARPENTER_RETURN_IF_ERROR(s.BuildNodeParts(objects, shared));
-  KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects, check_keys));
+  // Hints hold only for the Nodes part they were resolved against, which
+  // a builder shares (SnapshotParts::AddHintedPod).
+  std::vector<uint32_t> hints = std::move(pod_node_hints_);
+  pod_node_hints_ = {};
+  if ((shared & internal::SnapshotParts::kNodes) == 0 ||
+      s.nodes_->objects.size() >= Snapshot::kNoNodeHint) {
+    hints.clear();
+  }
+  KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects, check_keys, hints));
   KARPENTER_RETURN_IF_ERROR(s.IndexPdbs(objects));
   KARPENTER_RETURN_IF_ERROR(s.BuildVolumeParts(objects, shared));
   s.IndexVolumeAttachmentsByNode();
@@ -353,7 +361,8 @@ NamespaceId Snapshot::Intern(absl::string_view ns) {
   return it->second;
 }
 
-absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys) {
+absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys,
+                                 absl::Span<const uint32_t> node_hints) {
   const std::vector<ObjectOrigin>& origins = loaded.origins.pods;
   const size_t n = pod_shape_.size();
   pod_namespace_.resize(n);
@@ -381,6 +390,18 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys) {
         return Duplicate("Pod", absl::StrCat(namespace_names_[ns], "/", name),
                          loaded, origins, "pods", it->second, i);
       }
+    }
+    const uint32_t hint = node_hints.empty() ? kNoNodeHint : node_hints[i];
+    if (hint != kNoNodeHint) {
+      pod_node_[i] = hint;
+      if (hint == kNone) {
+        unbound_pods_.push_back(i);
+      } else if (hint == kUnknownNode) {
+        pods_on_unknown_nodes_.push_back(i);
+      } else {
+        ++count[hint + 1];
+      }
+      continue;
     }
     const absl::string_view node_name = pods_[i]->node_name();
     if (node_name.empty()) {
@@ -743,6 +764,22 @@ bool SnapshotParts::Same(const Snapshot& a, const Snapshot& b, uint32_t kinds) {
 
 void SnapshotParts::AssumeUniquePodKeys(SnapshotBuilder& builder) {
   builder.unique_pod_keys_ = true;
+}
+
+void SnapshotParts::AddHintedPod(SnapshotBuilder& builder,
+                                 std::shared_ptr<const CompactPod> pod,
+                                 uint32_t node_hint) {
+  std::vector<uint32_t>& hints = builder.pod_node_hints_;
+  const size_t before = builder.snapshot_.pod_count();
+  if (node_hint != kNoNodeHint && hints.size() < before) {
+    hints.resize(before, kNoNodeHint);
+  }
+  builder.AddCompactPod(std::move(pod));
+  if (!hints.empty()) hints.push_back(node_hint);
+}
+
+absl::Span<const uint32_t> SnapshotParts::PodNodes(const Snapshot& snapshot) {
+  return snapshot.pod_node_;
 }
 
 }  // namespace internal

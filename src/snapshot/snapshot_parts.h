@@ -19,7 +19,9 @@
 #define KARPENTER_SNAPSHOT_SNAPSHOT_PARTS_H_
 
 #include <cstdint>
+#include <memory>
 
+#include "absl/types/span.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::snapshot::internal {
@@ -64,6 +66,24 @@ struct SnapshotParts {
   // caller's store is keyed by them): Build then skips the duplicate check
   // and leaves the index FindPod reads to be built on the first FindPod.
   static void AssumeUniquePodKeys(SnapshotBuilder& builder);
+
+  // No node hint (AddHintedPod).
+  static constexpr uint32_t kNoNodeHint = Snapshot::kNoNodeHint;
+
+  // builder.AddCompactPod(pod), with the pod's node as PodNodes() of an
+  // earlier snapshot gave it for the same record (or kNoNodeHint): Build
+  // takes the hint instead of looking the node up by name, provided the
+  // builder shares that snapshot's Nodes part (Share with kNodes);
+  // otherwise it ignores every hint. A caller must only hint a pod with the
+  // value a snapshot holding the same Nodes part computed for it.
+  static void AddHintedPod(SnapshotBuilder& builder,
+                           std::shared_ptr<const CompactPod> pod,
+                           uint32_t node_hint);
+
+  // Per pod of `snapshot`, in PodIndex order: its NodeIndex, or a value
+  // above every NodeIndex for a pod that is unbound or names no Node of
+  // the snapshot. For AddHintedPod.
+  static absl::Span<const uint32_t> PodNodes(const Snapshot& snapshot);
 };
 
 }  // namespace karpenter::snapshot::internal

@@ -90,6 +90,10 @@ struct Held {
 struct HeldPod {
   std::variant<v1::Pod, std::shared_ptr<const snapshot::internal::CompactPod>>
       form;
+  // The pod's node as the last snapshot taken resolved it, valid while
+  // that snapshot's Nodes part is shared (Store::hints_at); a pod stored
+  // since has none.
+  uint32_t node_hint = snapshot::internal::SnapshotParts::kNoNodeHint;
 };
 template <>
 struct Held<v1::Pod> {
@@ -275,6 +279,9 @@ struct ClusterState::Store {
   // as of its kind's KindStore::part_at: the next snapshot shares those of
   // the kinds no event has changed since.
   snapshot::Snapshot parts;
+  // The Nodes part_at of the snapshot that gave the pods their node hints
+  // (HeldPod::node_hint); nullopt before any.
+  std::optional<uint64_t> hints_at;
 };
 
 template <typename T>
@@ -434,22 +441,37 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   // the state holds: this stays a reader's call for the state's contract.
   Store& store = *store_;
   store.CompactRawPods(/*all=*/true);
+  using snapshot::internal::SnapshotParts;
   snapshot::SnapshotBuilder builder;
-  const auto& pods = store.Of<v1::Pod>().objects;
+  auto& pods = store.Of<v1::Pod>().objects;
+  const uint32_t unchanged = store.UnchangedParts();
+  // The pods' node hints hold if this snapshot shares the Nodes part they
+  // were resolved against.
+  const KindStore<v1::Node>& nodes = store.Of<v1::Node>();
+  const bool hinted = (unchanged & SnapshotParts::kNodes) != 0 &&
+                      store.hints_at.has_value() &&
+                      nodes.part_at == store.hints_at;
   builder.ReservePods(pods.size());
   for (const auto& [seq, pod] : pods) {
-    builder.AddCompactPod(
+    SnapshotParts::AddHintedPod(
+        builder,
         std::get<std::shared_ptr<const snapshot::internal::CompactPod>>(
-            pod.form));
+            pod.form),
+        hinted ? pod.node_hint : SnapshotParts::kNoNodeHint);
   }
-  const uint32_t unchanged = store.UnchangedParts();
-  snapshot::internal::SnapshotParts::Share(builder, store.parts, unchanged);
+  SnapshotParts::Share(builder, store.parts, unchanged);
   // The store holds one pod per namespace/name.
-  snapshot::internal::SnapshotParts::AssumeUniquePodKeys(builder);
+  SnapshotParts::AssumeUniquePodKeys(builder);
   store.ExportAllButPods(builder.objects(), /*skip=*/unchanged);
   absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
   if (snapshot.ok()) {
-    store.KeepParts(*snapshot, snapshot::internal::SnapshotParts::kAll);
+    store.KeepParts(*snapshot, SnapshotParts::kAll);
+    // Pods are in the store's order: pod i is the i-th held.
+    const absl::Span<const uint32_t> resolved =
+        SnapshotParts::PodNodes(*snapshot);
+    size_t i = 0;
+    for (auto& [seq, pod] : pods) pod.node_hint = resolved[i++];
+    store.hints_at = nodes.part_at;
   }
   return snapshot;
 }
@@ -484,8 +506,7 @@ absl::StatusOr<std::shared_ptr<const Published>> ClusterState::Publish() {
   published->facts = std::make_unique<const disruption::SnapshotFacts>(
       disruption::SnapshotFacts::Build(
           published->snapshot, store.budgets,
-          store.published != nullptr ? store.published->facts.get()
-                                     : nullptr));
+          store.published != nullptr ? store.published->facts.get() : nullptr));
   published->generation = store.generation;
   store.published = published;
   return std::shared_ptr<const Published>(std::move(published));

@@ -325,6 +325,9 @@ class Snapshot {
   static constexpr uint32_t kAmbiguous = 0xFFFFFFFE;
   // pod_node_ of a pod naming a node missing from the snapshot.
   static constexpr uint32_t kUnknownNode = 0xFFFFFFFE;
+  // No node hint for a pod (SnapshotBuilder::pod_node_hints_). Hints are
+  // only read while every NodeIndex is below it.
+  static constexpr uint32_t kNoNodeHint = 0xFFFFFFFD;
 
   struct NamespacedKey {
     NamespaceId ns;
@@ -411,7 +414,10 @@ class Snapshot {
   absl::Status BuildNodeParts(ObjectSet& loaded, uint32_t shared);
   absl::Status BuildVolumeParts(ObjectSet& loaded, uint32_t shared);
   // `check_keys`: fill pod_by_key_, rejecting a duplicate namespace/name.
-  absl::Status IndexPods(const ObjectSet& loaded, bool check_keys);
+  // `node_hints`: empty, or per pod its pod_node_ value in an earlier
+  // snapshot holding the same Nodes part, or kNoNodeHint (looked up).
+  absl::Status IndexPods(const ObjectSet& loaded, bool check_keys,
+                         absl::Span<const uint32_t> node_hints);
   void FillPodKeyIndex() const;
   absl::Status IndexPdbs(const ObjectSet& loaded);
   void IndexVolumeAttachmentsByNode();
@@ -522,6 +528,10 @@ class SnapshotBuilder {
   uint32_t shared_kinds_ = 0;
   // Set by internal::SnapshotParts::AssumeUniquePodKeys.
   bool unique_pod_keys_ = false;
+  // Per pod added, its node as an earlier snapshot sharing the Nodes
+  // resolved it, or kNoNodeHint (internal::SnapshotParts::AddHintedPod);
+  // empty when no pod came with a hint.
+  std::vector<uint32_t> pod_node_hints_;
 };
 
 }  // namespace karpenter::snapshot
