@@ -332,37 +332,53 @@ void PdbIndex::IndexPods(const Snapshot& snapshot,
   const size_t pod_count = snapshot.pod_count();
   pod_offsets_.reserve(pod_count + 1);
   pod_pdbs_.reserve(pod_count);
+  // Which PDBs select a pod depends on its namespace and labels, which are
+  // its shape's (snapshot.h): matched once per shape, in `shape_pdbs`.
+  constexpr uint32_t kUnmatched = 0xFFFFFFFF;
+  struct ShapeMatch {
+    uint32_t first = kUnmatched;  // Into shape_pdbs.
+    uint32_t size = 0;
+    bool count = false;  // A PDB without status selects the shape.
+  };
+  std::vector<ShapeMatch> shapes(snapshot.pod_shape_count());
+  std::vector<uint32_t> shape_pdbs;
   for (PodIndex p = 0; p < pod_count; ++p) {
-    const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
-    const v1::Pod& shape = snapshot.PodShape(p);
-    const auto& labels = shape.metadata().labels();
-    const size_t first = pod_pdbs_.size();
-    bool count = false;
-    const absl::Span<const Candidate> candidates = BucketOf(b, labels);
-    for (const Candidate& c : candidates) {
-      if (c.exact || pdbs_[c.id].selector.Matches(labels)) {
-        pod_pdbs_.push_back(c.id);
-        count = count || needs_count[c.id];
+    ShapeMatch& match = shapes[snapshot.PodShapeId(p)];
+    if (match.first == kUnmatched) {
+      const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
+      const auto& labels = snapshot.PodShape(p).metadata().labels();
+      const size_t first = shape_pdbs.size();
+      const absl::Span<const Candidate> candidates = BucketOf(b, labels);
+      for (const Candidate& c : candidates) {
+        if (c.exact || pdbs_[c.id].selector.Matches(labels)) {
+          shape_pdbs.push_back(c.id);
+        }
+      }
+      for (uint32_t id : b.rest) {
+        if (pdbs_[id].selector.Matches(labels)) shape_pdbs.push_back(id);
+      }
+      if (!candidates.empty() && !b.rest.empty()) {
+        std::sort(shape_pdbs.begin() + static_cast<std::ptrdiff_t>(first),
+                  shape_pdbs.end());
+      }
+      match.first = static_cast<uint32_t>(first);
+      match.size = static_cast<uint32_t>(shape_pdbs.size() - first);
+      for (size_t k = first; k < shape_pdbs.size(); ++k) {
+        match.count = match.count || needs_count[shape_pdbs[k]];
       }
     }
-    for (uint32_t id : b.rest) {
-      if (pdbs_[id].selector.Matches(labels)) {
-        pod_pdbs_.push_back(id);
-        count = count || needs_count[id];
-      }
-    }
-    if (!candidates.empty() && !b.rest.empty()) {
-      std::sort(pod_pdbs_.begin() + first, pod_pdbs_.end());
-    }
+    const auto ids =
+        absl::MakeConstSpan(shape_pdbs).subspan(match.first, match.size);
+    pod_pdbs_.insert(pod_pdbs_.end(), ids.begin(), ids.end());
     // Reading the pod's conditions is a cache miss; only pay it when a PDB
     // without status needs the count.
-    if (count) {
+    if (match.count) {
       const bool ok =
-          !shape.metadata().has_deletion_timestamp() &&
+          !snapshot.PodShape(p).metadata().has_deletion_timestamp() &&
           snapshot.PodReadyCondition(p) == snapshot::PodReady::kTrue;
-      for (size_t k = first; k < pod_pdbs_.size(); ++k) {
-        ++selected[pod_pdbs_[k]];
-        if (ok) ++healthy[pod_pdbs_[k]];
+      for (uint32_t id : ids) {
+        ++selected[id];
+        if (ok) ++healthy[id];
       }
     }
     pod_offsets_.push_back(static_cast<uint32_t>(pod_pdbs_.size()));

@@ -588,7 +588,7 @@ class BaseBuilder {
     }
     b_.pod_profile[p] = shape_profile_[shape_id];
     b_.pod_flags[p] = pending ? kPending : kIndexed;
-    if (!pending && DaemonSetOwner(snap_.PodShape(p)) != nullptr) {
+    if (!pending && (FlagsOf(p) & kShapeDaemon) != 0) {
       daemon_pods_.push_back(p);
     }
     if (pending) b_.pending_pods.push_back(p);
@@ -606,10 +606,11 @@ class BaseBuilder {
     b_.shape_ports.assign(snap_.pod_shape_count(), -1);
     absl::flat_hash_map<std::string, int32_t> profile_ids;
     for (PodIndex p = 0; p < pod_count; ++p) {
-      const v1::Pod& pod = snap_.PodShape(p);
-      if (drain::IsTerminal(pod)) continue;
+      const uint8_t flags = FlagsOf(p);
+      if (flags & kShapeTerminal) continue;
       const bool bound = snap_.NodeOfPod(p).has_value();
-      const bool pending = snap_.PodIsUnbound(p) && !drain::IsTerminating(pod);
+      const bool pending =
+          snap_.PodIsUnbound(p) && (flags & kShapeTerminating) == 0;
       if (!bound && !pending) continue;
       absl::Status s = IndexPod(p, pending, profile_ids);
       if (!s.ok() && !pending) return s;
@@ -934,10 +935,7 @@ class BaseBuilder {
       }
       // The shape answers as the pod would at the infinite past: see
       // WalkPods in snapshot_facts.cc.
-      const v1::Pod& pod = snap_.PodShape(p);
-      const bool active = !drain::IsTerminal(pod) && !drain::IsTerminating(pod);
-      if (active && !pod.metadata().annotations().empty() &&
-          drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
+      if ((FlagsOf(p) & kShapeDoNotDisrupt) != 0) {
         b_.pod_flags[p] |= kDoNotDisruptAtNow;
         b_.do_not_disrupt_pods.push_back(p);
       } else {
@@ -956,10 +954,39 @@ class BaseBuilder {
     }
   }
 
+  // What the indexing reads of a pod that is its shape's, once per shape.
+  enum ShapeFlag : uint8_t {
+    kShapeKnown = 1,
+    kShapeTerminal = 2,
+    kShapeTerminating = 4,
+    kShapeDaemon = 8,  // Owned by a DaemonSet.
+    // Active (neither terminal nor terminating) with a do-not-disrupt that
+    // is active at the infinite past.
+    kShapeDoNotDisrupt = 16,
+  };
+  uint8_t FlagsOf(PodIndex p) {
+    if (shape_flags_.empty()) shape_flags_.assign(snap_.pod_shape_count(), 0);
+    uint8_t& flags = shape_flags_[snap_.PodShapeId(p)];
+    if (flags != 0) return flags;
+    const v1::Pod& pod = snap_.PodShape(p);
+    flags = kShapeKnown;
+    const bool terminal = drain::IsTerminal(pod);
+    const bool terminating = drain::IsTerminating(pod);
+    if (terminal) flags |= kShapeTerminal;
+    if (terminating) flags |= kShapeTerminating;
+    if (DaemonSetOwner(pod) != nullptr) flags |= kShapeDaemon;
+    if (!terminal && !terminating && !pod.metadata().annotations().empty() &&
+        drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
+      flags |= kShapeDoNotDisrupt;
+    }
+    return flags;
+  }
+
   const snapshot::Snapshot& snap_;
   const budget::PdbIndex& pdbs_;
   SchedulerBase& b_;
   const SchedulerBase* nodes_from_;
+  std::vector<uint8_t> shape_flags_;  // ShapeFlag bits by shape id; 0: not yet.
   scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
   // By shape id: index into lists_ and the profile, or -1 before indexing.

@@ -216,40 +216,64 @@ void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,
   }
 }
 
+// What WalkPods reads of a pod, all of it its shape's (snapshot.h): computed
+// once per shape id.
+struct ShapeWalk {
+  bool known = false;
+  double cost = 0;      // EvictionCost.
+  bool active = false;  // Neither terminating nor terminal.
+  bool mirror = false;  // Owned by its Node.
+  bool reschedulable = false;
+  // A duration-based do-not-disrupt only lapses as time passes, so one
+  // inactive at the infinite past is never active. At the infinite past a
+  // duration is active with or without status.startTime (absent: fail
+  // safe), so the shape, which has no startTime, answers as the pod would.
+  bool do_not_disrupt = false;
+  // Tolerates karpenter.sh/disrupted:NoSchedule (never PDB-blocked here).
+  bool tolerates_disrupted = false;
+};
+
+const ShapeWalk& WalkOf(const snapshot::Snapshot& snap, snapshot::PodIndex p,
+                        std::vector<ShapeWalk>& shapes) {
+  ShapeWalk& w = shapes[snap.PodShapeId(p)];
+  if (w.known) return w;
+  const v1::Pod& pod = snap.PodShape(p);
+  w.known = true;
+  w.cost = EvictionCost(pod);
+  const bool terminating = drain::IsTerminating(pod);
+  w.active = !terminating && !drain::IsTerminal(pod);
+  w.mirror = drain::IsOwnedByNode(pod);
+  w.reschedulable = (w.active || (terminating && IsOwnedByStatefulSet(pod))) &&
+                    !drain::IsOwnedByDaemonSet(pod) && !w.mirror;
+  w.do_not_disrupt =
+      w.active && !pod.metadata().annotations().empty() &&
+      drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active();
+  w.tolerates_disrupted = pod.spec().tolerations_size() > 0 &&
+                          drain::ToleratesDisruptedNoScheduleTaint(pod);
+  return w;
+}
+
 // Pod aggregates of node `n` (candidates.h, docs/semantics.md §2.3, §2.11 and
 // rule 10 with the time-dependent do-not-disrupt left to the pass). Reads only
-// the pods' shapes: nothing here depends on a replica's own fields.
+// the pods' shapes (through `shapes`): nothing here depends on a replica's
+// own fields.
 void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
-              snapshot::NodeIndex n, CandidateFacts& out) {
+              snapshot::NodeIndex n, std::vector<ShapeWalk>& shapes,
+              CandidateFacts& out) {
   NodeFacts& f = out.nodes[n];
   double total = 0;
   double reschedule = 1.0;
   for (snapshot::PodIndex p : snap.PodsOnNode(n)) {
-    const v1::Pod& pod = snap.PodShape(p);
-    const double cost = EvictionCost(pod);
-    total += cost;
-    const bool terminating = drain::IsTerminating(pod);
-    const bool active = !terminating && !drain::IsTerminal(pod);
-    const bool mirror = drain::IsOwnedByNode(pod);
-    if ((active || (terminating && IsOwnedByStatefulSet(pod))) &&
-        !drain::IsOwnedByDaemonSet(pod) && !mirror) {
+    const ShapeWalk& w = WalkOf(snap, p, shapes);
+    total += w.cost;
+    if (w.reschedulable) {
       out.reschedulable.push_back(p);
-      reschedule += std::max(0.0, cost);
+      reschedule += std::max(0.0, w.cost);
     }
-    if (!active) continue;
-    // A duration-based do-not-disrupt only lapses as time passes, so one
-    // inactive at the infinite past is never active. At the infinite past a
-    // duration is active with or without status.startTime (absent: fail
-    // safe), so the shape, which has no startTime, answers as the pod would.
-    if (!pod.metadata().annotations().empty() &&
-        drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
-      out.do_not_disrupt.push_back(p);
-    }
-    if (f.pdb_block_pod != kNoIndex || mirror || pdbs.PdbsOfPod(p).empty()) {
-      continue;
-    }
-    if (pod.spec().tolerations_size() > 0 &&
-        drain::ToleratesDisruptedNoScheduleTaint(pod)) {
+    if (!w.active) continue;
+    if (w.do_not_disrupt) out.do_not_disrupt.push_back(p);
+    if (f.pdb_block_pod != kNoIndex || w.mirror || pdbs.PdbsOfPod(p).empty() ||
+        w.tolerates_disrupted) {
       continue;
     }
     budget::EvictionCheck check = pdbs.CanEvict(snap, p, true);
@@ -313,8 +337,9 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
     }
   }
   out.reschedulable.reserve(snap.pod_count());
+  std::vector<ShapeWalk> shapes(snap.pod_shape_count());
   for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
-    WalkPods(snap, pdbs, n, out);
+    WalkPods(snap, pdbs, n, shapes, out);
   }
   return out;
 }
