@@ -375,8 +375,11 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys,
   // Counting sort by node: count, prefix-sum, then place in input order.
   std::vector<uint32_t> count(nodes_->objects.size() + 1, 0);
   for (uint32_t i = 0; i < n; ++i) {
-    const absl::string_view name = PodName(i);
-    if (name.empty()) return EmptyName("Pod", loaded, origins, "pods", i);
+    // Without check_keys the caller vouches for the names (a record is
+    // then not read here at all when its node is hinted).
+    if (check_keys && PodName(i).empty()) {
+      return EmptyName("Pod", loaded, origins, "pods", i);
+    }
     NamespaceId& shape_ns = shape_namespace[pod_shape_[i]];
     if (shape_ns == kNone) {
       shape_ns = Intern(PodShape(i).metadata().namespace_());
@@ -384,6 +387,7 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys,
     const NamespaceId ns = shape_ns;
     pod_namespace_[i] = ns;
     if (check_keys) {
+      const absl::string_view name = PodName(i);
       const auto [it, inserted] =
           by_key.try_emplace(NamespacedKey{ns, name}, i);
       if (!inserted) {

@@ -62,9 +62,10 @@ struct SnapshotParts {
   static void Share(SnapshotBuilder& builder, const Snapshot& from,
                     uint32_t kinds);
 
-  // Tells `builder` that no two of its pods share a namespace/name (its
-  // caller's store is keyed by them): Build then skips the duplicate check
-  // and leaves the index FindPod reads to be built on the first FindPod.
+  // Tells `builder` that no two of its pods share a namespace/name and that
+  // none has an empty name (its caller's store is keyed by them and refuses
+  // empty names): Build then skips both checks and leaves the index FindPod
+  // reads to be built on the first FindPod.
   static void AssumeUniquePodKeys(SnapshotBuilder& builder);
 
   // No node hint (AddHintedPod).

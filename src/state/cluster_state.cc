@@ -87,9 +87,12 @@ struct Held {
 // (compaction is most of a pod's cost), and at most kCompactBatch pods are
 // held whole (2-3 KB each, against about 0.2 KB compacted).
 // Compacted pods are shared, immutable, with the snapshots taken since.
+// Small (the store walks 300k of them per snapshot): the whole pod is held
+// out of line while it waits.
 struct HeldPod {
-  std::variant<v1::Pod, std::shared_ptr<const snapshot::internal::CompactPod>>
-      form;
+  // Exactly one is set.
+  std::unique_ptr<v1::Pod> raw;
+  std::shared_ptr<const snapshot::internal::CompactPod> record;
   // The pod's node as the last snapshot taken resolved it, valid while
   // that snapshot's Nodes part is shared (Store::hints_at); a pod stored
   // since has none.
@@ -165,14 +168,8 @@ struct ClusterState::Store {
     out.reserve(store.objects.size());
     for (const auto& [seq, object] : store.objects) {
       if constexpr (std::is_same_v<T, v1::Pod>) {
-        if (const auto* raw = std::get_if<v1::Pod>(&object.form)) {
-          out.push_back(*raw);
-        } else {
-          out.push_back(
-              std::get<std::shared_ptr<const snapshot::internal::CompactPod>>(
-                  object.form)
-                  ->Decode());
-        }
+        out.push_back(object.raw != nullptr ? *object.raw
+                                            : object.record->Decode());
       } else {
         out.push_back(object);
       }
@@ -236,7 +233,9 @@ struct ClusterState::Store {
   typename Held<T>::Type Hold(T object, uint64_t seq) {
     if constexpr (std::is_same_v<T, v1::Pod>) {
       raw_pods.push_back(seq);
-      return HeldPod{std::move(object)};
+      HeldPod held;
+      held.raw = std::make_unique<v1::Pod>(std::move(object));
+      return held;
     } else {
       return object;
     }
@@ -250,9 +249,11 @@ struct ClusterState::Store {
     for (const uint64_t seq : raw_pods) {
       const auto it = pods.find(seq);
       if (it == pods.end()) continue;  // Deleted since.
-      if (auto* raw = std::get_if<v1::Pod>(&it->second.form)) {
-        it->second.form = std::make_shared<snapshot::internal::CompactPod>(
-            compactor.Compact(std::move(*raw)));
+      HeldPod& held = it->second;
+      if (held.raw != nullptr) {
+        held.record = std::make_shared<snapshot::internal::CompactPod>(
+            compactor.Compact(std::move(*held.raw)));
+        held.raw.reset();
       }
     }
     raw_pods.clear();
@@ -454,9 +455,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   builder.ReservePods(pods.size());
   for (const auto& [seq, pod] : pods) {
     SnapshotParts::AddHintedPod(
-        builder,
-        std::get<std::shared_ptr<const snapshot::internal::CompactPod>>(
-            pod.form),
+        builder, pod.record,
         hinted ? pod.node_hint : SnapshotParts::kNoNodeHint);
   }
   SnapshotParts::Share(builder, store.parts, unchanged);
