@@ -162,9 +162,12 @@ enum SchedulerPodFlag : uint8_t {
 struct PoolBase {
   const v1::NodePool* pool = nullptr;
   Requirements base;  // Template requirements, labels and the pool label.
-  std::vector<int64_t> overhead;  // DaemonSet overhead, per dimension.
-  int32_t weight = 0;             // spec.weight (0 when unset).
-  bool ready = true;              // Not Ready=False.
+  // DaemonSet overhead, per dimension, from the DaemonSet pods on the
+  // pool's nodes; left zero when the snapshot has DaemonSets (their
+  // templates give each new node's overhead: daemon_overhead).
+  std::vector<int64_t> overhead;
+  int32_t weight = 0;  // spec.weight (0 when unset).
+  bool ready = true;   // Not Ready=False.
   // spec.limits, by resource name (sorted), in milli-units.
   std::vector<std::string> limit_keys;
   std::vector<int64_t> limits;

@@ -854,7 +854,9 @@ class BaseBuilder {
       }
       b_.pools.emplace(name, std::move(info));
     }
-    AddDaemonSetOverhead();
+    // With DaemonSets, a new node's overhead comes from their templates
+    // (daemon_overhead), and the pods' overhead would never be read.
+    if (snap_.daemon_sets().empty()) AddDaemonSetOverhead();
     if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims) {
       // The same NodePools and Nodes: the same usage.
       for (auto& [name, info] : b_.pools) {
