@@ -181,7 +181,10 @@ struct SchedulerBase {
   const snapshot::Snapshot* snap = nullptr;
   std::vector<std::string> dims;
   size_t d = 0;
-  std::vector<int64_t> pod_req;  // pods x d
+  // Requests: per pod its row of `req_rows` (rows of d values: row 0 all
+  // zero, for the pods that are not indexed, then one per indexed shape).
+  std::vector<uint32_t> pod_req_row;
+  std::vector<int64_t> req_rows;
   std::vector<uint8_t> pod_flags;
   std::vector<int32_t> pod_profile;  // -1 when not indexed
   std::vector<Profile> profiles;
@@ -194,6 +197,9 @@ struct SchedulerBase {
   // consolidateAfter); InfinitePast when it never is.
   std::vector<absl::Time> node_quiet_until;
   std::vector<snapshot::NodeIndex> node_order;  // Targets, placement order.
+  // Each node's place among the nodes sorted by name (node_order's tie
+  // break).
+  std::vector<uint32_t> node_name_rank;
   // IsReschedulable pods of deleting nodes (movable or not).
   std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> deleting_pods;
   std::vector<snapshot::PodIndex> pending_pods;
@@ -234,7 +240,9 @@ struct SchedulerBase {
   // classes and CSINodes; per indexed pod with such volumes an index into
   // `pod_volumes` (-1: none); per node the CSI volumes in use and its
   // CSINode (or null).
-  std::optional<scheduling::VolumeIndex> volume_index;
+  // Shared with the bases of later snapshots holding the same claims,
+  // volumes, classes and CSINodes (it points into those parts).
+  std::shared_ptr<const scheduling::VolumeIndex> volume_index;
   std::vector<int32_t> pod_volumes_of;
   std::vector<scheduling::PodVolumes> pod_volumes;
   std::vector<scheduling::NodeVolumeUsage> node_volumes;
@@ -245,7 +253,7 @@ struct SchedulerBase {
   std::optional<scheduling::DaemonOverhead> daemon_overhead;
 
   const int64_t* Req(snapshot::PodIndex p) const {
-    return &pod_req[size_t{p} * d];
+    return &req_rows[size_t{pod_req_row[p]} * d];
   }
   // Pod p's claim-backed volumes, or null when it has none.
   const scheduling::PodVolumes* Volumes(snapshot::PodIndex p) const {
@@ -271,10 +279,14 @@ struct SchedulerBase {
 // those alone (each node's allocatable, deleting, initialized and
 // consolidateAfter facts, the NodePools' usage) is copied from it when the
 // resource dimensions are the same. The result is the same.
+// `volumes_from`, when given, is the SchedulerBase of a snapshot holding
+// the same PersistentVolumeClaims, PersistentVolumes, StorageClasses and
+// CSINodes: its volume index is shared.
 absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
                                 SchedulerBase& out,
-                                const SchedulerBase* nodes_from = nullptr);
+                                const SchedulerBase* nodes_from = nullptr,
+                                const SchedulerBase* volumes_from = nullptr);
 
 }  // namespace karpenter::disruption::internal
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <string>
 #include <tuple>
@@ -432,8 +433,13 @@ class BaseBuilder {
  public:
   // `nodes_from`: see BuildSchedulerBase.
   BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
-              SchedulerBase& out, const SchedulerBase* nodes_from)
-      : snap_(snap), pdbs_(pdbs), b_(out), nodes_from_(nodes_from) {
+              SchedulerBase& out, const SchedulerBase* nodes_from,
+              const SchedulerBase* volumes_from)
+      : snap_(snap),
+        pdbs_(pdbs),
+        b_(out),
+        nodes_from_(nodes_from),
+        volumes_from_(volumes_from) {
     b_.snap = &snap;
   }
 
@@ -458,12 +464,17 @@ class BaseBuilder {
   // it), and counts the CSI volumes each node's pods use. A pod whose
   // volumes do not resolve is unsupported.
   absl::Status IndexVolumes() {
-    absl::StatusOr<scheduling::VolumeIndex> index =
-        scheduling::VolumeIndex::Build(
-            snap_.persistent_volume_claims(), snap_.persistent_volumes(),
-            snap_.storage_classes(), snap_.csi_nodes());
-    if (!index.ok()) return index.status();
-    b_.volume_index.emplace(*std::move(index));
+    if (volumes_from_ != nullptr) {
+      b_.volume_index = volumes_from_->volume_index;
+    } else {
+      absl::StatusOr<scheduling::VolumeIndex> index =
+          scheduling::VolumeIndex::Build(
+              snap_.persistent_volume_claims(), snap_.persistent_volumes(),
+              snap_.storage_classes(), snap_.csi_nodes());
+      if (!index.ok()) return index.status();
+      b_.volume_index =
+          std::make_shared<const scheduling::VolumeIndex>(*std::move(index));
+    }
     const size_t pods = snap_.pod_count();
     b_.pod_volumes_of.assign(pods, -1);
     const auto nodes = snap_.nodes();
@@ -633,21 +644,21 @@ class BaseBuilder {
     b_.d = b_.dims.size();
     // The dimensions are distinct and non-empty by construction.
     b_.resource_dims.emplace(*scheduling::ResourceDims::Create(b_.dims));
-    // Each indexed shape's requests as a row over the dimensions.
-    std::vector<int64_t> rows(lists_.size() * b_.d, 0);
+    // Each indexed shape's requests as a row over the dimensions, after the
+    // zero row of the pods that are not indexed.
+    b_.req_rows.assign((lists_.size() + 1) * b_.d, 0);
     for (size_t l = 0; l < lists_.size(); ++l) {
       for (const auto& [k, v] : lists_[l]) {
         const size_t i = static_cast<size_t>(
             std::find(b_.dims.begin(), b_.dims.end(), k) - b_.dims.begin());
-        rows[l * b_.d + i] = v;
+        b_.req_rows[(l + 1) * b_.d + i] = v;
       }
     }
-    b_.pod_req.assign(pod_count * b_.d, 0);
+    b_.pod_req_row.assign(pod_count, 0);
     for (PodIndex p = 0; p < pod_count; ++p) {
       if (b_.pod_flags[p] == 0) continue;
-      const size_t l = static_cast<size_t>(shape_list_[snap_.PodShapeId(p)]);
-      std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(l * b_.d), b_.d,
-                  b_.pod_req.begin() + static_cast<std::ptrdiff_t>(p * b_.d));
+      b_.pod_req_row[p] =
+          static_cast<uint32_t>(shape_list_[snap_.PodShapeId(p)] + 1);
     }
     return absl::OkStatus();
   }
@@ -764,6 +775,7 @@ class BaseBuilder {
     b_.node_quiet_until = from.node_quiet_until;
     b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
     for (NodeIndex n = 0; n < nodes.size(); ++n) SubtractPods(n);
+    b_.node_name_rank = from.node_name_rank;
     b_.node_order = from.node_order;
     SortNodeOrder();
   }
@@ -779,18 +791,30 @@ class BaseBuilder {
     }
   }
 
-  // The targets by ascending free CPU, then name.
+  // The targets by ascending free CPU, then name (node_name_rank).
   void SortNodeOrder() {
-    const auto nodes = snap_.nodes();
     const size_t d = b_.d;
     const std::vector<int64_t>& free = b_.node_free;
+    const std::vector<uint32_t>& rank = b_.node_name_rank;
     std::sort(b_.node_order.begin(), b_.node_order.end(),
               [&](NodeIndex a, NodeIndex b) {
                 const int64_t fa = free[size_t{a} * d + kCpuDim];
                 const int64_t fb = free[size_t{b} * d + kCpuDim];
                 if (fa != fb) return fa < fb;
-                return nodes[a].metadata().name() < nodes[b].metadata().name();
+                return rank[a] < rank[b];
               });
+  }
+
+  void RankNodeNames() {
+    const auto nodes = snap_.nodes();
+    std::vector<NodeIndex> by_name(nodes.size());
+    std::iota(by_name.begin(), by_name.end(), 0);
+    std::sort(by_name.begin(), by_name.end(), [&](NodeIndex a, NodeIndex b) {
+      return nodes[a].metadata().name() < nodes[b].metadata().name();
+    });
+    b_.node_name_rank.resize(nodes.size());
+    for (uint32_t r = 0; r < by_name.size(); ++r)
+      b_.node_name_rank[by_name[r]] = r;
   }
 
   absl::Status IndexNodes() {
@@ -817,6 +841,7 @@ class BaseBuilder {
         b_.node_order.push_back(n);
       }
     }
+    RankNodeNames();
     SortNodeOrder();
     return absl::OkStatus();
   }
@@ -988,6 +1013,7 @@ class BaseBuilder {
   const budget::PdbIndex& pdbs_;
   SchedulerBase& b_;
   const SchedulerBase* nodes_from_;
+  const SchedulerBase* volumes_from_;
   std::vector<uint8_t> shape_flags_;  // ShapeFlag bits by shape id; 0: not yet.
   scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
@@ -1004,8 +1030,9 @@ class BaseBuilder {
 absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
                                 SchedulerBase& out,
-                                const SchedulerBase* nodes_from) {
-  return BaseBuilder(snapshot, pdbs, out, nodes_from).Build();
+                                const SchedulerBase* nodes_from,
+                                const SchedulerBase* volumes_from) {
+  return BaseBuilder(snapshot, pdbs, out, nodes_from, volumes_from).Build();
 }
 
 }  // namespace karpenter::disruption::internal

@@ -386,9 +386,15 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
           snapshot, *f.pdbs_,
           same_nodes ? previous->candidates_.get() : nullptr));
   auto base = std::make_unique<internal::SchedulerBase>();
+  // The volume index reads the storage kinds.
+  const bool same_volumes =
+      shares(SnapshotParts::kPersistentVolumeClaims |
+             SnapshotParts::kPersistentVolumes |
+             SnapshotParts::kStorageClasses | SnapshotParts::kCSINodes);
   f.simulation_status_ = internal::BuildSchedulerBase(
       snapshot, *f.pdbs_, *base,
-      same_nodes ? previous->scheduler_.get() : nullptr);
+      same_nodes ? previous->scheduler_.get() : nullptr,
+      same_volumes ? previous->scheduler_.get() : nullptr);
   if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);
   return f;
 }
