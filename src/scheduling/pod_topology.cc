@@ -301,19 +301,29 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
   std::vector<int32_t> shape_terms_of(snap.pod_shape_count(), -1);
   std::vector<std::vector<int32_t>> shape_terms;
   std::map<std::string, int32_t, std::less<>> group_ids;
+  // Per shape, what the loop reads of it (all of it the shape's own):
+  // known, terminal, terminating, and required anti-affinity terms.
+  enum : uint8_t { kKnown = 1, kTerminal = 2, kTerminating = 4, kAnti = 8 };
+  std::vector<uint8_t> shape_flags(snap.pod_shape_count(), 0);
   index->pod_holder_offsets_.assign(pods + 1, 0);
   for (PodIndex p = 0; p < pods; ++p) {
-    const v1::Pod& shape = snap.PodShape(p);
-    if (!snap.NodeOfPod(p).has_value() || drain::IsTerminal(shape)) {
+    const uint32_t shape_id = snap.PodShapeId(p);
+    uint8_t& sf = shape_flags[shape_id];
+    if (sf == 0) {
+      const v1::Pod& shape = snap.PodShape(p);
+      sf = kKnown | (drain::IsTerminal(shape) ? kTerminal : 0) |
+           (drain::IsTerminating(shape) ? kTerminating : 0) |
+           (RequiredAntiAffinity(shape).empty() ? 0 : kAnti);
+    }
+    if (!snap.NodeOfPod(p).has_value() || (sf & kTerminal) != 0) {
       index->pod_holder_offsets_[p + 1] =
           static_cast<uint32_t>(index->pod_holder_groups_.size());
       continue;
     }
-    index->flags_[p] =
-        kCounted | (drain::IsTerminating(shape) ? kTerm : uint8_t{0});
+    index->flags_[p] = kCounted | ((sf & kTerminating) != 0 ? kTerm : 0);
     ++per_ns[snap.NamespaceOfPod(p) + 1];
-    const uint32_t shape_id = snap.PodShapeId(p);
-    if (shape_terms_of[shape_id] < 0 && !RequiredAntiAffinity(shape).empty()) {
+    if (shape_terms_of[shape_id] < 0 && (sf & kAnti) != 0) {
+      const v1::Pod& shape = snap.PodShape(p);
       absl::StatusOr<std::vector<AffinityTerm>> terms =
           CompileHolderTerms(shape);
       if (!terms.ok()) terms = std::vector<AffinityTerm>();
