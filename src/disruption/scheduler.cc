@@ -431,7 +431,7 @@ struct Preferences {
 
 class BaseBuilder {
  public:
-  // `nodes_from`: see BuildSchedulerBase.
+  // `nodes_from`, `volumes_from`: see BuildSchedulerBase.
   BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
               SchedulerBase& out, const SchedulerBase* nodes_from,
               const SchedulerBase* volumes_from)
