@@ -16,9 +16,11 @@
 //  - generation() changes exactly when Apply says kStored or kDeleted;
 //  - every few events (as the bytes ask), TakeSnapshot() succeeds and
 //    equals Snapshot::Build(Export()) in its nodes, pod count, pod keys and
-//    PodsOnNode of every node; at one such check in four and at the end,
-//    Publish() succeeds, places the pods as that snapshot does, and returns
-//    the same publication when called again.
+//    PodsOnNode of every node; at one such check in two it is preceded by
+//    TakeSnapshotWithoutPods(), which must equal (testing::SnapshotDiff)
+//    Snapshot::Build(Export()) without pods and PDBs; at one in four and at
+//    the end, Publish() succeeds, places the pods as that snapshot does,
+//    and returns the same publication when called again.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +41,7 @@
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/builders.h"
+#include "karpenter/testing/snapshot_equal.h"
 
 namespace {
 
@@ -211,8 +214,18 @@ std::vector<std::string> Placement(const Snapshot& s) {
   return out;
 }
 
-void CheckSnapshots(ClusterState& state, bool publish) {
+void CheckSnapshots(ClusterState& state, bool bare, bool publish) {
   const ObjectSet exported = state.Export();
+  if (bare) {
+    // Taken first, so that the full snapshot below may share its parts.
+    ObjectSet objects = exported;
+    objects.pods.clear();
+    objects.pdbs.clear();
+    absl::StatusOr<Snapshot> without = state.TakeSnapshotWithoutPods();
+    absl::StatusOr<Snapshot> without_built = Snapshot::Build(objects);
+    Require(without.ok() && without_built.ok());
+    Require(kt::SnapshotDiff(*without, *without_built).empty());
+  }
   absl::StatusOr<Snapshot> taken = state.TakeSnapshot();
   absl::StatusOr<Snapshot> built = Snapshot::Build(exported);
   Require(taken.ok() && built.ok());
@@ -243,8 +256,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < kMaxEvents && !in.done(); ++i) {
     const uint8_t op = in.Next();
     if (op % 16 == 15) {
-      // Publishing builds the facts too: one check in four.
-      CheckSnapshots(state, op % 64 == 63);
+      // One check in two takes a snapshot without pods first; publishing
+      // builds the facts too: one check in four.
+      CheckSnapshots(state, op % 32 == 31, op % 64 == 63);
       continue;
     }
     static constexpr EventType kTypes[] = {
@@ -278,6 +292,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     Require(state.size() == Count(after));
   }
-  CheckSnapshots(state, true);
+  CheckSnapshots(state, true, true);
   return 0;
 }
