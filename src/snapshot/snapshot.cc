@@ -2,6 +2,7 @@
 
 #include "karpenter/snapshot/snapshot.h"
 
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -202,34 +203,57 @@ size_t SnapshotBuilder::pod_count() const {
   return snapshot_.pod_shape_.size();
 }
 
+// The records a builder made (AddPod, AddCompactPod by reference) or was
+// given (AddCompactPod by shared pointer); a deque, so that their addresses
+// stay put as it grows. Immutable once the snapshot is built.
+struct SnapshotBuilder::OwnedPods {
+  std::deque<internal::CompactPod> made;
+  std::vector<std::shared_ptr<const internal::CompactPod>> given;
+};
+
+SnapshotBuilder::OwnedPods& SnapshotBuilder::owned() {
+  if (owned_ == nullptr) owned_ = std::make_shared<OwnedPods>();
+  return *owned_;
+}
+
 void SnapshotBuilder::AddPod(v1::Pod pod) {
-  AddCompactPod(std::make_shared<const internal::CompactPod>(
-      shapes_->compactor.Compact(std::move(pod))));
+  const internal::CompactPod& made =
+      owned().made.emplace_back(shapes_->compactor.Compact(std::move(pod)));
+  AppendPod(&made, made.shared_shape().get(), made.ready());
 }
 
 void SnapshotBuilder::AddCompactPod(const internal::CompactPod& pod) {
-  AddCompactPod(std::make_shared<const internal::CompactPod>(pod));
+  const internal::CompactPod& made = owned().made.emplace_back(pod);
+  AppendPod(&made, made.shared_shape().get(), made.ready());
 }
 
 void SnapshotBuilder::AddCompactPod(
     std::shared_ptr<const internal::CompactPod> pod) {
-  Snapshot& s = snapshot_;
-  s.pod_ready_.push_back(pod->ready());
-  s.pod_shape_.push_back(InternCompactShape(*pod));
-  s.pods_.push_back(std::move(pod));
+  const internal::CompactPod* const record = pod.get();
+  owned().given.push_back(std::move(pod));
+  AppendPod(record, record->shared_shape().get(), record->ready());
 }
 
-uint32_t SnapshotBuilder::InternCompactShape(const internal::CompactPod& pod) {
+void SnapshotBuilder::AppendPod(const internal::CompactPod* pod,
+                                const internal::CompactShape* shape,
+                                PodReady ready) {
+  Snapshot& s = snapshot_;
+  s.pod_ready_.push_back(ready);
+  s.pod_shape_.push_back(InternCompactShape(shape, *pod));
+  s.pods_.push_back(pod);
+}
+
+uint32_t SnapshotBuilder::InternCompactShape(
+    const internal::CompactShape* object, const internal::CompactPod& pod) {
   ShapeTable& table = *shapes_;
-  const std::shared_ptr<const internal::CompactShape>& shape =
-      pod.shared_shape();
-  const internal::CompactShape* const object = shape.get();
   if (object == table.last) return table.last_id;
   auto& shapes = snapshot_.pod_shapes_;
   const auto [it, inserted] = table.by_object.try_emplace(object, 0);
   if (inserted) {
     // First sight of this object: an equal shape may have come through
     // AddPod or another compactor's object.
+    const std::shared_ptr<const internal::CompactShape>& shape =
+        pod.shared_shape();
     const auto [id, added] = table.ids.try_emplace(
         object->key, static_cast<uint32_t>(shapes.size()));
     if (added) {
@@ -251,6 +275,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   shapes_ = std::make_unique<ShapeTable>();
   Snapshot s = std::move(snapshot_);
   snapshot_ = Snapshot();
+  s.pod_owners_ = std::move(pod_owners_);
+  pod_owners_ = {};
+  if (owned_ != nullptr) s.pod_owners_.push_back(std::move(owned_));
   ObjectSet objects = std::move(objects_);
   objects_ = ObjectSet();
   const uint32_t shared = shared_kinds_;
@@ -262,7 +289,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // `objects` keeps the sources and origins, for error messages.
   KARPENTER_RETURN_IF_ERROR(s.BuildNodeParts(objects, shared));
   // Hints hold only for the Nodes part they were resolved against, which
-  // a builder shares (SnapshotParts::AddHintedPod).
+  // a builder shares (SnapshotParts::AddHeldPod).
   std::vector<uint32_t> hints = std::move(pod_node_hints_);
   pod_node_hints_ = {};
   if ((shared & internal::SnapshotParts::kNodes) == 0 ||
@@ -770,15 +797,20 @@ void SnapshotParts::AssumeUniquePodKeys(SnapshotBuilder& builder) {
   builder.unique_pod_keys_ = true;
 }
 
-void SnapshotParts::AddHintedPod(SnapshotBuilder& builder,
-                                 std::shared_ptr<const CompactPod> pod,
-                                 uint32_t node_hint) {
+void SnapshotParts::KeepPodsAlive(SnapshotBuilder& builder,
+                                  std::shared_ptr<const void> owner) {
+  builder.pod_owners_.push_back(std::move(owner));
+}
+
+void SnapshotParts::AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
+                               const CompactShape* shape, PodReady ready,
+                               uint32_t node_hint) {
   std::vector<uint32_t>& hints = builder.pod_node_hints_;
   const size_t before = builder.snapshot_.pod_count();
   if (node_hint != kNoNodeHint && hints.size() < before) {
     hints.resize(before, kNoNodeHint);
   }
-  builder.AddCompactPod(std::move(pod));
+  builder.AppendPod(pod, shape, ready);
   if (!hints.empty()) hints.push_back(node_hint);
 }
 

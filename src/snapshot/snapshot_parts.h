@@ -68,22 +68,30 @@ struct SnapshotParts {
   // reads to be built on the first FindPod.
   static void AssumeUniquePodKeys(SnapshotBuilder& builder);
 
-  // No node hint (AddHintedPod).
+  // No node hint (AddHeldPod).
   static constexpr uint32_t kNoNodeHint = Snapshot::kNoNodeHint;
 
-  // builder.AddCompactPod(pod), with the pod's node as PodNodes() of an
-  // earlier snapshot gave it for the same record (or kNoNodeHint): Build
-  // takes the hint instead of looking the node up by name, provided the
-  // builder shares that snapshot's Nodes part (Share with kNodes);
-  // otherwise it ignores every hint. A caller must only hint a pod with the
-  // value a snapshot holding the same Nodes part computed for it.
-  static void AddHintedPod(SnapshotBuilder& builder,
-                           std::shared_ptr<const CompactPod> pod,
-                           uint32_t node_hint);
+  // Appends `pod` to `builder` without taking a share of it (the caller
+  // keeps it alive for the snapshot: KeepPodsAlive), as AddCompactPod
+  // would; `shape` and `ready` must be pod->shared_shape().get() and
+  // pod->ready() (passed so that the record is not read). `node_hint` is
+  // the pod's node as PodNodes() of an earlier snapshot gave it for the
+  // same record, or kNoNodeHint: Build takes the hint instead of looking
+  // the node up by name, provided the builder shares that snapshot's Nodes
+  // part (Share with kNodes); otherwise it ignores every hint. A caller
+  // must only hint a pod with the value a snapshot holding the same Nodes
+  // part computed for it.
+  static void AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
+                         const CompactShape* shape, PodReady ready,
+                         uint32_t node_hint);
+  // Makes the snapshot `builder` builds hold `owner` (a share of whatever
+  // keeps the pods given to AddHeldPod alive) as long as it lives.
+  static void KeepPodsAlive(SnapshotBuilder& builder,
+                            std::shared_ptr<const void> owner);
 
   // Per pod of `snapshot`, in PodIndex order: its NodeIndex, or a value
   // above every NodeIndex for a pod that is unbound or names no Node of
-  // the snapshot. For AddHintedPod.
+  // the snapshot. For AddHeldPod.
   static absl::Span<const uint32_t> PodNodes(const Snapshot& snapshot);
 };
 

@@ -2,6 +2,7 @@
 
 #include "karpenter/state/cluster_state.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,7 +13,6 @@
 #include <variant>
 #include <vector>
 
-#include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -22,6 +22,7 @@
 #include "snapshot/object_sink.h"
 #include "snapshot/snapshot_parts.h"
 #include "snapshot/validate.h"
+#include "state/pod_records.h"
 
 namespace karpenter::state {
 namespace {
@@ -89,20 +90,137 @@ struct Held {
 // Compacted pods are shared, immutable, with the snapshots taken since.
 // Small (the store walks 300k of them per snapshot): the whole pod is held
 // out of line while it waits.
+// A compacted record's shape object and Ready condition are copied beside
+// it, so that assembling a snapshot reads the store alone, not the records.
 struct HeldPod {
-  // Exactly one is set.
+  // Exactly one is set. A record the store lets go of is retired to its
+  // internal::PodRecordKeeper, never freed here.
   std::unique_ptr<v1::Pod> raw;
-  std::shared_ptr<const snapshot::internal::CompactPod> record;
+  internal::PodRecordKeeper::Record record;
+  const snapshot::internal::CompactShape* shape = nullptr;
   // The pod's node as the last snapshot taken resolved it, valid while
   // that snapshot's Nodes part is shared (Store::hints_at); a pod stored
   // since has none.
   uint32_t node_hint = snapshot::internal::SnapshotParts::kNoNodeHint;
+  snapshot::PodReady ready = snapshot::PodReady::kAbsent;
 };
 template <>
 struct Held<v1::Pod> {
   using Type = HeldPod;
 };
 constexpr size_t kCompactBatch = 4096;
+
+// Values by sequence number, in its order: a flat vector, because a
+// snapshot walks every pod of it (a tree of 300k small nodes is a cache
+// miss per few pods). Sequence numbers are appended in increasing order;
+// an erased entry is marked dead and swept out once dead entries are a
+// quarter of them (amortized O(1)); lookups are binary searches.
+template <typename V>
+class SeqList {
+ public:
+  struct Entry {
+    uint64_t seq;  // kDead set once erased.
+    V value;
+  };
+  class const_iterator;
+  class iterator {
+   public:
+    iterator(Entry* at, Entry* end) : at_(at), end_(end) { Skip(); }
+    Entry& operator*() const { return *at_; }
+    Entry* operator->() const { return at_; }
+    iterator& operator++() {
+      ++at_;
+      Skip();
+      return *this;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.at_ == b.at_;
+    }
+    friend bool operator!=(const iterator& a, const iterator& b) {
+      return a.at_ != b.at_;
+    }
+
+   private:
+    void Skip() {
+      while (at_ != end_ && (at_->seq & kDead) != 0) ++at_;
+    }
+    Entry* at_;
+    Entry* end_;
+  };
+  class const_iterator {
+   public:
+    const_iterator(const Entry* at, const Entry* end) : at_(at), end_(end) {
+      Skip();
+    }
+    const Entry& operator*() const { return *at_; }
+    const_iterator& operator++() {
+      ++at_;
+      Skip();
+      return *this;
+    }
+    friend bool operator!=(const const_iterator& a, const const_iterator& b) {
+      return a.at_ != b.at_;
+    }
+
+   private:
+    void Skip() {
+      while (at_ != end_ && (at_->seq & kDead) != 0) ++at_;
+    }
+    const Entry* at_;
+    const Entry* end_;
+  };
+
+  iterator begin() { return {Data(), Data() + entries_.size()}; }
+  iterator end() {
+    return {Data() + entries_.size(), Data() + entries_.size()};
+  }
+  const_iterator begin() const {
+    return {entries_.data(), entries_.data() + entries_.size()};
+  }
+  const_iterator end() const {
+    const Entry* e = entries_.data() + entries_.size();
+    return {e, e};
+  }
+  size_t size() const { return entries_.size() - dead_; }
+
+  // The live value at `seq`, or null.
+  V* find(uint64_t seq) {
+    auto it = std::lower_bound(
+        entries_.begin(), entries_.end(), seq,
+        [](const Entry& e, uint64_t s) { return (e.seq & ~kDead) < s; });
+    if (it == entries_.end() || it->seq != seq) return nullptr;
+    return &it->value;
+  }
+  // Adds `value` at `seq`, above every sequence number held.
+  void append(uint64_t seq, V value) {
+    entries_.push_back(Entry{seq, std::move(value)});
+  }
+  // Erases the live value at `seq` (its value is reset first).
+  void erase(uint64_t seq) {
+    auto it = std::lower_bound(
+        entries_.begin(), entries_.end(), seq,
+        [](const Entry& e, uint64_t s) { return (e.seq & ~kDead) < s; });
+    if (it == entries_.end() || it->seq != seq) return;
+    it->seq |= kDead;
+    it->value = V();
+    if (++dead_ >= kSweepAtLeast && 4 * dead_ >= entries_.size()) Sweep();
+  }
+
+ private:
+  static constexpr uint64_t kDead = uint64_t{1} << 63;
+  static constexpr size_t kSweepAtLeast = 64;
+  Entry* Data() { return entries_.data(); }
+  void Sweep() {
+    entries_.erase(
+        std::remove_if(entries_.begin(), entries_.end(),
+                       [](const Entry& e) { return (e.seq & kDead) != 0; }),
+        entries_.end());
+    dead_ = 0;
+  }
+
+  std::vector<Entry> entries_;
+  size_t dead_ = 0;
+};
 
 // The objects of one kind.
 template <typename T>
@@ -112,7 +230,7 @@ struct KindStore {
     std::optional<uint64_t> rv;
   };
   // In the state's order: by the sequence number of their (last) addition.
-  absl::btree_map<uint64_t, typename Held<T>::Type> objects;
+  SeqList<typename Held<T>::Type> objects;
   absl::flat_hash_map<std::string, Slot> slots;
   // Keys deleted with a known resourceVersion: a late event for the key
   // that is not newer is stale.
@@ -247,16 +365,32 @@ struct ClusterState::Store {
     if (raw_pods.empty() || (!all && raw_pods.size() < kCompactBatch)) return;
     auto& pods = Of<v1::Pod>().objects;
     for (const uint64_t seq : raw_pods) {
-      const auto it = pods.find(seq);
-      if (it == pods.end()) continue;  // Deleted since.
-      HeldPod& held = it->second;
-      if (held.raw != nullptr) {
-        held.record = std::make_shared<snapshot::internal::CompactPod>(
-            compactor.Compact(std::move(*held.raw)));
-        held.raw.reset();
+      HeldPod* const held = pods.find(seq);
+      if (held == nullptr) continue;  // Deleted since.
+      if (held->raw != nullptr) {
+        held->record = std::make_unique<snapshot::internal::CompactPod>(
+            compactor.Compact(std::move(*held->raw)));
+        held->raw.reset();
+        held->shape = held->record->shared_shape().get();
+        held->ready = held->record->ready();
       }
     }
     raw_pods.clear();
+  }
+
+  // Lets go of `held` (about to be replaced or erased): a pod's record is
+  // retired, for the snapshots that may still read it.
+  template <typename V>
+  void Release(V& held) {
+    if constexpr (std::is_same_v<V, HeldPod>) {
+      pod_records->Retire(std::move(held.record));
+    }
+  }
+
+  ~Store() {
+    // Snapshots taken may outlive the state: their pins keep the records.
+    for (auto& [seq, held] : Of<v1::Pod>().objects) Release(held);
+    pod_records->Reclaim();
   }
 
   budget::BudgetOptions budgets;
@@ -272,6 +406,9 @@ struct ClusterState::Store {
   snapshot::internal::PodCompactor compactor;
   // Places of the pods held whole (some may since be deleted or compacted).
   std::vector<uint64_t> raw_pods;
+  // Keeps the records this store let go of for the snapshots taken before.
+  std::shared_ptr<internal::PodRecordKeeper> pod_records =
+      std::make_shared<internal::PodRecordKeeper>();
   uint64_t next_seq = 0;
   uint64_t generation = 0;
   size_t size = 0;
@@ -317,6 +454,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     if (Older(rv, slot->second.rv)) return Applied::kStale;
     std::optional<uint64_t> last = slot->second.rv;
     if (rv.has_value() && (!last.has_value() || *rv > *last)) last = rv;
+    if (auto* held = store.objects.find(slot->second.seq)) Release(*held);
     store.objects.erase(slot->second.seq);
     store.slots.erase(slot);
     if (last.has_value()) store.tombstones[key] = *last;
@@ -327,7 +465,9 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
   if (slot != store.slots.end()) {
     if (Older(rv, slot->second.rv)) return Applied::kStale;
     if (rv.has_value() && slot->second.rv == rv) return Applied::kUnchanged;
-    store.objects[slot->second.seq] = Hold(std::move(object), slot->second.seq);
+    auto* const held = store.objects.find(slot->second.seq);
+    Release(*held);
+    *held = Hold(std::move(object), slot->second.seq);
     CompactRawPods(/*all=*/false);
     slot->second.rv = rv;
     store.changed_at = ++generation;
@@ -339,7 +479,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     store.tombstones.erase(tomb);
   }
   const uint64_t seq = next_seq++;
-  store.objects.emplace(seq, Hold(std::move(object), seq));
+  store.objects.append(seq, Hold(std::move(object), seq));
   CompactRawPods(/*all=*/false);
   store.slots.emplace(std::move(key), typename KindStore<T>::Slot{seq, rv});
   ++size;
@@ -453,9 +593,10 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
                       store.hints_at.has_value() &&
                       nodes.part_at == store.hints_at;
   builder.ReservePods(pods.size());
+  SnapshotParts::KeepPodsAlive(builder, store.pod_records->Pin());
   for (const auto& [seq, pod] : pods) {
-    SnapshotParts::AddHintedPod(
-        builder, pod.record,
+    SnapshotParts::AddHeldPod(
+        builder, pod.record.get(), pod.shape, pod.ready,
         hinted ? pod.node_hint : SnapshotParts::kNoNodeHint);
   }
   SnapshotParts::Share(builder, store.parts, unchanged);

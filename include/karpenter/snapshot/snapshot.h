@@ -101,6 +101,7 @@ enum class PodReady : uint8_t { kAbsent, kTrue, kFalse, kOther };
 class SnapshotBuilder;
 namespace internal {
 class CompactPod;
+struct CompactShape;
 struct SnapshotParts;
 }  // namespace internal
 
@@ -426,10 +427,15 @@ class Snapshot {
   // The pod store (see the file comment): one immutable compacted record
   // per pod (its shape, wire bytes, name and node name), shared with the
   // ClusterState and other snapshots that hold the same pod, so a snapshot
-  // taken after a few pod events copies pointers, not pods. Shapes are
+  // taken after a few pod events copies pointers, not pods (and touches no
+  // record: their lifetime is pod_owners_'s, not one count each). Shapes are
   // shared (immutable) with the records they come from; pod_shape_ numbers
   // them in first-use order.
-  std::vector<std::shared_ptr<const internal::CompactPod>> pods_;
+  std::vector<const internal::CompactPod*> pods_;
+  // What keeps the records pods_ points to alive: the builder's own
+  // records, or a pin on the state's (internal::PodRecordKeeper). Never
+  // read otherwise.
+  std::vector<std::shared_ptr<const void>> pod_owners_;
   std::vector<std::shared_ptr<const v1::Pod>> pod_shapes_;
   std::vector<uint32_t> pod_shape_;
   std::vector<PodReady> pod_ready_;
@@ -514,22 +520,35 @@ class SnapshotBuilder {
 
  private:
   struct ShapeTable;
+  struct OwnedPods;
 
   // The id of the shape of `pod`, by its shape object when seen before,
-  // else by its serialization (equal shapes, one id).
-  uint32_t InternCompactShape(const internal::CompactPod& pod);
+  // else by its serialization (equal shapes, one id). `object` is
+  // pod.shared_shape().get(), passed so that a known shape costs no read of
+  // the record.
+  uint32_t InternCompactShape(const internal::CompactShape* object,
+                              const internal::CompactPod& pod);
+  // Appends `pod`, whose lifetime the caller (or owned_) guarantees.
+  void AppendPod(const internal::CompactPod* pod,
+                 const internal::CompactShape* shape, PodReady ready);
+  OwnedPods& owned();
 
   friend struct internal::SnapshotParts;
 
   Snapshot snapshot_;
   ObjectSet objects_;
   std::unique_ptr<ShapeTable> shapes_;
+  // The records AddPod and AddCompactPod made or were given (created on
+  // first use, handed to the snapshot's pod_owners_ by Build).
+  std::shared_ptr<OwnedPods> owned_;
+  // Owners the state handed over (internal::SnapshotParts::KeepPodsAlive).
+  std::vector<std::shared_ptr<const void>> pod_owners_;
   // Kinds taken from an earlier snapshot (internal::SnapshotParts::Share).
   uint32_t shared_kinds_ = 0;
   // Set by internal::SnapshotParts::AssumeUniquePodKeys.
   bool unique_pod_keys_ = false;
   // Per pod added, its node as an earlier snapshot sharing the Nodes
-  // resolved it, or kNoNodeHint (internal::SnapshotParts::AddHintedPod);
+  // resolved it, or kNoNodeHint (internal::SnapshotParts::AddHeldPod);
   // empty when no pod came with a hint.
   std::vector<uint32_t> pod_node_hints_;
 };
