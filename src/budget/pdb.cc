@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,12 +46,34 @@ struct NamespaceBuckets {
   std::vector<uint32_t> rest;
 };
 
+// The validated spec of one PDB, before pods are counted.
+struct ParsedSpec {
+  std::optional<IntOrPercent> min_available;
+  std::optional<IntOrPercent> max_unavailable;
+};
+
+// What an index parses from the PDBs alone; immutable once built, and
+// shared by the indexes of snapshots holding the same PDBs.
+struct ParsedPdbs {
+  // Per PDB: name, selector, error, always_allow, fully_blocking (counts
+  // unset); its spec; whether it has no status (pods are counted for it).
+  std::vector<PdbInfo> base;
+  std::vector<ParsedSpec> specs;
+  std::vector<bool> needs_count;
+  // Per NamespaceId of the snapshot they were built for, whose namespace
+  // names `namespaces` lists in id order. The buckets view `base`.
+  std::vector<std::string> namespaces;
+  std::vector<NamespaceBuckets> buckets;
+};
+
 }  // namespace internal
 
 namespace {
 
 using internal::Candidate;
 using internal::NamespaceBuckets;
+using internal::ParsedPdbs;
+using internal::ParsedSpec;
 using snapshot::PodIndex;
 using snapshot::Snapshot;
 
@@ -83,12 +106,6 @@ std::optional<IntOrPercent> ParseAmount(const google::protobuf::Value& v,
   }
   return *parsed;
 }
-
-// The validated spec of one PDB, before pods are counted.
-struct ParsedSpec {
-  std::optional<IntOrPercent> min_available;
-  std::optional<IntOrPercent> max_unavailable;
-};
 
 ParsedSpec ParseSpec(const v1::PodDisruptionBudget& pdb, PdbInfo& info) {
   const v1::PodDisruptionBudgetSpec& spec = pdb.spec();
@@ -282,33 +299,107 @@ bool PodIsHealthy(const v1::Pod& pod) {
                          well_known::kConditionTypeReady);
 }
 
+PdbIndex::PdbIndex() = default;
+PdbIndex::PdbIndex(const PdbIndex&) = default;
+PdbIndex& PdbIndex::operator=(const PdbIndex&) = default;
+PdbIndex::PdbIndex(PdbIndex&&) noexcept = default;
+PdbIndex& PdbIndex::operator=(PdbIndex&&) noexcept = default;
+PdbIndex::~PdbIndex() = default;
+
 PdbIndex PdbIndex::Build(const Snapshot& snapshot) {
+  return Build(snapshot, nullptr);
+}
+
+namespace {
+
+// The namespace names of `snapshot`, by id.
+bool SameNamespaces(const Snapshot& snapshot,
+                    const std::vector<std::string>& names) {
+  if (names.size() != snapshot.namespace_count()) return false;
+  for (snapshot::NamespaceId ns = 0; ns < names.size(); ++ns) {
+    if (snapshot.NamespaceName(ns) != names[ns]) return false;
+  }
+  return true;
+}
+
+// Parses `snapshot`'s PDBs, or takes `same`'s specs (parsed from the same
+// PDBs), and buckets them by `snapshot`'s namespaces.
+std::shared_ptr<const ParsedPdbs> Parse(const Snapshot& snapshot,
+                                        const ParsedPdbs* same) {
+  auto parsed = std::make_shared<ParsedPdbs>();
+  const auto all = snapshot.pdbs();
+  if (same != nullptr) {
+    parsed->base = same->base;
+    parsed->specs = same->specs;
+    parsed->needs_count = same->needs_count;
+  } else {
+    parsed->base.resize(all.size());
+    parsed->specs.resize(all.size());
+    parsed->needs_count.resize(all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+      PdbInfo& info = parsed->base[i];
+      info.name = absl::StrCat(all[i].metadata().namespace_(), "/",
+                               all[i].metadata().name());
+      parsed->specs[i] = ParseSpec(all[i], info);
+      parsed->needs_count[i] = !StatusPresent(all[i].status());
+    }
+  }
+  parsed->namespaces.reserve(snapshot.namespace_count());
+  parsed->buckets.resize(snapshot.namespace_count());
+  for (snapshot::NamespaceId ns = 0; ns < snapshot.namespace_count(); ++ns) {
+    parsed->namespaces.emplace_back(snapshot.NamespaceName(ns));
+    parsed->buckets[ns] =
+        BuildBuckets(snapshot.PdbsInNamespace(ns), parsed->base);
+  }
+  return parsed;
+}
+
+}  // namespace
+
+PdbIndex PdbIndex::Build(const Snapshot& snapshot, const PdbIndex* same_pdbs) {
   PdbIndex index;
   const auto all = snapshot.pdbs();
-  index.pdbs_.resize(all.size());
-  std::vector<ParsedSpec> specs(all.size());
-  for (size_t i = 0; i < all.size(); ++i) {
-    PdbInfo& info = index.pdbs_[i];
-    info.name = absl::StrCat(all[i].metadata().namespace_(), "/",
-                             all[i].metadata().name());
-    specs[i] = ParseSpec(all[i], info);
+  const ParsedPdbs* const same =
+      same_pdbs != nullptr ? same_pdbs->parsed_.get() : nullptr;
+  if (same != nullptr && SameNamespaces(snapshot, same->namespaces)) {
+    index.parsed_ = same_pdbs->parsed_;
+  } else {
+    index.parsed_ = Parse(snapshot, same);
   }
-  std::vector<NamespaceBuckets> buckets(snapshot.namespace_count());
-  for (snapshot::NamespaceId ns = 0; ns < buckets.size(); ++ns) {
-    buckets[ns] = BuildBuckets(snapshot.PdbsInNamespace(ns), index.pdbs_);
-  }
+  const ParsedPdbs& parsed = *index.parsed_;
 
-  std::vector<bool> needs_count(all.size());
-  for (size_t i = 0; i < all.size(); ++i) {
-    needs_count[i] = !StatusPresent(all[i].status());
-  }
   std::vector<int64_t> selected(all.size(), 0), healthy(all.size(), 0);
-  index.IndexPods(snapshot, buckets, needs_count, selected, healthy);
+  index.IndexPods(snapshot, parsed, selected, healthy);
 
+  // Counts are all that can differ from the same PDBs' earlier index.
+  if (same_pdbs != nullptr && index.parsed_ == same_pdbs->parsed_) {
+    const absl::Span<const PdbInfo> before = same_pdbs->pdbs();
+    bool same_counts = before.size() == all.size();
+    for (size_t i = 0; same_counts && i < all.size(); ++i) {
+      if (!parsed.needs_count[i]) continue;
+      PdbInfo counted;  // Allocates nothing.
+      counted.expected_pods = selected[i];
+      counted.current_healthy = healthy[i];
+      ComputeAllowed(parsed.specs[i], counted);
+      if (!parsed.base[i].error.ok()) counted.disruptions_allowed = 0;
+      same_counts =
+          before[i].expected_pods == counted.expected_pods &&
+          before[i].current_healthy == counted.current_healthy &&
+          before[i].desired_healthy == counted.desired_healthy &&
+          before[i].disruptions_allowed == counted.disruptions_allowed;
+    }
+    if (same_counts) {
+      index.pdbs_ = same_pdbs->pdbs_;
+      return index;
+    }
+  }
+  auto infos = std::make_shared<std::vector<PdbInfo>>();
+  std::vector<PdbInfo>& out = *infos;
+  out.reserve(all.size());
   for (size_t i = 0; i < all.size(); ++i) {
-    PdbInfo& info = index.pdbs_[i];
+    PdbInfo info = parsed.base[i];
     const v1::PodDisruptionBudgetStatus& status = all[i].status();
-    if (!needs_count[i]) {
+    if (!parsed.needs_count[i]) {
       info.from_status = true;
       info.disruptions_allowed = status.disruptions_allowed();
       info.expected_pods = status.expected_pods();
@@ -317,18 +408,21 @@ PdbIndex PdbIndex::Build(const Snapshot& snapshot) {
     } else {
       info.expected_pods = selected[i];
       info.current_healthy = healthy[i];
-      ComputeAllowed(specs[i], info);
+      ComputeAllowed(parsed.specs[i], info);
     }
     if (!info.error.ok()) info.disruptions_allowed = 0;
+    out.push_back(std::move(info));
   }
+  index.pdbs_ = std::move(infos);
   return index;
 }
 
-void PdbIndex::IndexPods(const Snapshot& snapshot,
-                         absl::Span<const NamespaceBuckets> buckets,
-                         const std::vector<bool>& needs_count,
+void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
                          std::vector<int64_t>& selected,
                          std::vector<int64_t>& healthy) {
+  const std::vector<NamespaceBuckets>& buckets = parsed.buckets;
+  const std::vector<bool>& needs_count = parsed.needs_count;
+  const std::vector<PdbInfo>& pdbs = parsed.base;
   const size_t pod_count = snapshot.pod_count();
   pod_offsets_.reserve(pod_count + 1);
   pod_pdbs_.reserve(pod_count);
@@ -350,12 +444,12 @@ void PdbIndex::IndexPods(const Snapshot& snapshot,
       const size_t first = shape_pdbs.size();
       const absl::Span<const Candidate> candidates = BucketOf(b, labels);
       for (const Candidate& c : candidates) {
-        if (c.exact || pdbs_[c.id].selector.Matches(labels)) {
+        if (c.exact || pdbs[c.id].selector.Matches(labels)) {
           shape_pdbs.push_back(c.id);
         }
       }
       for (uint32_t id : b.rest) {
-        if (pdbs_[id].selector.Matches(labels)) shape_pdbs.push_back(id);
+        if (pdbs[id].selector.Matches(labels)) shape_pdbs.push_back(id);
       }
       if (!candidates.empty() && !b.rest.empty()) {
         std::sort(shape_pdbs.begin() + static_cast<std::ptrdiff_t>(first),
@@ -387,7 +481,7 @@ void PdbIndex::IndexPods(const Snapshot& snapshot,
 
 std::vector<absl::Status> PdbIndex::errors() const {
   std::vector<absl::Status> out;
-  for (const PdbInfo& info : pdbs_) {
+  for (const PdbInfo& info : pdbs()) {
     if (!info.error.ok()) out.push_back(info.error);
   }
   return out;
@@ -395,7 +489,7 @@ std::vector<absl::Status> PdbIndex::errors() const {
 
 bool PdbIndex::IsFullyBlocked(PodIndex p) const {
   for (uint32_t id : PdbsOfPod(p)) {
-    if (pdbs_[id].fully_blocking) return true;
+    if (pdbs()[id].fully_blocking) return true;
   }
   return false;
 }
@@ -414,10 +508,10 @@ EvictionCheck PdbIndex::CanEvict(const Snapshot& snapshot, PodIndex p,
   }
   if (ids.size() > 1) {
     out.verdict = EvictionVerdict::kMisconfigured;
-    for (uint32_t id : ids) out.blocking_pdbs.push_back(pdbs_[id].name);
+    for (uint32_t id : ids) out.blocking_pdbs.push_back(pdbs()[id].name);
     return out;
   }
-  const PdbInfo& pdb = pdbs_[ids[0]];
+  const PdbInfo& pdb = pdbs()[ids[0]];
   if (!pdb.error.ok()) {
     out.verdict = EvictionVerdict::kInvalidPdb;
   } else if (pdb.always_allow &&

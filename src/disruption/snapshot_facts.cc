@@ -358,8 +358,10 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
     return previous != nullptr &&
            SnapshotParts::Same(snapshot, *previous->snapshot_, kinds);
   };
-  f.pdbs_ =
-      std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(snapshot));
+  // The PDB index reuses what it parsed from the same PDBs.
+  f.pdbs_ = std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(
+      snapshot,
+      shares(SnapshotParts::kPdbs) ? previous->pdbs_.get() : nullptr));
   // BudgetBook::Build reads the Nodes, NodeClaims and NodePools.
   if (shares(SnapshotParts::kNodes | SnapshotParts::kNodeClaims |
              SnapshotParts::kNodePools) &&

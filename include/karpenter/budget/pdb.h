@@ -53,6 +53,7 @@
 #define KARPENTER_BUDGET_PDB_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,7 @@
 namespace karpenter::budget {
 namespace internal {
 struct NamespaceBuckets;
+struct ParsedPdbs;
 }  // namespace internal
 
 // One PDB as the index sees it.
@@ -130,11 +132,28 @@ class PdbIndex {
   // pod tests only candidates). O(pods * candidates + PDBs). Never fails:
   // invalid PDBs are recorded in pdbs()[i].error (and errors()).
   static PdbIndex Build(const snapshot::Snapshot& snapshot);
+  // The same index, reusing what `same_pdbs` parsed when it is non-null:
+  // it must have been built from a snapshot holding the very PDBs of
+  // `snapshot` (snapshot::internal::SnapshotParts::Same with kPdbs), as a
+  // state::ClusterState's successive publications do. Selectors and specs
+  // are then not parsed again, the namespace buckets are reused while the
+  // namespaces are numbered alike, and the PdbInfo list is shared when no
+  // count changed. The result equals Build(snapshot).
+  static PdbIndex Build(const snapshot::Snapshot& snapshot,
+                        const PdbIndex* same_pdbs);
 
-  PdbIndex() = default;
+  PdbIndex();
+  PdbIndex(const PdbIndex&);
+  PdbIndex& operator=(const PdbIndex&);
+  PdbIndex(PdbIndex&&) noexcept;
+  PdbIndex& operator=(PdbIndex&&) noexcept;
+  ~PdbIndex();
 
   // Per PDB, indexed like Snapshot::pdbs().
-  absl::Span<const PdbInfo> pdbs() const { return pdbs_; }
+  absl::Span<const PdbInfo> pdbs() const {
+    return pdbs_ != nullptr ? absl::MakeConstSpan(*pdbs_)
+                            : absl::Span<const PdbInfo>();
+  }
 
   // The errors of the invalid PDBs, in snapshot order.
   std::vector<absl::Status> errors() const;
@@ -168,11 +187,14 @@ class PdbIndex {
   // The one pass over pods; counts selected and healthy pods for the PDBs
   // that need them (no status).
   void IndexPods(const snapshot::Snapshot& snapshot,
-                 absl::Span<const internal::NamespaceBuckets> buckets,
-                 const std::vector<bool>& needs_count,
+                 const internal::ParsedPdbs& parsed,
                  std::vector<int64_t>& selected, std::vector<int64_t>& healthy);
 
-  std::vector<PdbInfo> pdbs_;
+  // Immutable once built, shared between indexes of the same PDBs (Build
+  // with same_pdbs); null for an empty index.
+  std::shared_ptr<const std::vector<PdbInfo>> pdbs_;
+  // What Build parsed from the PDBs alone (null for an empty index).
+  std::shared_ptr<const internal::ParsedPdbs> parsed_;
   // CSR: PDBs of pod p are pod_pdbs_[pod_offsets_[p] .. pod_offsets_[p+1]).
   std::vector<uint32_t> pod_offsets_ = {0};
   std::vector<snapshot::PdbIndex> pod_pdbs_;

@@ -1,0 +1,158 @@
+// Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
+//
+// PdbIndex::Build with the index of an earlier snapshot holding the same
+// PDBs (what a state::ClusterState's publications pass): the same index as
+// a build from scratch, sharing what did not change.
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "karpenter/budget/pdb.h"
+#include "karpenter/state/cluster_state.h"
+#include "karpenter/testing/builders.h"
+
+namespace karpenter::budget {
+namespace {
+
+using state::ClusterState;
+using state::EventType;
+using testing::MakePdb;
+using testing::MakePod;
+
+template <typename T>
+void MustApply(ClusterState& state, EventType type, T object,
+               const std::string& rv) {
+  object.mutable_metadata()->set_resource_version(rv);
+  absl::StatusOr<state::Applied> applied =
+      state.Apply({.type = type, .object = std::move(object), .origin = ""});
+  INFO(applied.status().ToString());
+  REQUIRE(applied.ok());
+}
+
+void CheckSameIndex(const snapshot::Snapshot& snapshot, const PdbIndex& got,
+                    const PdbIndex& want) {
+  REQUIRE(got.pdbs().size() == want.pdbs().size());
+  for (size_t i = 0; i < want.pdbs().size(); ++i) {
+    const PdbInfo& a = got.pdbs()[i];
+    const PdbInfo& b = want.pdbs()[i];
+    INFO(b.name);
+    CHECK(a.name == b.name);
+    CHECK(a.error == b.error);
+    CHECK(a.from_status == b.from_status);
+    CHECK(a.disruptions_allowed == b.disruptions_allowed);
+    CHECK(a.expected_pods == b.expected_pods);
+    CHECK(a.current_healthy == b.current_healthy);
+    CHECK(a.desired_healthy == b.desired_healthy);
+    CHECK(a.fully_blocking == b.fully_blocking);
+    CHECK(a.always_allow == b.always_allow);
+  }
+  for (snapshot::PodIndex p = 0; p < snapshot.pod_count(); ++p) {
+    INFO(snapshot.PodKey(p));
+    const auto a = got.PdbsOfPod(p);
+    const auto b = want.PdbsOfPod(p);
+    CHECK(std::vector<uint32_t>(a.begin(), a.end()) ==
+          std::vector<uint32_t>(b.begin(), b.end()));
+    for (bool evictable : {false, true}) {
+      const EvictionCheck x = got.CanEvict(snapshot, p, evictable);
+      const EvictionCheck y = want.CanEvict(snapshot, p, evictable);
+      CHECK(x.verdict == y.verdict);
+      CHECK(x.blocking_pdbs == y.blocking_pdbs);
+    }
+  }
+}
+
+TEST_CASE(
+    "pdb index: reusing the index of the same PDBs gives the index from "
+    "scratch",
+    "[pdb]") {
+  ClusterState state;
+  // Counted PDBs (no status), one from status, one invalid, one matching
+  // every pod of its namespace, one selecting nothing.
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "web", .ns = "a", .min_available = "2"}), "1");
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "db",
+                     .ns = "a",
+                     .selector = testing::Labels{{"app", "db"}},
+                     .max_unavailable = "50%"}),
+            "1");
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "status",
+                     .ns = "b",
+                     .min_available = "1",
+                     .disruptions_allowed = 0,
+                     .expected_pods = 3}),
+            "1");
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "bad",
+                     .ns = "b",
+                     .selector = testing::Labels{{"app", "db"}},
+                     .min_available = "150%"}),
+            "1");
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "all",
+                     .ns = "c",
+                     .selector = testing::Labels{},
+                     .max_unavailable = "1"}),
+            "1");
+  MustApply(state, EventType::kAdded,
+            MakePdb({.name = "none", .ns = "c", .selector = std::nullopt}),
+            "1");
+  const std::vector<std::string> namespaces = {"a", "b", "c"};
+  for (int i = 0; i < 12; ++i) {
+    MustApply(state, EventType::kAdded,
+              MakePod({.name = absl::StrCat("p", i),
+                       .ns = namespaces[i % 3],
+                       .app = i % 2 == 0 ? "web" : "db"}),
+              "1");
+  }
+  absl::StatusOr<snapshot::Snapshot> first = state.TakeSnapshot();
+  REQUIRE(first.ok());
+  const PdbIndex first_index = PdbIndex::Build(*first);
+
+  SECTION("pods that no PDB counts change: the PDB list is shared") {
+    MustApply(state, EventType::kAdded,
+              MakePod({.name = "q", .ns = "a", .app = "cache"}), "2");
+    absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
+    REQUIRE(second.ok());
+    const PdbIndex reused = PdbIndex::Build(*second, &first_index);
+    CheckSameIndex(*second, reused, PdbIndex::Build(*second));
+    CHECK(reused.pdbs().data() == first_index.pdbs().data());
+  }
+  SECTION("a counted pod turns unready and another is deleted") {
+    MustApply(
+        state, EventType::kModified,
+        MakePod({.name = "p0", .ns = "a", .app = "web", .ready = "False"}),
+        "2");
+    MustApply(state, EventType::kDeleted,
+              MakePod({.name = "p3", .ns = "a", .app = "db"}), "2");
+    absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
+    REQUIRE(second.ok());
+    const PdbIndex reused = PdbIndex::Build(*second, &first_index);
+    const PdbIndex scratch = PdbIndex::Build(*second);
+    CheckSameIndex(*second, reused, scratch);
+    CHECK(reused.pdbs().data() != first_index.pdbs().data());
+    CHECK(reused.pdbs()[0].current_healthy ==
+          first_index.pdbs()[0].current_healthy - 1);
+  }
+  SECTION("the namespaces are numbered anew") {
+    // Every pod of "a" deleted, pods in a new namespace before "b" and "c"
+    // in the store's order are impossible, so renumber by emptying "a".
+    for (int i = 0; i < 12; i += 3) {
+      MustApply(state, EventType::kDeleted,
+                MakePod({.name = absl::StrCat("p", i), .ns = "a"}), "2");
+    }
+    MustApply(state, EventType::kAdded,
+              MakePod({.name = "z", .ns = "z", .app = "web"}), "2");
+    absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
+    REQUIRE(second.ok());
+    REQUIRE(second->NamespaceName(0) != first->NamespaceName(0));
+    const PdbIndex reused = PdbIndex::Build(*second, &first_index);
+    CheckSameIndex(*second, reused, PdbIndex::Build(*second));
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::budget
