@@ -97,10 +97,29 @@ struct PoolFacts {
   std::optional<absl::Duration> consolidate_after;  // nullopt: Never.
 };
 
+// An immutable table, shared by the facts of successive snapshots that
+// hold the parts it was computed from (copying one is a pointer copy).
+template <typename T>
+class SharedTable {
+ public:
+  SharedTable() = default;
+  explicit SharedTable(std::vector<T> rows)
+      : rows_(std::make_shared<const std::vector<T>>(std::move(rows))) {}
+  const T& operator[](size_t i) const { return (*rows_)[i]; }
+  size_t size() const { return rows_ != nullptr ? rows_->size() : 0; }
+  // The same storage.
+  bool SharedWith(const SharedTable& other) const {
+    return rows_ == other.rows_;
+  }
+
+ private:
+  std::shared_ptr<const std::vector<T>> rows_;
+};
+
 struct CandidateFacts {
-  std::vector<PoolFacts> pools;       // By NodePoolIndex.
+  SharedTable<PoolFacts> pools;       // By NodePoolIndex.
   std::vector<NodeFacts> nodes;       // By NodeIndex.
-  std::vector<ClaimFacts> claims;     // By NodeClaimIndex.
+  SharedTable<ClaimFacts> claims;     // By NodeClaimIndex.
   std::vector<uint32_t> node_order;   // NodeIndex, by name.
   std::vector<uint32_t> claim_order;  // NodeClaimIndex, by name.
   // CSR by NodeIndex: the node's IsReschedulable pods, in snapshot order.

@@ -316,13 +316,17 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
       f.pdb_block_message.clear();
     }
   } else {
+    std::vector<PoolFacts> pools;
     for (const v1::NodePool& pool : snap.node_pools()) {
-      out.pools.push_back(MakePoolFacts(pool));
+      pools.push_back(MakePoolFacts(pool));
     }
-    out.claims.reserve(snap.node_claims().size());
+    out.pools = SharedTable<PoolFacts>(std::move(pools));
+    std::vector<ClaimFacts> claims;
+    claims.reserve(snap.node_claims().size());
     for (const v1::NodeClaim& claim : snap.node_claims()) {
-      out.claims.push_back(MakeClaimFacts(snap, claim));
+      claims.push_back(MakeClaimFacts(snap, claim));
     }
+    out.claims = SharedTable<ClaimFacts>(std::move(claims));
     out.nodes.reserve(nodes.size());
     for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
       out.nodes.push_back(MakeNodeFacts(snap, nodes[n]));
