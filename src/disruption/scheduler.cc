@@ -479,9 +479,15 @@ class BaseBuilder {
     b_.pod_volumes_of.assign(pods, -1);
     const auto nodes = snap_.nodes();
     b_.node_volumes.assign(nodes.size(), scheduling::NodeVolumeUsage());
-    b_.node_csi.assign(nodes.size(), nullptr);
-    for (NodeIndex n = 0; n < nodes.size(); ++n) {
-      b_.node_csi[n] = b_.volume_index->FindCSINode(nodes[n].metadata().name());
+    if (volumes_from_ != nullptr && volumes_from_ == nodes_from_) {
+      // The same Nodes and CSINodes: the same CSINode of each node.
+      b_.node_csi = volumes_from_->node_csi;
+    } else {
+      b_.node_csi.assign(nodes.size(), nullptr);
+      for (NodeIndex n = 0; n < nodes.size(); ++n) {
+        b_.node_csi[n] =
+            b_.volume_index->FindCSINode(nodes[n].metadata().name());
+      }
     }
     for (PodIndex p = 0; p < pods; ++p) {
       if ((b_.pod_flags[p] & (kIndexed | kPending)) == 0) continue;
