@@ -26,6 +26,7 @@ namespace {
 using internal::ClaimFacts;
 using internal::kNoIndex;
 using internal::NodeFacts;
+using internal::NodePodFacts;
 
 // What the pool needs of each NodePool this pass: its facts and its
 // instance types in the catalogue.
@@ -261,8 +262,9 @@ class CandidatePoolBuilder {
     const absl::Span<const snapshot::PodIndex> resched =
         facts_.Reschedulable(n);
     c.reschedulable_pods.assign(resched.begin(), resched.end());
-    c.disruption_cost = nf.eviction_cost * c.lifetime_remaining;
-    c.reschedule_disruption_cost = nf.reschedule_cost;
+    const NodePodFacts& pf = facts_.node_pods[n];
+    c.disruption_cost = pf.eviction_cost * c.lifetime_remaining;
+    c.reschedule_disruption_cost = pf.reschedule_cost;
 
     std::optional<NodeVerdict> excluded =
         NodeRule(name, nf, *m, queued, marked);
@@ -363,9 +365,9 @@ class CandidatePoolBuilder {
           drain::EvaluateDoNotDisrupt(pod, ctx_.now);
       if (dnd.active()) return DoNotDisruptVerdict(c, pod, dnd);
     }
-    const NodeFacts& nf = facts_.nodes[n];
-    if (nf.pdb_block_pod == kNoIndex) return std::nullopt;
-    return Verdict(c.node_name, &c, nf.pdb_block_code, nf.pdb_block_message);
+    const NodePodFacts& pf = facts_.node_pods[n];
+    if (pf.pdb_block_pod == kNoIndex) return std::nullopt;
+    return Verdict(c.node_name, &c, pf.pdb_block_code, pf.pdb_block_message);
   }
 
   NodeVerdict DoNotDisruptVerdict(const Candidate& c, const v1::Pod& pod,

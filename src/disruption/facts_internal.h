@@ -53,6 +53,10 @@ struct NodeFacts {
   bool do_not_disrupt = false;   // karpenter.sh/do-not-disrupt == "true".
   bool deleting = false;         // Node deletionTimestamp.
   bool ready = false;            // Ready=True.
+};
+
+// What the candidate rules read of one Node's pods.
+struct NodePodFacts {
   // docs/semantics.md §2.11 sums over the node's pods.
   double eviction_cost = 0;
   double reschedule_cost = 1;
@@ -117,11 +121,12 @@ class SharedTable {
 };
 
 struct CandidateFacts {
-  SharedTable<PoolFacts> pools;       // By NodePoolIndex.
-  std::vector<NodeFacts> nodes;       // By NodeIndex.
-  SharedTable<ClaimFacts> claims;     // By NodeClaimIndex.
-  std::vector<uint32_t> node_order;   // NodeIndex, by name.
-  std::vector<uint32_t> claim_order;  // NodeClaimIndex, by name.
+  SharedTable<PoolFacts> pools;         // By NodePoolIndex.
+  SharedTable<NodeFacts> nodes;         // By NodeIndex.
+  SharedTable<ClaimFacts> claims;       // By NodeClaimIndex.
+  std::vector<NodePodFacts> node_pods;  // By NodeIndex.
+  std::vector<uint32_t> node_order;     // NodeIndex, by name.
+  std::vector<uint32_t> claim_order;    // NodeClaimIndex, by name.
   // CSR by NodeIndex: the node's IsReschedulable pods, in snapshot order.
   std::vector<uint32_t> reschedulable_offsets = {0};
   std::vector<snapshot::PodIndex> reschedulable;

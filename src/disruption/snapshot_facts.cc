@@ -196,7 +196,7 @@ bool IsMarked(const snapshot::Snapshot& snap, const v1::Node& node) {
 }
 
 void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,
-                 const budget::EvictionCheck& check, NodeFacts& f) {
+                 const budget::EvictionCheck& check, NodePodFacts& f) {
   f.pdb_block_pod = p;
   if (check.verdict == budget::EvictionVerdict::kMisconfigured) {
     f.pdb_block_code = reasons::kMultiplePdbs;
@@ -260,7 +260,7 @@ const ShapeWalk& WalkOf(const snapshot::Snapshot& snap, snapshot::PodIndex p,
 void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
               snapshot::NodeIndex n, std::vector<ShapeWalk>& shapes,
               CandidateFacts& out) {
-  NodeFacts& f = out.nodes[n];
+  NodePodFacts& f = out.node_pods[n];
   double total = 0;
   double reschedule = 1.0;
   for (snapshot::PodIndex p : snap.PodsOnNode(n)) {
@@ -309,12 +309,6 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
     out.node_order = nodes_from->node_order;
     out.claim_order = nodes_from->claim_order;
     out.marked_nodes = nodes_from->marked_nodes;
-    // The pod aggregates, which WalkPods fills again.
-    for (NodeFacts& f : out.nodes) {
-      f.pdb_block_pod = kNoIndex;
-      f.pdb_block_code = {};
-      f.pdb_block_message.clear();
-    }
   } else {
     std::vector<PoolFacts> pools;
     for (const v1::NodePool& pool : snap.node_pools()) {
@@ -327,10 +321,12 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
       claims.push_back(MakeClaimFacts(snap, claim));
     }
     out.claims = SharedTable<ClaimFacts>(std::move(claims));
-    out.nodes.reserve(nodes.size());
+    std::vector<NodeFacts> node_facts;
+    node_facts.reserve(nodes.size());
     for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
-      out.nodes.push_back(MakeNodeFacts(snap, nodes[n]));
+      node_facts.push_back(MakeNodeFacts(snap, nodes[n]));
     }
+    out.nodes = SharedTable<NodeFacts>(std::move(node_facts));
     const auto by_name = [](const auto& o) -> const std::string& {
       return o.metadata().name();
     };
@@ -340,6 +336,7 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
       if (IsMarked(snap, nodes[n])) out.marked_nodes.push_back(n);
     }
   }
+  out.node_pods.resize(nodes.size());
   out.reschedulable.reserve(snap.pod_count());
   std::vector<ShapeWalk> shapes(snap.pod_shape_count());
   for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
