@@ -110,15 +110,25 @@ CompactPod PodCompactor::Compact(v1::Pod pod) {
   out.name_size_ = static_cast<uint32_t>(name.size());
 
   ShapeKey(pod, scratch_);
-  std::weak_ptr<const CompactShape>& slot = shapes_[scratch_];
-  if (std::shared_ptr<const CompactShape> shared = slot.lock()) {
+  Entry& slot = shapes_[scratch_];
+  if (std::shared_ptr<const CompactShape> shared = slot.shape.lock()) {
     out.shape_ = std::move(shared);
     return out;
+  }
+  // A new entry, or one whose shape is gone (its id is free with it).
+  if (slot.id == CompactShape::kNoId) {
+    if (free_ids_.empty()) {
+      slot.id = next_id_++;
+    } else {
+      slot.id = free_ids_.back();
+      free_ids_.pop_back();
+    }
   }
   auto shape = std::make_shared<CompactShape>();
   shape->pod = std::move(pod);
   shape->key = scratch_;
-  slot = shape;
+  shape->id = slot.id;
+  slot.shape = shape;
   out.shape_ = std::move(shape);
   if (shapes_.size() >= sweep_at_) {
     ReleaseUnusedShapes();
@@ -129,15 +139,18 @@ CompactPod PodCompactor::Compact(v1::Pod pod) {
 
 size_t PodCompactor::live_shape_count() const {
   size_t live = 0;
-  for (const auto& [key, shape] : shapes_) {
-    if (!shape.expired()) ++live;
+  for (const auto& [key, entry] : shapes_) {
+    if (!entry.shape.expired()) ++live;
   }
   return live;
 }
 
 void PodCompactor::ReleaseUnusedShapes() {
-  absl::erase_if(shapes_,
-                 [](const auto& entry) { return entry.second.expired(); });
+  absl::erase_if(shapes_, [this](const auto& entry) {
+    if (!entry.second.shape.expired()) return false;
+    free_ids_.push_back(entry.second.id);
+    return true;
+  });
 }
 
 }  // namespace karpenter::snapshot::internal

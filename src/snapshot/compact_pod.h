@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
@@ -45,8 +46,13 @@ namespace karpenter::snapshot::internal {
 // A pod's shape (the pod without what its replicas own) and its
 // deterministic wire serialization, which identifies it among shapes.
 struct CompactShape {
+  static constexpr uint32_t kNoId = 0xFFFFFFFF;
   v1::Pod pod;
   std::string key;
+  // Small and dense among the live shapes of the PodCompactor that made it
+  // (reused once a shape is gone), so a table indexed by it can stand for
+  // a hash map (check the object too: other compactors number alike).
+  uint32_t id = kNoId;
 };
 
 // One pod, compacted: a shared shape plus the pod's own fields as wire
@@ -131,7 +137,14 @@ class PodCompactor {
   void ReleaseUnusedShapes();
 
  private:
-  absl::flat_hash_map<std::string, std::weak_ptr<const CompactShape>> shapes_;
+  struct Entry {
+    std::weak_ptr<const CompactShape> shape;
+    uint32_t id = CompactShape::kNoId;
+  };
+  absl::flat_hash_map<std::string, Entry> shapes_;
+  // Shape ids free for reuse, and the next never used.
+  std::vector<uint32_t> free_ids_;
+  uint32_t next_id_ = 0;
   // Deterministic serialization of the shape being interned.
   std::string scratch_;
   size_t sweep_at_ = 64;

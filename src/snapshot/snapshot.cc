@@ -180,6 +180,9 @@ struct SnapshotBuilder::ShapeTable {
   // row).
   const internal::CompactShape* last = nullptr;
   uint32_t last_id = 0;
+  // By CompactShape::id: the object last seen with that id and its
+  // snapshot id (a faster by_object for one compactor's shapes).
+  std::vector<std::pair<const internal::CompactShape*, uint32_t>> by_dense_id;
 };
 
 SnapshotBuilder::SnapshotBuilder() : shapes_(std::make_unique<ShapeTable>()) {}
@@ -247,6 +250,13 @@ uint32_t SnapshotBuilder::InternCompactShape(
     const internal::CompactShape* object, const internal::CompactPod& pod) {
   ShapeTable& table = *shapes_;
   if (object == table.last) return table.last_id;
+  const uint32_t dense = object->id;
+  if (dense < table.by_dense_id.size() &&
+      table.by_dense_id[dense].first == object) {
+    table.last = object;
+    table.last_id = table.by_dense_id[dense].second;
+    return table.last_id;
+  }
   auto& shapes = snapshot_.pod_shapes_;
   const auto [it, inserted] = table.by_object.try_emplace(object, 0);
   if (inserted) {
@@ -263,6 +273,12 @@ uint32_t SnapshotBuilder::InternCompactShape(
       table.held.push_back(shape);
     }
     it->second = id->second;
+  }
+  if (dense != internal::CompactShape::kNoId) {
+    if (dense >= table.by_dense_id.size()) {
+      table.by_dense_id.resize(dense + 1, {nullptr, 0});
+    }
+    table.by_dense_id[dense] = {object, it->second};
   }
   table.last = object;
   table.last_id = it->second;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/builders.h"
@@ -259,6 +260,35 @@ TEST_CASE("compact pods: the table is swept as it grows", "[compact-pod]") {
   }
   CHECK(compactor.table_size() <= 64);
   CHECK(compactor.live_shape_count() == 0);
+}
+
+TEST_CASE("compact pods: shape ids stay dense among live shapes",
+          "[compact-pod]") {
+  PodCompactor compactor;
+  std::vector<CompactPod> pods;
+  const auto with_label = [&](int i) {
+    v1::Pod pod = Pod(absl::StrCat("p", i), "n1");
+    (*pod.mutable_metadata()->mutable_labels())["i"] = std::to_string(i);
+    return compactor.Compact(std::move(pod));
+  };
+  for (int i = 0; i < 3; ++i) pods.push_back(with_label(i));
+  CHECK(pods[0].shared_shape()->id == 0);
+  CHECK(pods[1].shared_shape()->id == 1);
+  CHECK(pods[2].shared_shape()->id == 2);
+  // Replicas have their shape's id.
+  pods.push_back(compactor.Compact(Pod("p9", "n1")));
+  pods.push_back(compactor.Compact(Pod("p8", "n1")));
+  CHECK(pods[3].shared_shape()->id == 3);
+  CHECK(pods[4].shared_shape()->id == 3);
+  // Shape 1 gone and swept: its id goes to the next new shape.
+  pods.erase(pods.begin() + 1);
+  compactor.ReleaseUnusedShapes();
+  const CompactPod fresh = with_label(7);
+  CHECK(fresh.shared_shape()->id == 1);
+  // Gone but not swept: the same shape again keeps its entry's id.
+  const uint32_t third = pods[1].shared_shape()->id;
+  pods.erase(pods.begin() + 1);
+  CHECK(with_label(2).shared_shape()->id == third);
 }
 
 TEST_CASE("compact pods: mixing AddPod, AddCompactPod and compactors",
