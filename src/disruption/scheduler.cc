@@ -853,6 +853,14 @@ class BaseBuilder {
   }
 
   absl::Status IndexPools() {
+    if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims) {
+      // The same NodePools and Nodes: the same pools and usage; only the
+      // DaemonSet overhead read from pods is computed again.
+      b_.pools = nodes_from_->pools;
+      for (auto& [name, info] : b_.pools) info.overhead.assign(b_.d, 0);
+      if (snap_.daemon_sets().empty()) AddDaemonSetOverhead();
+      return absl::OkStatus();
+    }
     for (const v1::NodePool& pool : snap_.node_pools()) {
       const std::string& name = pool.metadata().name();
       PoolBase info;
@@ -888,13 +896,6 @@ class BaseBuilder {
     // With DaemonSets, a new node's overhead comes from their templates
     // (daemon_overhead), and the pods' overhead would never be read.
     if (snap_.daemon_sets().empty()) AddDaemonSetOverhead();
-    if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims) {
-      // The same NodePools and Nodes: the same usage.
-      for (auto& [name, info] : b_.pools) {
-        info.usage = nodes_from_->pools.at(name).usage;
-      }
-      return absl::OkStatus();
-    }
     return PoolUsage();
   }
 

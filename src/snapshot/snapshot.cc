@@ -222,35 +222,39 @@ SnapshotBuilder::OwnedPods& SnapshotBuilder::owned() {
 void SnapshotBuilder::AddPod(v1::Pod pod) {
   const internal::CompactPod& made =
       owned().made.emplace_back(shapes_->compactor.Compact(std::move(pod)));
-  AppendPod(&made, made.shared_shape().get(), made.ready());
+  AppendPod(&made, made.shared_shape().get(), made.shared_shape()->id,
+            made.ready());
 }
 
 void SnapshotBuilder::AddCompactPod(const internal::CompactPod& pod) {
   const internal::CompactPod& made = owned().made.emplace_back(pod);
-  AppendPod(&made, made.shared_shape().get(), made.ready());
+  AppendPod(&made, made.shared_shape().get(), made.shared_shape()->id,
+            made.ready());
 }
 
 void SnapshotBuilder::AddCompactPod(
     std::shared_ptr<const internal::CompactPod> pod) {
   const internal::CompactPod* const record = pod.get();
   owned().given.push_back(std::move(pod));
-  AppendPod(record, record->shared_shape().get(), record->ready());
+  AppendPod(record, record->shared_shape().get(), record->shared_shape()->id,
+            record->ready());
 }
 
 void SnapshotBuilder::AppendPod(const internal::CompactPod* pod,
                                 const internal::CompactShape* shape,
-                                PodReady ready) {
+                                uint32_t shape_id, PodReady ready) {
   Snapshot& s = snapshot_;
   s.pod_ready_.push_back(ready);
-  s.pod_shape_.push_back(InternCompactShape(shape, *pod));
+  s.pod_shape_.push_back(
+      InternCompactShape(shape, shape_id, *pod, /*one_compactor=*/false));
   s.pods_.push_back(pod);
 }
 
 uint32_t SnapshotBuilder::InternCompactShape(
-    const internal::CompactShape* object, const internal::CompactPod& pod) {
+    const internal::CompactShape* object, uint32_t dense,
+    const internal::CompactPod& pod, bool one_compactor) {
   ShapeTable& table = *shapes_;
   if (object == table.last) return table.last_id;
-  const uint32_t dense = object->id;
   if (dense < table.by_dense_id.size() &&
       table.by_dense_id[dense].first == object) {
     table.last = object;
@@ -258,6 +262,20 @@ uint32_t SnapshotBuilder::InternCompactShape(
     return table.last_id;
   }
   auto& shapes = snapshot_.pod_shapes_;
+  if (one_compactor && dense != internal::CompactShape::kNoId) {
+    // Every pod comes from one compactor, whose live shapes differ by key:
+    // a shape object not seen yet is a shape not seen yet.
+    const auto id = static_cast<uint32_t>(shapes.size());
+    shapes.push_back(
+        std::shared_ptr<const v1::Pod>(pod.shared_shape(), &object->pod));
+    if (dense >= table.by_dense_id.size()) {
+      table.by_dense_id.resize(dense + 1, {nullptr, 0});
+    }
+    table.by_dense_id[dense] = {object, id};
+    table.last = object;
+    table.last_id = id;
+    return id;
+  }
   const auto [it, inserted] = table.by_object.try_emplace(object, 0);
   if (inserted) {
     // First sight of this object: an equal shape may have come through
@@ -819,14 +837,18 @@ void SnapshotParts::KeepPodsAlive(SnapshotBuilder& builder,
 }
 
 void SnapshotParts::AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
-                               const CompactShape* shape, PodReady ready,
-                               uint32_t node_hint) {
+                               const CompactShape* shape, uint32_t shape_id,
+                               PodReady ready, uint32_t node_hint) {
   std::vector<uint32_t>& hints = builder.pod_node_hints_;
   const size_t before = builder.snapshot_.pod_count();
   if (node_hint != kNoNodeHint && hints.size() < before) {
     hints.resize(before, kNoNodeHint);
   }
-  builder.AppendPod(pod, shape, ready);
+  Snapshot& s = builder.snapshot_;
+  s.pod_ready_.push_back(ready);
+  s.pod_shape_.push_back(builder.InternCompactShape(shape, shape_id, *pod,
+                                                    /*one_compactor=*/true));
+  s.pods_.push_back(pod);
   if (!hints.empty()) hints.push_back(node_hint);
 }
 

@@ -98,6 +98,7 @@ struct HeldPod {
   std::unique_ptr<v1::Pod> raw;
   internal::PodRecordKeeper::Record record;
   const snapshot::internal::CompactShape* shape = nullptr;
+  uint32_t shape_id = snapshot::internal::CompactShape::kNoId;
   // The pod's node as the last snapshot taken resolved it, valid while
   // that snapshot's Nodes part is shared (Store::hints_at); a pod stored
   // since has none.
@@ -372,6 +373,7 @@ struct ClusterState::Store {
             compactor.Compact(std::move(*held->raw)));
         held->raw.reset();
         held->shape = held->record->shared_shape().get();
+        held->shape_id = held->shape->id;
         held->ready = held->record->ready();
       }
     }
@@ -596,7 +598,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   SnapshotParts::KeepPodsAlive(builder, store.pod_records->Pin());
   for (const auto& [seq, pod] : pods) {
     SnapshotParts::AddHeldPod(
-        builder, pod.record.get(), pod.shape, pod.ready,
+        builder, pod.record.get(), pod.shape, pod.shape_id, pod.ready,
         hinted ? pod.node_hint : SnapshotParts::kNoNodeHint);
   }
   SnapshotParts::Share(builder, store.parts, unchanged);

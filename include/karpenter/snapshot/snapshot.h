@@ -524,13 +524,18 @@ class SnapshotBuilder {
 
   // The id of the shape of `pod`, by its shape object when seen before,
   // else by its serialization (equal shapes, one id). `object` is
-  // pod.shared_shape().get(), passed so that a known shape costs no read of
-  // the record.
+  // pod.shared_shape().get() and `dense` its CompactShape::id, passed so
+  // that a known shape costs no read of the record or the shape.
+  // `one_compactor`: every pod of the builder comes from one compactor
+  // (SnapshotParts::AddHeldPod), so equal shapes are one object.
   uint32_t InternCompactShape(const internal::CompactShape* object,
-                              const internal::CompactPod& pod);
-  // Appends `pod`, whose lifetime the caller (or owned_) guarantees.
+                              uint32_t dense, const internal::CompactPod& pod,
+                              bool one_compactor);
+  // Appends `pod`, whose lifetime the caller (or owned_) guarantees;
+  // `shape` and `shape_id` are its shape object and CompactShape::id.
   void AppendPod(const internal::CompactPod* pod,
-                 const internal::CompactShape* shape, PodReady ready);
+                 const internal::CompactShape* shape, uint32_t shape_id,
+                 PodReady ready);
   OwnedPods& owned();
 
   friend struct internal::SnapshotParts;
