@@ -66,6 +66,19 @@ struct ParsedPdbs {
   std::vector<NamespaceBuckets> buckets;
 };
 
+// The PDBs selecting each shape of one snapshot: they depend on the
+// shape's namespace and labels alone.
+struct ShapeMatches {
+  static constexpr uint32_t kUnmatched = 0xFFFFFFFF;
+  struct Match {
+    uint32_t first = kUnmatched;  // Into pdbs.
+    uint32_t size = 0;
+    bool count = false;  // A PDB without status selects the shape.
+  };
+  std::vector<Match> by_shape;  // By shape id.
+  std::vector<uint32_t> pdbs;
+};
+
 }  // namespace internal
 
 namespace {
@@ -74,6 +87,7 @@ using internal::Candidate;
 using internal::NamespaceBuckets;
 using internal::ParsedPdbs;
 using internal::ParsedSpec;
+using internal::ShapeMatches;
 using snapshot::PodIndex;
 using snapshot::Snapshot;
 
@@ -356,7 +370,8 @@ std::shared_ptr<const ParsedPdbs> Parse(const Snapshot& snapshot,
 
 }  // namespace
 
-PdbIndex PdbIndex::Build(const Snapshot& snapshot, const PdbIndex* same_pdbs) {
+PdbIndex PdbIndex::Build(const Snapshot& snapshot, const PdbIndex* same_pdbs,
+                         absl::Span<const uint32_t> same_shapes) {
   PdbIndex index;
   const auto all = snapshot.pdbs();
   const ParsedPdbs* const same =
@@ -369,7 +384,15 @@ PdbIndex PdbIndex::Build(const Snapshot& snapshot, const PdbIndex* same_pdbs) {
   const ParsedPdbs& parsed = *index.parsed_;
 
   std::vector<int64_t> selected(all.size(), 0), healthy(all.size(), 0);
-  index.IndexPods(snapshot, parsed, selected, healthy);
+  // Shape matches carry over with the very PDBs and namespace numbering.
+  const bool shapes_carry = same_pdbs != nullptr &&
+                            index.parsed_ == same_pdbs->parsed_ &&
+                            same_pdbs->shapes_ != nullptr &&
+                            same_shapes.size() == snapshot.pod_shape_count();
+  index.IndexPods(snapshot, parsed,
+                  shapes_carry ? same_pdbs->shapes_.get() : nullptr,
+                  shapes_carry ? same_shapes : absl::Span<const uint32_t>(),
+                  selected, healthy);
 
   // Counts are all that can differ from the same PDBs' earlier index.
   if (same_pdbs != nullptr && index.parsed_ == same_pdbs->parsed_) {
@@ -418,6 +441,8 @@ PdbIndex PdbIndex::Build(const Snapshot& snapshot, const PdbIndex* same_pdbs) {
 }
 
 void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
+                         const ShapeMatches* same,
+                         absl::Span<const uint32_t> same_shapes,
                          std::vector<int64_t>& selected,
                          std::vector<int64_t>& healthy) {
   const std::vector<NamespaceBuckets>& buckets = parsed.buckets;
@@ -427,39 +452,46 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
   pod_offsets_.reserve(pod_count + 1);
   pod_pdbs_.reserve(pod_count);
   // Which PDBs select a pod depends on its namespace and labels, which are
-  // its shape's (snapshot.h): matched once per shape, in `shape_pdbs`.
-  constexpr uint32_t kUnmatched = 0xFFFFFFFF;
-  struct ShapeMatch {
-    uint32_t first = kUnmatched;  // Into shape_pdbs.
-    uint32_t size = 0;
-    bool count = false;  // A PDB without status selects the shape.
-  };
-  std::vector<ShapeMatch> shapes(snapshot.pod_shape_count());
-  std::vector<uint32_t> shape_pdbs;
+  // its shape's (snapshot.h): matched once per shape, or taken from `same`.
+  auto matches = std::make_shared<ShapeMatches>();
+  std::vector<ShapeMatches::Match>& shapes = matches->by_shape;
+  std::vector<uint32_t>& shape_pdbs = matches->pdbs;
+  shapes.resize(snapshot.pod_shape_count());
   for (PodIndex p = 0; p < pod_count; ++p) {
-    ShapeMatch& match = shapes[snapshot.PodShapeId(p)];
-    if (match.first == kUnmatched) {
-      const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
-      const auto& labels = snapshot.PodShape(p).metadata().labels();
+    const uint32_t shape = snapshot.PodShapeId(p);
+    ShapeMatches::Match& match = shapes[shape];
+    if (match.first == ShapeMatches::kUnmatched) {
       const size_t first = shape_pdbs.size();
-      const absl::Span<const Candidate> candidates = BucketOf(b, labels);
-      for (const Candidate& c : candidates) {
-        if (c.exact || pdbs[c.id].selector.Matches(labels)) {
-          shape_pdbs.push_back(c.id);
+      const uint32_t old =
+          same != nullptr ? same_shapes[shape] : ShapeMatches::kUnmatched;
+      if (old != ShapeMatches::kUnmatched &&
+          same->by_shape[old].first != ShapeMatches::kUnmatched) {
+        const ShapeMatches::Match& was = same->by_shape[old];
+        shape_pdbs.insert(shape_pdbs.end(), same->pdbs.begin() + was.first,
+                          same->pdbs.begin() + was.first + was.size);
+        match.count = was.count;
+      } else {
+        const NamespaceBuckets& b = buckets[snapshot.NamespaceOfPod(p)];
+        const auto& labels = snapshot.PodShape(p).metadata().labels();
+        const absl::Span<const Candidate> candidates = BucketOf(b, labels);
+        for (const Candidate& c : candidates) {
+          if (c.exact || pdbs[c.id].selector.Matches(labels)) {
+            shape_pdbs.push_back(c.id);
+          }
         }
-      }
-      for (uint32_t id : b.rest) {
-        if (pdbs[id].selector.Matches(labels)) shape_pdbs.push_back(id);
-      }
-      if (!candidates.empty() && !b.rest.empty()) {
-        std::sort(shape_pdbs.begin() + static_cast<std::ptrdiff_t>(first),
-                  shape_pdbs.end());
+        for (uint32_t id : b.rest) {
+          if (pdbs[id].selector.Matches(labels)) shape_pdbs.push_back(id);
+        }
+        if (!candidates.empty() && !b.rest.empty()) {
+          std::sort(shape_pdbs.begin() + static_cast<std::ptrdiff_t>(first),
+                    shape_pdbs.end());
+        }
+        for (size_t k = first; k < shape_pdbs.size(); ++k) {
+          match.count = match.count || needs_count[shape_pdbs[k]];
+        }
       }
       match.first = static_cast<uint32_t>(first);
       match.size = static_cast<uint32_t>(shape_pdbs.size() - first);
-      for (size_t k = first; k < shape_pdbs.size(); ++k) {
-        match.count = match.count || needs_count[shape_pdbs[k]];
-      }
     }
     const auto ids =
         absl::MakeConstSpan(shape_pdbs).subspan(match.first, match.size);
@@ -477,6 +509,7 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
     }
     pod_offsets_.push_back(static_cast<uint32_t>(pod_pdbs_.size()));
   }
+  shapes_ = std::move(matches);
 }
 
 std::vector<absl::Status> PdbIndex::errors() const {

@@ -120,6 +120,23 @@ class SharedTable {
   std::shared_ptr<const std::vector<T>> rows_;
 };
 
+// What the candidates' pod walk reads of a pod, all of it its shape's
+// (snapshot.h): computed once per shape id.
+struct ShapeWalk {
+  bool known = false;
+  double cost = 0;      // EvictionCost.
+  bool active = false;  // Neither terminating nor terminal.
+  bool mirror = false;  // Owned by its Node.
+  bool reschedulable = false;
+  // A duration-based do-not-disrupt only lapses as time passes, so one
+  // inactive at the infinite past is never active. At the infinite past a
+  // duration is active with or without status.startTime (absent: fail
+  // safe), so the shape, which has no startTime, answers as the pod would.
+  bool do_not_disrupt = false;
+  // Tolerates karpenter.sh/disrupted:NoSchedule (never PDB-blocked here).
+  bool tolerates_disrupted = false;
+};
+
 struct CandidateFacts {
   SharedTable<PoolFacts> pools;         // By NodePoolIndex.
   SharedTable<NodeFacts> nodes;         // By NodeIndex.
@@ -136,6 +153,8 @@ struct CandidateFacts {
   std::vector<snapshot::PodIndex> do_not_disrupt;
   // Nodes NodesToCleanUp would return with no command in flight, by name.
   std::vector<uint32_t> marked_nodes;
+  // By shape id: what the walk read of each shape (known once read).
+  std::vector<ShapeWalk> shapes;
 
   absl::Span<const snapshot::PodIndex> Reschedulable(uint32_t n) const {
     return absl::MakeConstSpan(
@@ -153,10 +172,16 @@ struct CandidateFacts {
 // same Nodes, NodeClaims and NodePools as `snapshot` (the same parts,
 // snapshot/snapshot_parts.h): what depends on those alone (pools, claims,
 // each node's own facts, the orders, the marked nodes) is copied from it,
-// and only the pod aggregates are computed again. The result is the same.
+// and only the pod aggregates are computed again. `shapes_from`, when
+// given, is the CandidateFacts of a snapshot holding the shapes that
+// `same_shapes` (snapshot::internal::SnapshotParts::SameShapes) maps
+// `snapshot`'s to: what the walk read of those is copied. The result is the
+// same.
 CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snapshot,
                                    const budget::PdbIndex& pdbs,
-                                   const CandidateFacts* nodes_from = nullptr);
+                                   const CandidateFacts* nodes_from = nullptr,
+                                   const CandidateFacts* shapes_from = nullptr,
+                                   absl::Span<const uint32_t> same_shapes = {});
 
 // The scheduling constraints shared by pods with equal tolerations,
 // nodeSelector, affinity and spread constraints.
@@ -203,6 +228,8 @@ struct PoolBase {
 // The Snapshot-only tables of the scheduling simulation.
 struct SchedulerBase {
   const snapshot::Snapshot* snap = nullptr;
+  // ShapeFlag bits by shape id, as far as computed; 0: not yet.
+  std::vector<uint8_t> shape_flags;
   std::vector<std::string> dims;
   size_t d = 0;
   // Requests: per pod its row of `req_rows` (rows of d values: row 0 all
@@ -306,11 +333,15 @@ struct SchedulerBase {
 // `volumes_from`, when given, is the SchedulerBase of a snapshot holding
 // the same PersistentVolumeClaims, PersistentVolumes, StorageClasses and
 // CSINodes: its volume index is shared.
+// `shapes_from` and `same_shapes`: as for BuildCandidateFacts, for the
+// flags each shape has (terminal, terminating, DaemonSet, do-not-disrupt).
 absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
                                 SchedulerBase& out,
                                 const SchedulerBase* nodes_from = nullptr,
-                                const SchedulerBase* volumes_from = nullptr);
+                                const SchedulerBase* volumes_from = nullptr,
+                                const SchedulerBase* shapes_from = nullptr,
+                                absl::Span<const uint32_t> same_shapes = {});
 
 }  // namespace karpenter::disruption::internal
 

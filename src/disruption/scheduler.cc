@@ -434,13 +434,26 @@ class BaseBuilder {
   // `nodes_from`, `volumes_from`: see BuildSchedulerBase.
   BaseBuilder(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
               SchedulerBase& out, const SchedulerBase* nodes_from,
-              const SchedulerBase* volumes_from)
+              const SchedulerBase* volumes_from,
+              const SchedulerBase* shapes_from,
+              absl::Span<const uint32_t> same_shapes)
       : snap_(snap),
         pdbs_(pdbs),
         b_(out),
         nodes_from_(nodes_from),
         volumes_from_(volumes_from) {
     b_.snap = &snap;
+    b_.shape_flags.assign(snap.pod_shape_count(), 0);
+    if (shapes_from != nullptr &&
+        same_shapes.size() == snap.pod_shape_count()) {
+      // A shape's flags depend on it alone.
+      const std::vector<uint8_t>& from = shapes_from->shape_flags;
+      for (size_t id = 0; id < same_shapes.size(); ++id) {
+        if (same_shapes[id] < from.size()) {
+          b_.shape_flags[id] = from[same_shapes[id]];
+        }
+      }
+    }
   }
 
   absl::Status Build() {
@@ -999,8 +1012,7 @@ class BaseBuilder {
     kShapeDoNotDisrupt = 16,
   };
   uint8_t FlagsOf(PodIndex p) {
-    if (shape_flags_.empty()) shape_flags_.assign(snap_.pod_shape_count(), 0);
-    uint8_t& flags = shape_flags_[snap_.PodShapeId(p)];
+    uint8_t& flags = b_.shape_flags[snap_.PodShapeId(p)];
     if (flags != 0) return flags;
     const v1::Pod& pod = snap_.PodShape(p);
     flags = kShapeKnown;
@@ -1021,7 +1033,6 @@ class BaseBuilder {
   SchedulerBase& b_;
   const SchedulerBase* nodes_from_;
   const SchedulerBase* volumes_from_;
-  std::vector<uint8_t> shape_flags_;  // ShapeFlag bits by shape id; 0: not yet.
   scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
   // By shape id: index into lists_ and the profile, or -1 before indexing.
@@ -1038,8 +1049,12 @@ absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
                                 SchedulerBase& out,
                                 const SchedulerBase* nodes_from,
-                                const SchedulerBase* volumes_from) {
-  return BaseBuilder(snapshot, pdbs, out, nodes_from, volumes_from).Build();
+                                const SchedulerBase* volumes_from,
+                                const SchedulerBase* shapes_from,
+                                absl::Span<const uint32_t> same_shapes) {
+  return BaseBuilder(snapshot, pdbs, out, nodes_from, volumes_from, shapes_from,
+                     same_shapes)
+      .Build();
 }
 
 }  // namespace karpenter::disruption::internal

@@ -216,27 +216,18 @@ void SetPdbBlock(const snapshot::Snapshot& snap, snapshot::PodIndex p,
   }
 }
 
-// What WalkPods reads of a pod, all of it its shape's (snapshot.h): computed
-// once per shape id.
-struct ShapeWalk {
-  bool known = false;
-  double cost = 0;      // EvictionCost.
-  bool active = false;  // Neither terminating nor terminal.
-  bool mirror = false;  // Owned by its Node.
-  bool reschedulable = false;
-  // A duration-based do-not-disrupt only lapses as time passes, so one
-  // inactive at the infinite past is never active. At the infinite past a
-  // duration is active with or without status.startTime (absent: fail
-  // safe), so the shape, which has no startTime, answers as the pod would.
-  bool do_not_disrupt = false;
-  // Tolerates karpenter.sh/disrupted:NoSchedule (never PDB-blocked here).
-  bool tolerates_disrupted = false;
-};
-
+// `from`/`same`: BuildCandidateFacts's `shapes_from`/`same_shapes`.
 const ShapeWalk& WalkOf(const snapshot::Snapshot& snap, snapshot::PodIndex p,
-                        std::vector<ShapeWalk>& shapes) {
-  ShapeWalk& w = shapes[snap.PodShapeId(p)];
+                        std::vector<ShapeWalk>& shapes,
+                        const std::vector<ShapeWalk>* from,
+                        absl::Span<const uint32_t> same) {
+  const uint32_t id = snap.PodShapeId(p);
+  ShapeWalk& w = shapes[id];
   if (w.known) return w;
+  if (from != nullptr && same[id] < from->size() && (*from)[same[id]].known) {
+    w = (*from)[same[id]];
+    return w;
+  }
   const v1::Pod& pod = snap.PodShape(p);
   w.known = true;
   w.cost = EvictionCost(pod);
@@ -258,13 +249,14 @@ const ShapeWalk& WalkOf(const snapshot::Snapshot& snap, snapshot::PodIndex p,
 // the pods' shapes (through `shapes`): nothing here depends on a replica's
 // own fields.
 void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
-              snapshot::NodeIndex n, std::vector<ShapeWalk>& shapes,
-              CandidateFacts& out) {
+              snapshot::NodeIndex n, const std::vector<ShapeWalk>* from,
+              absl::Span<const uint32_t> same, CandidateFacts& out) {
+  std::vector<ShapeWalk>& shapes = out.shapes;
   NodePodFacts& f = out.node_pods[n];
   double total = 0;
   double reschedule = 1.0;
   for (snapshot::PodIndex p : snap.PodsOnNode(n)) {
-    const ShapeWalk& w = WalkOf(snap, p, shapes);
+    const ShapeWalk& w = WalkOf(snap, p, shapes, from, same);
     total += w.cost;
     if (w.reschedulable) {
       out.reschedulable.push_back(p);
@@ -299,7 +291,9 @@ std::vector<uint32_t> OrderByName(absl::Span<const T> objects, Name name) {
 
 CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
                                    const budget::PdbIndex& pdbs,
-                                   const CandidateFacts* nodes_from) {
+                                   const CandidateFacts* nodes_from,
+                                   const CandidateFacts* shapes_from,
+                                   absl::Span<const uint32_t> same_shapes) {
   CandidateFacts out;
   const auto nodes = snap.nodes();
   if (nodes_from != nullptr) {
@@ -338,9 +332,12 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
   }
   out.node_pods.resize(nodes.size());
   out.reschedulable.reserve(snap.pod_count());
-  std::vector<ShapeWalk> shapes(snap.pod_shape_count());
+  out.shapes.assign(snap.pod_shape_count(), ShapeWalk());
+  const bool carry =
+      shapes_from != nullptr && same_shapes.size() == snap.pod_shape_count();
+  const std::vector<ShapeWalk>* from = carry ? &shapes_from->shapes : nullptr;
   for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
-    WalkPods(snap, pdbs, n, shapes, out);
+    WalkPods(snap, pdbs, n, from, same_shapes, out);
   }
   return out;
 }
@@ -360,9 +357,16 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
            SnapshotParts::Same(snapshot, *previous->snapshot_, kinds);
   };
   // The PDB index reuses what it parsed from the same PDBs.
+  // Per shape, the same shape object in the previous snapshot: what
+  // depends on a shape alone is taken from the previous facts.
+  const std::vector<uint32_t> same_shapes =
+      previous != nullptr
+          ? SnapshotParts::SameShapes(*previous->snapshot_, snapshot)
+          : std::vector<uint32_t>();
+  // The PDB index reuses what it parsed and matched for the same PDBs.
   f.pdbs_ = std::make_unique<budget::PdbIndex>(budget::PdbIndex::Build(
-      snapshot,
-      shares(SnapshotParts::kPdbs) ? previous->pdbs_.get() : nullptr));
+      snapshot, shares(SnapshotParts::kPdbs) ? previous->pdbs_.get() : nullptr,
+      same_shapes));
   // BudgetBook::Build reads the Nodes, NodeClaims and NodePools.
   if (shares(SnapshotParts::kNodes | SnapshotParts::kNodeClaims |
              SnapshotParts::kNodePools) &&
@@ -387,7 +391,9 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
   f.candidates_ =
       std::make_unique<internal::CandidateFacts>(internal::BuildCandidateFacts(
           snapshot, *f.pdbs_,
-          same_nodes ? previous->candidates_.get() : nullptr));
+          same_nodes ? previous->candidates_.get() : nullptr,
+          previous != nullptr ? previous->candidates_.get() : nullptr,
+          same_shapes));
   auto base = std::make_unique<internal::SchedulerBase>();
   // The volume index reads the storage kinds.
   const bool same_volumes =
@@ -397,7 +403,8 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
   f.simulation_status_ = internal::BuildSchedulerBase(
       snapshot, *f.pdbs_, *base,
       same_nodes ? previous->scheduler_.get() : nullptr,
-      same_volumes ? previous->scheduler_.get() : nullptr);
+      same_volumes ? previous->scheduler_.get() : nullptr,
+      previous != nullptr ? previous->scheduler_.get() : nullptr, same_shapes);
   if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);
   return f;
 }

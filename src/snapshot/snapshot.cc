@@ -268,6 +268,7 @@ uint32_t SnapshotBuilder::InternCompactShape(
     const auto id = static_cast<uint32_t>(shapes.size());
     shapes.push_back(
         std::shared_ptr<const v1::Pod>(pod.shared_shape(), &object->pod));
+    snapshot_.pod_shape_dense_.push_back(dense);
     if (dense >= table.by_dense_id.size()) {
       table.by_dense_id.resize(dense + 1, {nullptr, 0});
     }
@@ -287,6 +288,7 @@ uint32_t SnapshotBuilder::InternCompactShape(
     if (added) {
       // Shares the object: the snapshot keeps the compacted shape alive.
       shapes.push_back(std::shared_ptr<const v1::Pod>(shape, &object->pod));
+      snapshot_.pod_shape_dense_.push_back(dense);
     } else {
       table.held.push_back(shape);
     }
@@ -850,6 +852,30 @@ void SnapshotParts::AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
                                                     /*one_compactor=*/true));
   s.pods_.push_back(pod);
   if (!hints.empty()) hints.push_back(node_hint);
+}
+
+std::vector<uint32_t> SnapshotParts::SameShapes(const Snapshot& before,
+                                                const Snapshot& now) {
+  constexpr uint32_t kNoId = CompactShape::kNoId;
+  std::vector<uint32_t> out(now.pod_shapes_.size(), kNoId);
+  // Before's shape ids by dense id; a dense id names one live object of
+  // one compactor, and the object's address confirms it.
+  std::vector<uint32_t> by_dense;
+  for (uint32_t id = 0; id < before.pod_shape_dense_.size(); ++id) {
+    const uint32_t dense = before.pod_shape_dense_[id];
+    if (dense == kNoId) continue;
+    if (dense >= by_dense.size()) by_dense.resize(dense + 1, kNoId);
+    by_dense[dense] = id;
+  }
+  for (uint32_t id = 0; id < now.pod_shape_dense_.size(); ++id) {
+    const uint32_t dense = now.pod_shape_dense_[id];
+    if (dense >= by_dense.size() || by_dense[dense] == kNoId) continue;
+    const uint32_t old = by_dense[dense];
+    if (before.pod_shapes_[old].get() == now.pod_shapes_[id].get()) {
+      out[id] = old;
+    }
+  }
+  return out;
 }
 
 absl::Span<const uint32_t> SnapshotParts::PodNodes(const Snapshot& snapshot) {

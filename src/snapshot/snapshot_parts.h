@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/types/span.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -92,6 +93,12 @@ struct SnapshotParts {
   // keeps the pods given to AddHeldPod alive) as long as it lives.
   static void KeepPodsAlive(SnapshotBuilder& builder,
                             std::shared_ptr<const void> owner);
+
+  // Per shape id of `now`, the id of the very same shape object in
+  // `before` (which both hold), or CompactShape::kNoId: what depends on a
+  // shape alone can be taken from before's facts. O(shapes).
+  static std::vector<uint32_t> SameShapes(const Snapshot& before,
+                                          const Snapshot& now);
 
   // Per pod of `snapshot`, in PodIndex order: its NodeIndex, or a value
   // above every NodeIndex for a pod that is unbound or names no Node of

@@ -12,6 +12,8 @@
 #include "karpenter/budget/pdb.h"
 #include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/builders.h"
+#include "snapshot/compact_pod.h"
+#include "snapshot/snapshot_parts.h"
 
 namespace karpenter::budget {
 namespace {
@@ -20,6 +22,11 @@ using state::ClusterState;
 using state::EventType;
 using testing::MakePdb;
 using testing::MakePod;
+
+std::vector<uint32_t> SameShapes(const snapshot::Snapshot& before,
+                                 const snapshot::Snapshot& now) {
+  return snapshot::internal::SnapshotParts::SameShapes(before, now);
+}
 
 template <typename T>
 void MustApply(ClusterState& state, EventType type, T object,
@@ -118,6 +125,9 @@ TEST_CASE(
     absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
     REQUIRE(second.ok());
     const PdbIndex reused = PdbIndex::Build(*second, &first_index);
+    const PdbIndex carried =
+        PdbIndex::Build(*second, &first_index, SameShapes(*first, *second));
+    CheckSameIndex(*second, carried, PdbIndex::Build(*second));
     CheckSameIndex(*second, reused, PdbIndex::Build(*second));
     CHECK(reused.pdbs().data() == first_index.pdbs().data());
   }
@@ -131,6 +141,9 @@ TEST_CASE(
     absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
     REQUIRE(second.ok());
     const PdbIndex reused = PdbIndex::Build(*second, &first_index);
+    const PdbIndex carried =
+        PdbIndex::Build(*second, &first_index, SameShapes(*first, *second));
+    CheckSameIndex(*second, carried, PdbIndex::Build(*second));
     const PdbIndex scratch = PdbIndex::Build(*second);
     CheckSameIndex(*second, reused, scratch);
     CHECK(reused.pdbs().data() != first_index.pdbs().data());
@@ -150,7 +163,42 @@ TEST_CASE(
     REQUIRE(second.ok());
     REQUIRE(second->NamespaceName(0) != first->NamespaceName(0));
     const PdbIndex reused = PdbIndex::Build(*second, &first_index);
+    const PdbIndex carried =
+        PdbIndex::Build(*second, &first_index, SameShapes(*first, *second));
+    CheckSameIndex(*second, carried, PdbIndex::Build(*second));
     CheckSameIndex(*second, reused, PdbIndex::Build(*second));
+  }
+}
+
+TEST_CASE("snapshot parts: SameShapes maps the shape objects both hold",
+          "[pdb]") {
+  ClusterState state;
+  for (int i = 0; i < 4; ++i) {
+    MustApply(state, EventType::kAdded,
+              MakePod({.name = absl::StrCat("web", i), .app = "web"}), "1");
+  }
+  MustApply(state, EventType::kAdded, MakePod({.name = "db", .app = "db"}),
+            "1");
+  absl::StatusOr<snapshot::Snapshot> first = state.TakeSnapshot();
+  REQUIRE(first.ok());
+  REQUIRE(first->pod_shape_count() == 2);
+  MustApply(state, EventType::kDeleted, MakePod({.name = "db", .app = "db"}),
+            "2");
+  MustApply(state, EventType::kAdded, MakePod({.name = "c", .app = "cache"}),
+            "2");
+  absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
+  REQUIRE(second.ok());
+  const std::vector<uint32_t> same = SameShapes(*first, *second);
+  REQUIRE(same.size() == 2);
+  CHECK(same[second->PodShapeId(0)] == first->PodShapeId(0));  // web
+  CHECK(same[second->PodShapeId(4)] ==
+        snapshot::internal::CompactShape::kNoId);  // cache: new
+  // Another compactor's shapes are other objects, even when equal.
+  absl::StatusOr<snapshot::Snapshot> scratch =
+      snapshot::Snapshot::Build(state.Export());
+  REQUIRE(scratch.ok());
+  for (uint32_t id : SameShapes(*first, *scratch)) {
+    CHECK(id == snapshot::internal::CompactShape::kNoId);
   }
 }
 

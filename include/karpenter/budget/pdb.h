@@ -67,6 +67,7 @@ namespace karpenter::budget {
 namespace internal {
 struct NamespaceBuckets;
 struct ParsedPdbs;
+struct ShapeMatches;
 }  // namespace internal
 
 // One PDB as the index sees it.
@@ -139,8 +140,13 @@ class PdbIndex {
   // are then not parsed again, the namespace buckets are reused while the
   // namespaces are numbered alike, and the PdbInfo list is shared when no
   // count changed. The result equals Build(snapshot).
+  // `same_shapes`, when not empty, maps each shape id of `snapshot` to the
+  // id of the same shape object in same_pdbs's snapshot, or to
+  // 0xFFFFFFFF (snapshot::internal::SnapshotParts::SameShapes): the PDBs
+  // selecting a shape are then taken from same_pdbs, not matched again.
   static PdbIndex Build(const snapshot::Snapshot& snapshot,
-                        const PdbIndex* same_pdbs);
+                        const PdbIndex* same_pdbs,
+                        absl::Span<const uint32_t> same_shapes = {});
 
   PdbIndex();
   PdbIndex(const PdbIndex&);
@@ -188,6 +194,8 @@ class PdbIndex {
   // that need them (no status).
   void IndexPods(const snapshot::Snapshot& snapshot,
                  const internal::ParsedPdbs& parsed,
+                 const internal::ShapeMatches* same,
+                 absl::Span<const uint32_t> same_shapes,
                  std::vector<int64_t>& selected, std::vector<int64_t>& healthy);
 
   // Immutable once built, shared between indexes of the same PDBs (Build
@@ -195,6 +203,8 @@ class PdbIndex {
   std::shared_ptr<const std::vector<PdbInfo>> pdbs_;
   // What Build parsed from the PDBs alone (null for an empty index).
   std::shared_ptr<const internal::ParsedPdbs> parsed_;
+  // The PDBs selecting each shape of the snapshot (null when empty).
+  std::shared_ptr<const internal::ShapeMatches> shapes_;
   // CSR: PDBs of pod p are pod_pdbs_[pod_offsets_[p] .. pod_offsets_[p+1]).
   std::vector<uint32_t> pod_offsets_ = {0};
   std::vector<snapshot::PdbIndex> pod_pdbs_;

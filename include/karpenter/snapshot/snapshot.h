@@ -437,6 +437,8 @@ class Snapshot {
   // read otherwise.
   std::vector<std::shared_ptr<const void>> pod_owners_;
   std::vector<std::shared_ptr<const v1::Pod>> pod_shapes_;
+  // Per shape, its CompactShape::id (internal::SnapshotParts::SameShapes).
+  std::vector<uint32_t> pod_shape_dense_;
   std::vector<uint32_t> pod_shape_;
   std::vector<PodReady> pod_ready_;
   PartPtr<v1::PodDisruptionBudget> pdbs_;
