@@ -27,6 +27,7 @@
 #include "karpenter/scheduling/node_ports.h"
 #include "karpenter/scheduling/node_resources.h"
 #include "karpenter/scheduling/pod_topology.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/scheduling/volumes.h"
 #include "karpenter/snapshot/snapshot.h"
 
@@ -230,6 +231,9 @@ struct SchedulerBase {
   const snapshot::Snapshot* snap = nullptr;
   // ShapeFlag bits by shape id, as far as computed; 0: not yet.
   std::vector<uint8_t> shape_flags;
+  // Each indexed shape's requests by shape id (null: not indexed), shared
+  // with the bases of later snapshots holding the same shape.
+  std::vector<std::shared_ptr<const scheduling::PodRequestList>> shape_requests;
   std::vector<std::string> dims;
   size_t d = 0;
   // Requests: per pod its row of `req_rows` (rows of d values: row 0 all
@@ -258,7 +262,12 @@ struct SchedulerBase {
   std::vector<snapshot::PodIndex> do_not_disrupt_pods;
   // The first error among pending pods (reported with include_pending_pods).
   absl::Status pending_status;
-  std::map<std::string, PoolBase, std::less<>> pools;
+  // By NodePool name; shared between the bases of successive snapshots
+  // holding the same NodePools and Nodes while no DaemonSet-pod overhead
+  // is summed into it.
+  using PoolMap = std::map<std::string, PoolBase, std::less<>>;
+  std::shared_ptr<const PoolMap> pool_map = std::make_shared<const PoolMap>();
+  const PoolMap& pools() const { return *pool_map; }
   // Topology spread and pod (anti-)affinity: the counts' index, and per
   // indexed pod shape its compiled constraints (an index into
   // `constraints`, kNoConstraints, or kUnsupported with the reason in
@@ -334,7 +343,8 @@ struct SchedulerBase {
 // the same PersistentVolumeClaims, PersistentVolumes, StorageClasses and
 // CSINodes: its volume index is shared.
 // `shapes_from` and `same_shapes`: as for BuildCandidateFacts, for the
-// flags each shape has (terminal, terminating, DaemonSet, do-not-disrupt).
+// flags each shape has (terminal, terminating, DaemonSet, do-not-disrupt)
+// and its requests.
 absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const budget::PdbIndex& pdbs,
                                 SchedulerBase& out,

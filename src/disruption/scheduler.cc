@@ -446,6 +446,8 @@ class BaseBuilder {
     b_.shape_flags.assign(snap.pod_shape_count(), 0);
     if (shapes_from != nullptr &&
         same_shapes.size() == snap.pod_shape_count()) {
+      shapes_from_ = shapes_from;
+      same_shapes_ = same_shapes;
       // A shape's flags depend on it alone.
       const std::vector<uint8_t>& from = shapes_from->shape_flags;
       for (size_t id = 0; id < same_shapes.size(); ++id) {
@@ -502,13 +504,19 @@ class BaseBuilder {
             b_.volume_index->FindCSINode(nodes[n].metadata().name());
       }
     }
+    // Whether a shape has claim-backed volumes, by shape id: 0 unknown,
+    // 1 no, 2 yes (read once per shape, not once per pod).
+    std::vector<uint8_t> shape_claims(snap_.pod_shape_count(), 0);
     for (PodIndex p = 0; p < pods; ++p) {
       if ((b_.pod_flags[p] & (kIndexed | kPending)) == 0) continue;
-      bool has = false;
-      for (const v1::Volume& v : snap_.PodShape(p).spec().volumes()) {
-        has = has || v.has_persistent_volume_claim() || v.has_ephemeral();
+      uint8_t& has = shape_claims[snap_.PodShapeId(p)];
+      if (has == 0) {
+        has = 1;
+        for (const v1::Volume& v : snap_.PodShape(p).spec().volumes()) {
+          if (v.has_persistent_volume_claim() || v.has_ephemeral()) has = 2;
+        }
       }
-      if (!has) continue;
+      if (has != 2) continue;
       absl::StatusOr<scheduling::PodVolumes> resolved =
           scheduling::ResolvePodVolumes(snap_.DecodePod(p), *b_.volume_index);
       if (!resolved.ok()) {
@@ -533,10 +541,14 @@ class BaseBuilder {
   absl::Status IndexShape(PodIndex p, uint32_t shape_id,
                           absl::flat_hash_map<std::string, int32_t>& ids) {
     const v1::Pod& shape = snap_.PodShape(p);
-    FastList list;
-    if (absl::Status s = requests_.Compute(shape, list); !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("pods/", snap_.PodKey(p), ": ", s.message()));
+    std::shared_ptr<const FastList> list = CarriedRequests(shape_id);
+    if (list == nullptr) {
+      FastList computed;
+      if (absl::Status s = requests_.Compute(shape, computed); !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("pods/", snap_.PodKey(p), ": ", s.message()));
+      }
+      list = std::make_shared<const FastList>(std::move(computed));
     }
     auto [it, inserted] = ids.try_emplace(
         ProfileKey(shape), static_cast<int32_t>(b_.profiles.size()));
@@ -550,6 +562,7 @@ class BaseBuilder {
       b_.profiles.push_back(*std::move(profile));
     }
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
+    b_.shape_requests[shape_id] = list;
     lists_.push_back(std::move(list));
     shape_profile_[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
@@ -560,6 +573,14 @@ class BaseBuilder {
       b_.port_lists.push_back(std::move(ports));
     }
     return absl::OkStatus();
+  }
+
+  // The requests the previous base computed for the same shape, or null.
+  std::shared_ptr<const FastList> CarriedRequests(uint32_t shape_id) const {
+    if (shapes_from_ == nullptr) return nullptr;
+    const uint32_t old = same_shapes_[shape_id];
+    const auto& from = shapes_from_->shape_requests;
+    return old < from.size() ? from[old] : nullptr;
   }
 
   // Topology spread and pod (anti-)affinity of one shape. A shape whose
@@ -630,6 +651,7 @@ class BaseBuilder {
     b_.pod_flags.assign(pod_count, 0);
     b_.pod_profile.assign(pod_count, -1);
     shape_list_.assign(snap_.pod_shape_count(), -1);
+    b_.shape_requests.assign(snap_.pod_shape_count(), nullptr);
     shape_profile_.assign(snap_.pod_shape_count(), -1);
     b_.shape_constraints.assign(snap_.pod_shape_count(),
                                 SchedulerBase::kNoConstraints);
@@ -650,8 +672,8 @@ class BaseBuilder {
       }
     }
     std::set<std::string, std::less<>> extended;
-    for (const FastList& list : lists_) {
-      for (const auto& [k, v] : list) {
+    for (const std::shared_ptr<const FastList>& list : lists_) {
+      for (const auto& [k, v] : *list) {
         if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods) {
           extended.emplace(k);
         }
@@ -667,7 +689,7 @@ class BaseBuilder {
     // zero row of the pods that are not indexed.
     b_.req_rows.assign((lists_.size() + 1) * b_.d, 0);
     for (size_t l = 0; l < lists_.size(); ++l) {
-      for (const auto& [k, v] : lists_[l]) {
+      for (const auto& [k, v] : *lists_[l]) {
         const size_t i = static_cast<size_t>(
             std::find(b_.dims.begin(), b_.dims.end(), k) - b_.dims.begin());
         b_.req_rows[(l + 1) * b_.d + i] = v;
@@ -866,11 +888,26 @@ class BaseBuilder {
   }
 
   absl::Status IndexPools() {
+    if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims &&
+        !snap_.daemon_sets().empty() &&
+        !nodes_from_->snap->daemon_sets().empty()) {
+      // The same NodePools and Nodes: the same pools and usage, and no
+      // DaemonSet-pod overhead in either (DaemonSets give it): shared.
+      b_.pool_map = nodes_from_->pool_map;
+      return absl::OkStatus();
+    }
+    absl::Status s = BuildPools();
+    b_.pool_map =
+        std::make_shared<const SchedulerBase::PoolMap>(std::move(pools_));
+    return s;
+  }
+
+  absl::Status BuildPools() {
     if (nodes_from_ != nullptr && nodes_from_->dims == b_.dims) {
       // The same NodePools and Nodes: the same pools and usage; only the
       // DaemonSet overhead read from pods is computed again.
-      b_.pools = nodes_from_->pools;
-      for (auto& [name, info] : b_.pools) info.overhead.assign(b_.d, 0);
+      pools_ = nodes_from_->pools();
+      for (auto& [name, info] : pools_) info.overhead.assign(b_.d, 0);
       if (snap_.daemon_sets().empty()) AddDaemonSetOverhead();
       return absl::OkStatus();
     }
@@ -904,7 +941,7 @@ class BaseBuilder {
         info.limit_keys.push_back(key);
         info.limits.push_back(*v);
       }
-      b_.pools.emplace(name, std::move(info));
+      pools_.emplace(name, std::move(info));
     }
     // With DaemonSets, a new node's overhead comes from their templates
     // (daemon_overhead), and the pods' overhead would never be read.
@@ -922,8 +959,8 @@ class BaseBuilder {
       const v1::Node& node = nodes[n];
       const auto label = node.metadata().labels().find(pool_key);
       if (label == node.metadata().labels().end()) continue;
-      const auto it = b_.pools.find(label->second);
-      if (it == b_.pools.end() || it->second.limit_keys.empty()) continue;
+      const auto it = pools_.find(label->second);
+      if (it == pools_.end() || it->second.limit_keys.empty()) continue;
       PoolBase& info = it->second;
       std::vector<int64_t> used(info.limit_keys.size(), 0);
       for (size_t i = 0; i < used.size(); ++i) {
@@ -954,7 +991,7 @@ class BaseBuilder {
       if (!n.has_value()) continue;
       const auto& labels = snap_.nodes()[*n].metadata().labels();
       const auto label = labels.find(pool_key);
-      if (label == labels.end() || b_.pools.count(label->second) == 0) {
+      if (label == labels.end() || pools_.count(label->second) == 0) {
         continue;
       }
       const v1::Pod& pod = snap_.PodShape(p);
@@ -968,7 +1005,7 @@ class BaseBuilder {
     }
     for (const auto& [key, max] : ds) {
       std::vector<int64_t>& overhead =
-          b_.pools.find(std::get<0>(key))->second.overhead;
+          pools_.find(std::get<0>(key))->second.overhead;
       for (size_t i = 0; i < b_.d; ++i) overhead[i] += max[i];
     }
   }
@@ -1038,7 +1075,13 @@ class BaseBuilder {
   // By shape id: index into lists_ and the profile, or -1 before indexing.
   std::vector<int32_t> shape_list_;
   std::vector<int32_t> shape_profile_;
-  std::vector<FastList> lists_;  // Requests of each indexed shape.
+  // Requests of each indexed shape.
+  std::vector<std::shared_ptr<const FastList>> lists_;
+  // BuildSchedulerBase's shapes_from and same_shapes (null/empty: none).
+  const SchedulerBase* shapes_from_ = nullptr;
+  absl::Span<const uint32_t> same_shapes_;
+  // The pool table while IndexPools builds it (then b_.pool_map).
+  SchedulerBase::PoolMap pools_;
   // ConsolidateAfter of each NodePool, filled on first use.
   mutable std::vector<std::optional<absl::Duration>> consolidate_after_;
 };
@@ -1130,7 +1173,7 @@ absl::StatusOr<std::vector<int64_t>> Scheduler::State::Capacity(
 }
 
 absl::Status Scheduler::State::CheckCatalog() const {
-  for (const auto& [name, pb] : base->pools) {
+  for (const auto& [name, pb] : base->pools()) {
     const auto it = catalog->find(name);
     if (it == catalog->end()) continue;
     for (const InstanceType& type : it->second) {
@@ -1156,8 +1199,8 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto cached = pools_.find(name);
   if (cached != pools_.end()) return cached->second.get();
-  const auto pb = base->pools.find(name);
-  if (pb == base->pools.end()) return nullptr;
+  const auto pb = base->pools().find(name);
+  if (pb == base->pools().end()) return nullptr;
   auto info = std::make_unique<PoolInfo>();
   info->pool = pb->second.pool;
   info->pb = &pb->second;
@@ -1216,7 +1259,7 @@ const PoolInfo* Scheduler::State::Pool(absl::string_view name) const {
 
 const std::vector<const PoolInfo*>& Scheduler::State::PoolsByWeight() const {
   std::call_once(by_weight_once_, [&] {
-    for (const auto& [name, pb] : base->pools) {
+    for (const auto& [name, pb] : base->pools()) {
       if (!pb.ready) continue;
       by_weight_.push_back(Pool(name));
     }
@@ -1233,7 +1276,7 @@ absl::Status Scheduler::State::Finish() {
     return base->pending_status;
   }
   if (absl::Status s = CheckCatalog(); !s.ok()) return s;
-  for (const auto& [name, pb] : base->pools) {
+  for (const auto& [name, pb] : base->pools()) {
     for (const v1::Taint& t : pb.pool->spec().template_().spec().taints()) {
       if (t.effect() == well_known::kTaintEffectPreferNoSchedule) {
         prefer_no_schedule = true;

@@ -433,9 +433,15 @@ TEST_CASE(
   for (uint64_t seed = 2000; seed < 2060; ++seed) {
     RunSeed(seed, options, coverage);
   }
+  // Without DaemonSets, a new node's overhead is summed from the DaemonSet
+  // pods, which pod events change: the pool table is not handed on as is.
+  options.cluster.daemon_sets = 0;
+  for (uint64_t seed = 2100; seed < 2120; ++seed) {
+    RunSeed(seed, options, coverage);
+  }
   // Most checkpoints follow pod events only: their facts reused the node
   // facts of the previous publication.
-  CHECK(coverage.handed_on > 60 * 5);
+  CHECK(coverage.handed_on > 80 * 5);
   CHECK(coverage.plans_with_commands > 0);
   CHECK(coverage.acted.count("SingleNodeConsolidation") +
             coverage.acted.count("MultiNodeConsolidation") >
