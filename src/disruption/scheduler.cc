@@ -1013,10 +1013,14 @@ class BaseBuilder {
   // Movable when disruptable and not fully PDB-blocked; a do-not-disrupt
   // that may be active is decided at the simulation's time.
   void IndexMoves() {
+    // The PDBs selecting a pod are its shape's: whether one fully blocks
+    // it is read once per shape (0 unknown, 1 no, 2 yes).
+    std::vector<uint8_t> shape_blocked(snap_.pod_shape_count(), 0);
     for (PodIndex p = 0; p < snap_.pod_count(); ++p) {
-      if ((b_.pod_flags[p] & kIndexed) == 0 || pdbs_.IsFullyBlocked(p)) {
-        continue;
-      }
+      if ((b_.pod_flags[p] & kIndexed) == 0) continue;
+      uint8_t& blocked = shape_blocked[snap_.PodShapeId(p)];
+      if (blocked == 0) blocked = pdbs_.IsFullyBlocked(p) ? 2 : 1;
+      if (blocked == 2) continue;
       // The shape answers as the pod would at the infinite past: see
       // WalkPods in snapshot_facts.cc.
       if ((FlagsOf(p) & kShapeDoNotDisrupt) != 0) {

@@ -333,7 +333,8 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     hints.clear();
   }
   KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects, check_keys, hints));
-  KARPENTER_RETURN_IF_ERROR(s.IndexPdbs(objects));
+  KARPENTER_RETURN_IF_ERROR(
+      s.IndexPdbs(objects, (shared & internal::SnapshotParts::kPdbs) == 0));
   KARPENTER_RETURN_IF_ERROR(s.BuildVolumeParts(objects, shared));
   s.IndexVolumeAttachmentsByNode();
   return s;
@@ -492,6 +493,17 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys,
   return absl::OkStatus();
 }
 
+void Snapshot::FillPdbKeyIndex() const {
+  const std::vector<v1::PodDisruptionBudget>& pdbs = pdbs_->objects;
+  auto& by_key = pdb_by_key_->map;
+  by_key.reserve(pdbs.size());
+  for (uint32_t i = 0; i < pdbs.size(); ++i) {
+    const v1::ObjectMeta& meta = pdbs[i].metadata();
+    const std::optional<NamespaceId> ns = FindNamespace(meta.namespace_());
+    by_key.try_emplace(NamespacedKey{*ns, meta.name()}, i);
+  }
+}
+
 void Snapshot::FillPodKeyIndex() const {
   auto& by_key = pod_by_key_->map;
   by_key.reserve(pod_count());
@@ -500,26 +512,30 @@ void Snapshot::FillPodKeyIndex() const {
   }
 }
 
-absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded) {
+absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded, bool check_keys) {
   const std::vector<ObjectOrigin>& origins = loaded.origins.pdbs;
   const std::vector<v1::PodDisruptionBudget>& pdbs = pdbs_->objects;
   std::vector<NamespaceId> pdb_namespace(pdbs.size());
-  pdb_by_key_.reserve(pdbs.size());
+  auto& by_key = pdb_by_key_->map;
+  if (check_keys) by_key.reserve(pdbs.size());
   for (uint32_t i = 0; i < pdbs.size(); ++i) {
     const v1::ObjectMeta& meta = pdbs[i].metadata();
-    if (meta.name().empty()) {
+    if (check_keys && meta.name().empty()) {
       return EmptyName("PodDisruptionBudget", loaded, origins, "pdbs", i);
     }
     const NamespaceId ns = Intern(meta.namespace_());
     pdb_namespace[i] = ns;
+    if (!check_keys) continue;
     const auto [it, inserted] =
-        pdb_by_key_.try_emplace(NamespacedKey{ns, meta.name()}, i);
+        by_key.try_emplace(NamespacedKey{ns, meta.name()}, i);
     if (!inserted) {
       return Duplicate("PodDisruptionBudget",
                        absl::StrCat(meta.namespace_(), "/", meta.name()),
                        loaded, origins, "pdbs", it->second, i);
     }
   }
+  // Filled: FindPdb must not fill it again.
+  if (check_keys) absl::call_once(pdb_by_key_->once, [] {});
   std::vector<uint32_t> count(namespace_names_.size() + 1, 0);
   for (const NamespaceId ns : pdb_namespace) ++count[ns + 1];
   for (size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
@@ -697,8 +713,10 @@ std::optional<PdbIndex> Snapshot::FindPdb(absl::string_view ns,
                                           absl::string_view name) const {
   const std::optional<NamespaceId> id = FindNamespace(ns);
   if (!id) return std::nullopt;
-  const auto it = pdb_by_key_.find(NamespacedKey{*id, name});
-  if (it == pdb_by_key_.end()) return std::nullopt;
+  absl::call_once(pdb_by_key_->once, [this] { FillPdbKeyIndex(); });
+  const auto& by_key = pdb_by_key_->map;
+  const auto it = by_key.find(NamespacedKey{*id, name});
+  if (it == by_key.end()) return std::nullopt;
   return it->second;
 }
 

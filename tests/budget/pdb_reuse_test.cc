@@ -130,6 +130,14 @@ TEST_CASE(
     CheckSameIndex(*second, carried, PdbIndex::Build(*second));
     CheckSameIndex(*second, reused, PdbIndex::Build(*second));
     CHECK(reused.pdbs().data() == first_index.pdbs().data());
+    // The PDBs part is shared: its keys are indexed on the first lookup.
+    REQUIRE(second->pdbs().data() == first->pdbs().data());
+    for (snapshot::PdbIndex i = 0; i < second->pdbs().size(); ++i) {
+      const v1::ObjectMeta& meta = second->pdbs()[i].metadata();
+      CHECK(second->FindPdb(meta.namespace_(), meta.name()) == i);
+    }
+    CHECK_FALSE(second->FindPdb("a", "missing").has_value());
+    CHECK_FALSE(second->FindPdb("nowhere", "web").has_value());
   }
   SECTION("a counted pod turns unready and another is deleted") {
     MustApply(

@@ -420,7 +420,10 @@ class Snapshot {
   absl::Status IndexPods(const ObjectSet& loaded, bool check_keys,
                          absl::Span<const uint32_t> node_hints);
   void FillPodKeyIndex() const;
-  absl::Status IndexPdbs(const ObjectSet& loaded);
+  // `check_keys`: fill pdb_by_key_, rejecting empty names and duplicate
+  // keys (else FindPdb fills it).
+  absl::Status IndexPdbs(const ObjectSet& loaded, bool check_keys);
+  void FillPdbKeyIndex() const;
   void IndexVolumeAttachmentsByNode();
 
   PartPtr<v1::Node> nodes_;
@@ -465,7 +468,14 @@ class Snapshot {
     absl::flat_hash_map<NamespacedKey, PodIndex> map;
   };
   std::unique_ptr<PodKeyIndex> pod_by_key_ = std::make_unique<PodKeyIndex>();
-  absl::flat_hash_map<NamespacedKey, PdbIndex> pdb_by_key_;
+  // PDBs by (namespace, name): filled by Build while rejecting duplicates,
+  // or, when the PDBs part was shared (already checked), on the first
+  // FindPdb.
+  struct PdbKeyIndex {
+    absl::once_flag once;
+    absl::flat_hash_map<NamespacedKey, PdbIndex> map;
+  };
+  std::unique_ptr<PdbKeyIndex> pdb_by_key_ = std::make_unique<PdbKeyIndex>();
 
   std::vector<NamespaceId> pod_namespace_;
   std::vector<NodeIndex> pod_node_;  // Or kNone (unbound), kUnknownNode.
