@@ -276,7 +276,8 @@ struct SchedulerBase {
   static constexpr int32_t kNoConstraints = -1;
   static constexpr int32_t kUnsupported = -2;
   std::vector<int32_t> shape_constraints;
-  std::vector<scheduling::PodConstraints> constraints;
+  // Shared with the bases of later snapshots holding the same shapes.
+  std::vector<std::shared_ptr<const scheduling::PodConstraints>> constraints;
   // Karpenter's preferences (preferences.go): for a shape with preferred
   // node affinity, preferred pod (anti-)affinity or ScheduleAnyway spreads,
   // the pod as first tried (every preference required), then after each
@@ -329,7 +330,7 @@ struct SchedulerBase {
   // unsupported).
   const scheduling::PodConstraints* Constraints(snapshot::PodIndex p) const {
     const int32_t c = shape_constraints[snap->PodShapeId(p)];
-    return c >= 0 ? &constraints[static_cast<size_t>(c)] : nullptr;
+    return c >= 0 ? constraints[static_cast<size_t>(c)].get() : nullptr;
   }
 };
 

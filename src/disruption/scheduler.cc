@@ -586,6 +586,24 @@ class BaseBuilder {
   // Topology spread and pod (anti-)affinity of one shape. A shape whose
   // constraints do not compile is unsupported: its pods never move.
   void IndexConstraints(const v1::Pod& shape, uint32_t shape_id) {
+    if (shapes_from_ != nullptr) {
+      // The previous base indexed the same shape (its requests say so):
+      // take its compiled constraints, unless they were unsupported (the
+      // message may since have been overwritten by a volume's).
+      const uint32_t old = same_shapes_[shape_id];
+      const SchedulerBase& from = *shapes_from_;
+      if (old < from.shape_requests.size() &&
+          from.shape_requests[old] != nullptr &&
+          from.shape_constraints[old] != SchedulerBase::kUnsupported) {
+        const int32_t c = from.shape_constraints[old];
+        if (c >= 0) {
+          b_.shape_constraints[shape_id] =
+              static_cast<int32_t>(b_.constraints.size());
+          b_.constraints.push_back(from.constraints[static_cast<size_t>(c)]);
+        }
+        return;
+      }
+    }
     absl::StatusOr<scheduling::PodConstraints> c =
         scheduling::CompilePodConstraints(shape);
     if (!c.ok()) {
@@ -594,7 +612,8 @@ class BaseBuilder {
     } else if (!c->empty()) {
       b_.shape_constraints[shape_id] =
           static_cast<int32_t>(b_.constraints.size());
-      b_.constraints.push_back(*std::move(c));
+      b_.constraints.push_back(
+          std::make_shared<const scheduling::PodConstraints>(*std::move(c)));
     }
   }
 
@@ -623,7 +642,8 @@ class BaseBuilder {
       b_.profiles.push_back(*std::move(profile));
       if (!c->empty()) {
         v.constraints = static_cast<int32_t>(b_.constraints.size());
-        b_.constraints.push_back(*std::move(c));
+        b_.constraints.push_back(
+            std::make_shared<const scheduling::PodConstraints>(*std::move(c)));
       }
       v.relaxed = prefs.Relax();
       out.push_back(std::move(v));
@@ -1513,7 +1533,7 @@ class SimulationPass {
     const auto* v = VariantOf(p);
     if (v == nullptr) return b_.Constraints(p);
     return v->constraints >= 0
-               ? &b_.constraints[static_cast<size_t>(v->constraints)]
+               ? b_.constraints[static_cast<size_t>(v->constraints)].get()
                : nullptr;
   }
   // Node `n`'s free capacity in this simulation: the base's until a pod is

@@ -476,7 +476,25 @@ v1::Pod RandomEventGenerator::AppPod(int app, std::string name,
     o.started = created;
     o.ready = node.empty() ? "" : "True";
   }
-  return MakePod(o);
+  v1::Pod pod = MakePod(o);
+  if (options_.scheduling_constraints && app == 0) {
+    v1::TopologySpreadConstraint& c =
+        *pod.mutable_spec()->add_topology_spread_constraints();
+    c.set_max_skew(1);
+    c.set_topology_key("topology.kubernetes.io/zone");
+    c.set_when_unsatisfiable("DoNotSchedule");
+    (*c.mutable_label_selector()->mutable_match_labels())["app"] = AppName(app);
+  }
+  if (options_.scheduling_constraints && app == 1) {
+    v1::PodAffinityTerm& t =
+        *pod.mutable_spec()
+             ->mutable_affinity()
+             ->mutable_pod_anti_affinity()
+             ->add_required_during_scheduling_ignored_during_execution();
+    t.set_topology_key("kubernetes.io/hostname");
+    (*t.mutable_label_selector()->mutable_match_labels())["app"] = AppName(app);
+  }
+  return pod;
 }
 
 Event RandomEventGenerator::Next() {

@@ -439,9 +439,16 @@ TEST_CASE(
   for (uint64_t seed = 2100; seed < 2120; ++seed) {
     RunSeed(seed, options, coverage);
   }
+  // Pods with topology spread and anti-affinity: their compiled
+  // constraints are handed on with their shapes.
+  options.cluster.daemon_sets = 1;
+  options.cluster.scheduling_constraints = true;
+  for (uint64_t seed = 2200; seed < 2230; ++seed) {
+    RunSeed(seed, options, coverage);
+  }
   // Most checkpoints follow pod events only: their facts reused the node
   // facts of the previous publication.
-  CHECK(coverage.handed_on > 80 * 5);
+  CHECK(coverage.handed_on > 110 * 5);
   CHECK(coverage.plans_with_commands > 0);
   CHECK(coverage.acted.count("SingleNodeConsolidation") +
             coverage.acted.count("MultiNodeConsolidation") >

@@ -64,6 +64,10 @@ struct RandomEventOptions {
   int namespaces = 2;
   int daemon_sets = 1;
   int persistent_volumes = 2;
+  // When set, the first app's pods spread over zones (maxSkew 1,
+  // DoNotSchedule) and the second app's pods require hostname
+  // anti-affinity among themselves (the streams are otherwise unchanged).
+  bool scheduling_constraints = false;
   // Percent odds, per Next() event, of the awkward kinds of event; the rest
   // are changes, additions and deletions.
   int replay_percent = 8;
