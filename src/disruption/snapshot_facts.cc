@@ -248,9 +248,14 @@ const ShapeWalk& WalkOf(const snapshot::Snapshot& snap, snapshot::PodIndex p,
 // rule 10 with the time-dependent do-not-disrupt left to the pass). Reads only
 // the pods' shapes (through `shapes`): nothing here depends on a replica's
 // own fields.
+// `blocked`: by shape id and whether the pod is Ready=False (2 per
+// shape), whether CanEvict blocks such a pod: 0 not known yet, 1 no, 2 yes.
+// A pod's PDBs are its shape's, and Ready=False is all CanEvict reads of
+// the pod itself.
 void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
               snapshot::NodeIndex n, const std::vector<ShapeWalk>* from,
-              absl::Span<const uint32_t> same, CandidateFacts& out) {
+              absl::Span<const uint32_t> same, std::vector<uint8_t>& blocked,
+              CandidateFacts& out) {
   std::vector<ShapeWalk>& shapes = out.shapes;
   NodePodFacts& f = out.node_pods[n];
   double total = 0;
@@ -268,7 +273,12 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
         w.tolerates_disrupted) {
       continue;
     }
+    const bool unready =
+        snap.PodReadyCondition(p) == snapshot::PodReady::kFalse;
+    uint8_t& known = blocked[2 * size_t{snap.PodShapeId(p)} + unready];
+    if (known == 1) continue;
     budget::EvictionCheck check = pdbs.CanEvict(snap, p, true);
+    known = check.blocked() ? 2 : 1;
     if (check.blocked()) SetPdbBlock(snap, p, check, f);
   }
   f.eviction_cost = total;
@@ -336,8 +346,9 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
   const bool carry =
       shapes_from != nullptr && same_shapes.size() == snap.pod_shape_count();
   const std::vector<ShapeWalk>* from = carry ? &shapes_from->shapes : nullptr;
+  std::vector<uint8_t> blocked(2 * snap.pod_shape_count(), 0);
   for (snapshot::NodeIndex n = 0; n < nodes.size(); ++n) {
-    WalkPods(snap, pdbs, n, from, same_shapes, out);
+    WalkPods(snap, pdbs, n, from, same_shapes, blocked, out);
   }
   return out;
 }
