@@ -62,9 +62,13 @@ class SnapshotFacts {
   // kinds both snapshots hold in the same storage is taken from it instead
   // of being computed again (the NodePool budgets when the Nodes,
   // NodeClaims and NodePools are shared and `budgets` is the same; the
-  // snapshot half of drift when the NodeClaims and NodePools are). The
-  // result is the same as without it. `previous` is only read during the
-  // call: the facts built keep no reference to it, nor to its Snapshot.
+  // snapshot half of drift when the NodeClaims and NodePools are; the node
+  // facts with the Nodes, NodeClaims and NodePools; the parsed PDBs with
+  // the PDBs; and what depends on a pod shape alone for the shape objects
+  // both snapshots hold). The result is the same as without it. `previous`
+  // and its Snapshot are only read during the call (both must be alive):
+  // the facts built may share immutable tables with `previous` but keep no
+  // reference to it, nor to its Snapshot.
   static SnapshotFacts Build(const snapshot::Snapshot& snapshot,
                              const budget::BudgetOptions& budgets = {},
                              const SnapshotFacts* previous = nullptr);

@@ -48,16 +48,18 @@
 // copies bytes and builds indexes without serializing anything: about 20x
 // faster than Snapshot::Build over the same objects (bench/README.md, issue
 // 23). Successive snapshots share storage: each pod's compacted record is
-// shared by the state and every snapshot holding that pod, and the objects
-// and indexes of each other kind (snapshot/snapshot_parts.h) are shared by
-// successive snapshots until an event changes that kind. A publication
-// builds its SnapshotFacts from the previous publication's
-// (SnapshotFacts::Build's `previous`): while no Node, NodeClaim or NodePool
-// changed, the node half of the facts is handed on. What a publication
-// still builds whole is its per-pod indexes and the pod half of its facts
-// (docs/design.md §5.3). The state keeps the parts of the last snapshot it
-// took, so those kinds are held twice while no snapshot of them is held
-// elsewhere.
+// shared by the state and every snapshot holding that pod (a snapshot pins
+// the records it reads; one the state replaces or deletes is freed once no
+// snapshot taken before is held), and the objects and indexes of each
+// other kind (snapshot/snapshot_parts.h) are shared by successive
+// snapshots until an event changes that kind. A publication builds its
+// SnapshotFacts from the previous publication's (SnapshotFacts::Build's
+// `previous`): while no Node, NodeClaim or NodePool changed, the node half
+// of the facts is handed on, and so is whatever depends on a pod shape
+// alone for the shapes both hold. What a publication still builds whole is
+// its per-pod indexes and the per-pod half of its facts (docs/design.md
+// §5.3). The state keeps the parts of the last snapshot it took, so those
+// kinds are held twice while no snapshot of them is held elsewhere.
 //
 // Snapshots are immutable and shared: `Publish()` returns a
 // `std::shared_ptr<const Published>` that stays valid for as long as the
