@@ -77,36 +77,28 @@ TEST_CASE(
   ClusterState state;
   // Counted PDBs (no status), one from status, one invalid, one matching
   // every pod of its namespace, one selecting nothing.
-  MustApply(state, EventType::kAdded,
-            MakePdb({.name = "web", .ns = "a", .min_available = "2"}), "1");
-  MustApply(state, EventType::kAdded,
-            MakePdb({.name = "db",
-                     .ns = "a",
-                     .selector = testing::Labels{{"app", "db"}},
-                     .max_unavailable = "50%"}),
-            "1");
-  MustApply(state, EventType::kAdded,
-            MakePdb({.name = "status",
-                     .ns = "b",
-                     .min_available = "1",
-                     .disruptions_allowed = 0,
-                     .expected_pods = 3}),
-            "1");
-  MustApply(state, EventType::kAdded,
-            MakePdb({.name = "bad",
-                     .ns = "b",
-                     .selector = testing::Labels{{"app", "db"}},
-                     .min_available = "150%"}),
-            "1");
-  MustApply(state, EventType::kAdded,
-            MakePdb({.name = "all",
-                     .ns = "c",
-                     .selector = testing::Labels{},
-                     .max_unavailable = "1"}),
-            "1");
-  MustApply(state, EventType::kAdded,
-            MakePdb({.name = "none", .ns = "c", .selector = std::nullopt}),
-            "1");
+  for (const v1::PodDisruptionBudget& pdb :
+       {MakePdb({.name = "web", .ns = "a", .min_available = "2"}),
+        MakePdb({.name = "db",
+        .ns = "a",
+        .selector = testing::Labels{{"app", "db"}},
+        .max_unavailable = "50%"}),
+        MakePdb({.name = "status",
+        .ns = "b",
+        .min_available = "1",
+        .disruptions_allowed = 0,
+        .expected_pods = 3}),
+        MakePdb({.name = "bad",
+        .ns = "b",
+        .selector = testing::Labels{{"app", "db"}},
+        .min_available = "150%"}),
+        MakePdb({.name = "all",
+        .ns = "c",
+        .selector = testing::Labels{},
+        .max_unavailable = "1"}),
+        MakePdb({.name = "none", .ns = "c", .selector = std::nullopt})}) {
+    MustApply(state, EventType::kAdded, pdb, "1");
+  }
   const std::vector<std::string> namespaces = {"a", "b", "c"};
   for (int i = 0; i < 12; ++i) {
     MustApply(state, EventType::kAdded,
