@@ -495,7 +495,11 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
     }
     const auto ids =
         absl::MakeConstSpan(shape_pdbs).subspan(match.first, match.size);
-    pod_pdbs_.insert(pod_pdbs_.end(), ids.begin(), ids.end());
+    if (ids.size() == 1) {
+      pod_pdbs_.push_back(ids[0]);  // The common case, without a range.
+    } else {
+      pod_pdbs_.insert(pod_pdbs_.end(), ids.begin(), ids.end());
+    }
     // Reading the pod's conditions is a cache miss; only pay it when a PDB
     // without status needs the count.
     if (match.count) {

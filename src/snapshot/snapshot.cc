@@ -200,6 +200,7 @@ void SnapshotBuilder::ReservePods(size_t pods) {
   s.pods_.reserve(pods);
   s.pod_shape_.reserve(pods);
   s.pod_ready_.reserve(pods);
+  pod_node_hints_.reserve(pods);
 }
 
 size_t SnapshotBuilder::pod_count() const {
