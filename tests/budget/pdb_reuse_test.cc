@@ -70,6 +70,21 @@ void CheckSameIndex(const snapshot::Snapshot& snapshot, const PdbIndex& got,
   }
 }
 
+// The index of `second` built reusing `first_index` (of `first`), with and
+// without its shapes carried, checked against the index from scratch; the
+// one without shapes carried is returned.
+PdbIndex CheckReused(const snapshot::Snapshot& first,
+                     const PdbIndex& first_index,
+                     const snapshot::Snapshot& second) {
+  const PdbIndex scratch = PdbIndex::Build(second);
+  PdbIndex reused = PdbIndex::Build(second, &first_index);
+  CheckSameIndex(second, reused, scratch);
+  const PdbIndex carried =
+      PdbIndex::Build(second, &first_index, SameShapes(first, second));
+  CheckSameIndex(second, carried, scratch);
+  return reused;
+}
+
 TEST_CASE(
     "pdb index: reusing the index of the same PDBs gives the index from "
     "scratch",
@@ -116,11 +131,7 @@ TEST_CASE(
               MakePod({.name = "q", .ns = "a", .app = "cache"}), "2");
     absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
     REQUIRE(second.ok());
-    const PdbIndex reused = PdbIndex::Build(*second, &first_index);
-    const PdbIndex carried =
-        PdbIndex::Build(*second, &first_index, SameShapes(*first, *second));
-    CheckSameIndex(*second, carried, PdbIndex::Build(*second));
-    CheckSameIndex(*second, reused, PdbIndex::Build(*second));
+    const PdbIndex reused = CheckReused(*first, first_index, *second);
     CHECK(reused.pdbs().data() == first_index.pdbs().data());
     // The PDBs part is shared: its keys are indexed on the first lookup.
     REQUIRE(second->pdbs().data() == first->pdbs().data());
@@ -140,19 +151,14 @@ TEST_CASE(
               MakePod({.name = "p3", .ns = "a", .app = "db"}), "2");
     absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
     REQUIRE(second.ok());
-    const PdbIndex reused = PdbIndex::Build(*second, &first_index);
-    const PdbIndex carried =
-        PdbIndex::Build(*second, &first_index, SameShapes(*first, *second));
-    CheckSameIndex(*second, carried, PdbIndex::Build(*second));
-    const PdbIndex scratch = PdbIndex::Build(*second);
-    CheckSameIndex(*second, reused, scratch);
+    const PdbIndex reused = CheckReused(*first, first_index, *second);
     CHECK(reused.pdbs().data() != first_index.pdbs().data());
     CHECK(reused.pdbs()[0].current_healthy ==
           first_index.pdbs()[0].current_healthy - 1);
   }
   SECTION("the namespaces are numbered anew") {
-    // Every pod of "a" deleted, pods in a new namespace before "b" and "c"
-    // in the store's order are impossible, so renumber by emptying "a".
+    // Emptying namespace "a" (PDB namespaces are numbered after the pods')
+    // and adding a pod in a new one numbers the namespaces anew.
     for (int i = 0; i < 12; i += 3) {
       MustApply(state, EventType::kDeleted,
                 MakePod({.name = absl::StrCat("p", i), .ns = "a"}), "2");
@@ -162,11 +168,7 @@ TEST_CASE(
     absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
     REQUIRE(second.ok());
     REQUIRE(second->NamespaceName(0) != first->NamespaceName(0));
-    const PdbIndex reused = PdbIndex::Build(*second, &first_index);
-    const PdbIndex carried =
-        PdbIndex::Build(*second, &first_index, SameShapes(*first, *second));
-    CheckSameIndex(*second, carried, PdbIndex::Build(*second));
-    CheckSameIndex(*second, reused, PdbIndex::Build(*second));
+    CheckReused(*first, first_index, *second);
   }
 }
 
