@@ -183,6 +183,10 @@ struct SnapshotBuilder::ShapeTable {
   // By CompactShape::id: the object last seen with that id and its
   // snapshot id (a faster by_object for one compactor's shapes).
   std::vector<std::pair<const internal::CompactShape*, uint32_t>> by_dense_id;
+  // By CompactShape::id, for held pods (SnapshotParts::AddHeldPod: one
+  // compactor, so the id alone names the shape): its snapshot id, or
+  // kNoId.
+  std::vector<uint32_t> by_held_id;
 };
 
 SnapshotBuilder::SnapshotBuilder() : shapes_(std::make_unique<ShapeTable>()) {}
@@ -246,14 +250,37 @@ void SnapshotBuilder::AppendPod(const internal::CompactPod* pod,
                                 uint32_t shape_id, PodReady ready) {
   Snapshot& s = snapshot_;
   s.pod_ready_.push_back(ready);
-  s.pod_shape_.push_back(
-      InternCompactShape(shape, shape_id, *pod, /*one_compactor=*/false));
+  s.pod_shape_.push_back(InternCompactShape(shape, shape_id, *pod));
   s.pods_.push_back(pod);
+}
+
+uint32_t SnapshotBuilder::InternHeldShape(uint32_t dense,
+                                          const internal::CompactPod& pod) {
+  constexpr uint32_t kNoId = internal::CompactShape::kNoId;
+  ShapeTable& table = *shapes_;
+  if (dense < table.by_held_id.size() && table.by_held_id[dense] != kNoId) {
+    return table.by_held_id[dense];
+  }
+  if (dense == kNoId) {
+    return InternCompactShape(pod.shared_shape().get(), dense, pod);
+  }
+  // Every held pod comes from one compactor, whose live shapes differ by
+  // key: a shape id not seen yet is a shape not seen yet.
+  auto& shapes = snapshot_.pod_shapes_;
+  const auto id = static_cast<uint32_t>(shapes.size());
+  shapes.push_back(std::shared_ptr<const v1::Pod>(pod.shared_shape(),
+                                                  &pod.shared_shape()->pod));
+  snapshot_.pod_shape_dense_.push_back(dense);
+  if (dense >= table.by_held_id.size()) {
+    table.by_held_id.resize(dense + 1, kNoId);
+  }
+  table.by_held_id[dense] = id;
+  return id;
 }
 
 uint32_t SnapshotBuilder::InternCompactShape(
     const internal::CompactShape* object, uint32_t dense,
-    const internal::CompactPod& pod, bool one_compactor) {
+    const internal::CompactPod& pod) {
   ShapeTable& table = *shapes_;
   if (object == table.last) return table.last_id;
   if (dense < table.by_dense_id.size() &&
@@ -263,21 +290,6 @@ uint32_t SnapshotBuilder::InternCompactShape(
     return table.last_id;
   }
   auto& shapes = snapshot_.pod_shapes_;
-  if (one_compactor && dense != internal::CompactShape::kNoId) {
-    // Every pod comes from one compactor, whose live shapes differ by key:
-    // a shape object not seen yet is a shape not seen yet.
-    const auto id = static_cast<uint32_t>(shapes.size());
-    shapes.push_back(
-        std::shared_ptr<const v1::Pod>(pod.shared_shape(), &object->pod));
-    snapshot_.pod_shape_dense_.push_back(dense);
-    if (dense >= table.by_dense_id.size()) {
-      table.by_dense_id.resize(dense + 1, {nullptr, 0});
-    }
-    table.by_dense_id[dense] = {object, id};
-    table.last = object;
-    table.last_id = id;
-    return id;
-  }
   const auto [it, inserted] = table.by_object.try_emplace(object, 0);
   if (inserted) {
     // First sight of this object: an equal shape may have come through
@@ -858,8 +870,8 @@ void SnapshotParts::KeepPodsAlive(SnapshotBuilder& builder,
 }
 
 void SnapshotParts::AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
-                               const CompactShape* shape, uint32_t shape_id,
-                               PodReady ready, uint32_t node_hint) {
+                               uint32_t shape_id, PodReady ready,
+                               uint32_t node_hint) {
   std::vector<uint32_t>& hints = builder.pod_node_hints_;
   const size_t before = builder.snapshot_.pod_count();
   if (node_hint != kNoNodeHint && hints.size() < before) {
@@ -867,8 +879,7 @@ void SnapshotParts::AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
   }
   Snapshot& s = builder.snapshot_;
   s.pod_ready_.push_back(ready);
-  s.pod_shape_.push_back(builder.InternCompactShape(shape, shape_id, *pod,
-                                                    /*one_compactor=*/true));
+  s.pod_shape_.push_back(builder.InternHeldShape(shape_id, *pod));
   s.pods_.push_back(pod);
   if (!hints.empty()) hints.push_back(node_hint);
 }

@@ -74,12 +74,12 @@ struct SnapshotParts {
 
   // Appends `pod` to `builder` without taking a share of it (the caller
   // keeps it alive for the snapshot: KeepPodsAlive), as AddCompactPod
-  // would; `shape`, `shape_id` and `ready` must be
-  // pod->shared_shape().get(), its id and pod->ready() (passed so that
-  // neither the record nor the shape is read). A builder given pods this
+  // would; `shape_id` and `ready` must be pod->shared_shape()->id and
+  // pod->ready() (passed so that the record is read only for a shape not
+  // seen yet). A builder given pods this
   // way must be given no pods any other way, and all from one
   // PodCompactor (whose live shapes are unique by key), so that a shape
-  // object seen first is a shape seen first. `node_hint` is
+  // id seen first is a shape seen first. `node_hint` is
   // the pod's node as PodNodes() of an earlier snapshot gave it for the
   // same record, or kNoNodeHint: Build takes the hint instead of looking
   // the node up by name, provided the builder shares that snapshot's Nodes
@@ -87,8 +87,7 @@ struct SnapshotParts {
   // must only hint a pod with the value a snapshot holding the same Nodes
   // part computed for it.
   static void AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
-                         const CompactShape* shape, uint32_t shape_id,
-                         PodReady ready, uint32_t node_hint);
+                         uint32_t shape_id, PodReady ready, uint32_t node_hint);
   // Makes the snapshot `builder` builds hold `owner` (a share of whatever
   // keeps the pods given to AddHeldPod alive) as long as it lives.
   static void KeepPodsAlive(SnapshotBuilder& builder,

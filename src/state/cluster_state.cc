@@ -90,14 +90,13 @@ struct Held {
 // Compacted pods are shared, immutable, with the snapshots taken since.
 // Small (the store walks 300k of them per snapshot): the whole pod is held
 // out of line while it waits.
-// A compacted record's shape object and Ready condition are copied beside
+// A compacted record's shape id and Ready condition are copied beside
 // it, so that assembling a snapshot reads the store alone, not the records.
 struct HeldPod {
   // Exactly one is set. A record the store lets go of is retired to its
   // internal::PodRecordKeeper, never freed here.
   std::unique_ptr<v1::Pod> raw;
   internal::PodRecordKeeper::Record record;
-  const snapshot::internal::CompactShape* shape = nullptr;
   uint32_t shape_id = snapshot::internal::CompactShape::kNoId;
   // The pod's node as the last snapshot taken resolved it, valid while
   // that snapshot's Nodes part is shared (Store::hints_at); a pod stored
@@ -372,8 +371,7 @@ struct ClusterState::Store {
         held->record = std::make_unique<snapshot::internal::CompactPod>(
             compactor.Compact(std::move(*held->raw)));
         held->raw.reset();
-        held->shape = held->record->shared_shape().get();
-        held->shape_id = held->shape->id;
+        held->shape_id = held->record->shared_shape()->id;
         held->ready = held->record->ready();
       }
     }
@@ -598,7 +596,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   SnapshotParts::KeepPodsAlive(builder, store.pod_records->Pin());
   for (const auto& [seq, pod] : pods) {
     SnapshotParts::AddHeldPod(
-        builder, pod.record.get(), pod.shape, pod.shape_id, pod.ready,
+        builder, pod.record.get(), pod.shape_id, pod.ready,
         hinted ? pod.node_hint : SnapshotParts::kNoNodeHint);
   }
   SnapshotParts::Share(builder, store.parts, unchanged);
@@ -612,7 +610,11 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
     const absl::Span<const uint32_t> resolved =
         SnapshotParts::PodNodes(*snapshot);
     size_t i = 0;
-    for (auto& [seq, pod] : pods) pod.node_hint = resolved[i++];
+    for (auto& [seq, pod] : pods) {
+      // Written only when it changed: most pods keep their node.
+      if (pod.node_hint != resolved[i]) pod.node_hint = resolved[i];
+      ++i;
+    }
     store.hints_at = nodes.part_at;
   }
   return snapshot;

@@ -538,11 +538,12 @@ class SnapshotBuilder {
   // else by its serialization (equal shapes, one id). `object` is
   // pod.shared_shape().get() and `dense` its CompactShape::id, passed so
   // that a known shape costs no read of the record or the shape.
-  // `one_compactor`: every pod of the builder comes from one compactor
-  // (SnapshotParts::AddHeldPod), so equal shapes are one object.
   uint32_t InternCompactShape(const internal::CompactShape* object,
-                              uint32_t dense, const internal::CompactPod& pod,
-                              bool one_compactor);
+                              uint32_t dense, const internal::CompactPod& pod);
+  // The same for a held pod (internal::SnapshotParts::AddHeldPod): every
+  // pod of the builder comes from one compactor, so its shape's dense id
+  // alone names the shape, and the shape is read on first sight only.
+  uint32_t InternHeldShape(uint32_t dense, const internal::CompactPod& pod);
   // Appends `pod`, whose lifetime the caller (or owned_) guarantees;
   // `shape` and `shape_id` are its shape object and CompactShape::id.
   void AppendPod(const internal::CompactPod* pod,
