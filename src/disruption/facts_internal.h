@@ -112,10 +112,6 @@ class SharedTable {
       : rows_(std::make_shared<const std::vector<T>>(std::move(rows))) {}
   const T& operator[](size_t i) const { return (*rows_)[i]; }
   size_t size() const { return rows_ != nullptr ? rows_->size() : 0; }
-  // The same storage.
-  bool SharedWith(const SharedTable& other) const {
-    return rows_ == other.rows_;
-  }
 
  private:
   std::shared_ptr<const std::vector<T>> rows_;

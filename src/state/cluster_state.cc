@@ -122,12 +122,10 @@ class SeqList {
     uint64_t seq;  // kDead set once erased.
     V value;
   };
-  class const_iterator;
   class iterator {
    public:
     iterator(Entry* at, Entry* end) : at_(at), end_(end) { Skip(); }
     Entry& operator*() const { return *at_; }
-    Entry* operator->() const { return at_; }
     iterator& operator++() {
       ++at_;
       Skip();
