@@ -470,7 +470,9 @@ class BaseBuilder {
       if (!ds.ok()) return ds.status();
       b_.daemon_overhead.emplace(*std::move(ds));
     }
-    b_.topology = scheduling::TopologyIndex::Build(snap_);
+    b_.topology = scheduling::TopologyIndex::Build(
+        snap_, shapes_from_ != nullptr ? shapes_from_->topology.get() : nullptr,
+        same_shapes_);
     return absl::OkStatus();
   }
 
@@ -504,19 +506,8 @@ class BaseBuilder {
             b_.volume_index->FindCSINode(nodes[n].metadata().name());
       }
     }
-    // Whether a shape has claim-backed volumes, by shape id: 0 unknown,
-    // 1 no, 2 yes (read once per shape, not once per pod).
-    std::vector<uint8_t> shape_claims(snap_.pod_shape_count(), 0);
-    for (PodIndex p = 0; p < pods; ++p) {
-      if ((b_.pod_flags[p] & (kIndexed | kPending)) == 0) continue;
-      uint8_t& has = shape_claims[snap_.PodShapeId(p)];
-      if (has == 0) {
-        has = 1;
-        for (const v1::Volume& v : snap_.PodShape(p).spec().volumes()) {
-          if (v.has_persistent_volume_claim() || v.has_ephemeral()) has = 2;
-        }
-      }
-      if (has != 2) continue;
+    // The indexed pods whose shape has claim-backed volumes (IndexPod).
+    for (const PodIndex p : claim_pods_) {
       absl::StatusOr<scheduling::PodVolumes> resolved =
           scheduling::ResolvePodVolumes(snap_.DecodePod(p), *b_.volume_index);
       if (!resolved.ok()) {
@@ -651,18 +642,41 @@ class BaseBuilder {
     b_.variants.emplace(shape_id, std::move(out));
   }
 
-  absl::Status IndexPod(PodIndex p, bool pending,
+  // Indexes pod `p` (bound, or `pending`) of shape `shape_id`, whose
+  // ShapeFlag bits are `flags`: its profile and requests row, whether it
+  // may move (IndexMoves), and whether IndexVolumes must resolve its
+  // volumes.
+  absl::Status IndexPod(PodIndex p, uint32_t shape_id, uint8_t flags,
+                        bool pending,
                         absl::flat_hash_map<std::string, int32_t>& ids) {
-    const uint32_t shape_id = snap_.PodShapeId(p);
     if (shape_list_[shape_id] < 0) {
       if (absl::Status s = IndexShape(p, shape_id, ids); !s.ok()) return s;
     }
     b_.pod_profile[p] = shape_profile_[shape_id];
-    b_.pod_flags[p] = pending ? kPending : kIndexed;
-    if (!pending && (FlagsOf(p) & kShapeDaemon) != 0) {
-      daemon_pods_.push_back(p);
+    b_.pod_req_row[p] = static_cast<uint32_t>(shape_list_[shape_id] + 1);
+    if ((flags & kShapeClaims) != 0) claim_pods_.push_back(p);
+    if (pending) {
+      b_.pod_flags[p] = kPending;
+      b_.pending_pods.push_back(p);
+      return absl::OkStatus();
     }
-    if (pending) b_.pending_pods.push_back(p);
+    b_.pod_flags[p] = kIndexed;
+    if ((flags & kShapeDaemon) != 0) daemon_pods_.push_back(p);
+    // Movable when disruptable and not fully PDB-blocked; a
+    // do-not-disrupt that may be active is decided at the simulation's
+    // time. The PDBs selecting a pod are its shape's: whether one fully
+    // blocks it is read once per shape (0 unknown, 1 no, 2 yes).
+    uint8_t& blocked = shape_blocked_[shape_id];
+    if (blocked == 0) blocked = pdbs_.IsFullyBlocked(p) ? 2 : 1;
+    if (blocked == 2) return absl::OkStatus();
+    // The shape answers as the pod would at the infinite past: see
+    // WalkPods in snapshot_facts.cc.
+    if ((flags & kShapeDoNotDisrupt) != 0) {
+      b_.pod_flags[p] |= kDoNotDisruptAtNow;
+      b_.do_not_disrupt_pods.push_back(p);
+    } else {
+      b_.pod_flags[p] |= kMovable;
+    }
     return absl::OkStatus();
   }
 
@@ -676,15 +690,18 @@ class BaseBuilder {
     b_.shape_constraints.assign(snap_.pod_shape_count(),
                                 SchedulerBase::kNoConstraints);
     b_.shape_ports.assign(snap_.pod_shape_count(), -1);
+    b_.pod_req_row.assign(pod_count, 0);
+    shape_blocked_.assign(snap_.pod_shape_count(), 0);
     absl::flat_hash_map<std::string, int32_t> profile_ids;
     for (PodIndex p = 0; p < pod_count; ++p) {
-      const uint8_t flags = FlagsOf(p);
+      const uint32_t shape_id = snap_.PodShapeId(p);
+      const uint8_t flags = FlagsOf(p, shape_id);
       if (flags & kShapeTerminal) continue;
       const bool bound = snap_.NodeOfPod(p).has_value();
       const bool pending =
           snap_.PodIsUnbound(p) && (flags & kShapeTerminating) == 0;
       if (!bound && !pending) continue;
-      absl::Status s = IndexPod(p, pending, profile_ids);
+      absl::Status s = IndexPod(p, shape_id, flags, pending, profile_ids);
       if (!s.ok() && !pending) return s;
       if (!s.ok()) {
         if (b_.pending_status.ok()) b_.pending_status = s;
@@ -714,12 +731,6 @@ class BaseBuilder {
             std::find(b_.dims.begin(), b_.dims.end(), k) - b_.dims.begin());
         b_.req_rows[(l + 1) * b_.d + i] = v;
       }
-    }
-    b_.pod_req_row.assign(pod_count, 0);
-    for (PodIndex p = 0; p < pod_count; ++p) {
-      if (b_.pod_flags[p] == 0) continue;
-      b_.pod_req_row[p] =
-          static_cast<uint32_t>(shape_list_[snap_.PodShapeId(p)] + 1);
     }
     return absl::OkStatus();
   }
@@ -1030,26 +1041,9 @@ class BaseBuilder {
     }
   }
 
-  // Movable when disruptable and not fully PDB-blocked; a do-not-disrupt
-  // that may be active is decided at the simulation's time.
+  // The pods of deleting nodes that would be rescheduled (which pods may
+  // move is IndexPod's).
   void IndexMoves() {
-    // The PDBs selecting a pod are its shape's: whether one fully blocks
-    // it is read once per shape (0 unknown, 1 no, 2 yes).
-    std::vector<uint8_t> shape_blocked(snap_.pod_shape_count(), 0);
-    for (PodIndex p = 0; p < snap_.pod_count(); ++p) {
-      if ((b_.pod_flags[p] & kIndexed) == 0) continue;
-      uint8_t& blocked = shape_blocked[snap_.PodShapeId(p)];
-      if (blocked == 0) blocked = pdbs_.IsFullyBlocked(p) ? 2 : 1;
-      if (blocked == 2) continue;
-      // The shape answers as the pod would at the infinite past: see
-      // WalkPods in snapshot_facts.cc.
-      if ((FlagsOf(p) & kShapeDoNotDisrupt) != 0) {
-        b_.pod_flags[p] |= kDoNotDisruptAtNow;
-        b_.do_not_disrupt_pods.push_back(p);
-      } else {
-        b_.pod_flags[p] |= kMovable;
-      }
-    }
     const auto nodes = snap_.nodes();
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       if (!b_.node_deleting[n]) continue;
@@ -1071,9 +1065,13 @@ class BaseBuilder {
     // Active (neither terminal nor terminating) with a do-not-disrupt that
     // is active at the infinite past.
     kShapeDoNotDisrupt = 16,
+    // Has claim-backed volumes (a PersistentVolumeClaim or an ephemeral
+    // volume).
+    kShapeClaims = 32,
   };
-  uint8_t FlagsOf(PodIndex p) {
-    uint8_t& flags = b_.shape_flags[snap_.PodShapeId(p)];
+  // The flags of pod `p`, of shape `shape_id`.
+  uint8_t FlagsOf(PodIndex p, uint32_t shape_id) {
+    uint8_t& flags = b_.shape_flags[shape_id];
     if (flags != 0) return flags;
     const v1::Pod& pod = snap_.PodShape(p);
     flags = kShapeKnown;
@@ -1086,6 +1084,11 @@ class BaseBuilder {
         drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active()) {
       flags |= kShapeDoNotDisrupt;
     }
+    for (const v1::Volume& v : pod.spec().volumes()) {
+      if (v.has_persistent_volume_claim() || v.has_ephemeral()) {
+        flags |= kShapeClaims;
+      }
+    }
     return flags;
   }
 
@@ -1096,6 +1099,10 @@ class BaseBuilder {
   const SchedulerBase* volumes_from_;
   scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
+  // Indexed (or pending) pods whose shape has kShapeClaims.
+  std::vector<PodIndex> claim_pods_;
+  // By shape id: whether a PDB fully blocks the shape's pods (IndexPod).
+  std::vector<uint8_t> shape_blocked_;
   // By shape id: index into lists_ and the profile, or -1 before indexing.
   std::vector<int32_t> shape_list_;
   std::vector<int32_t> shape_profile_;

@@ -291,6 +291,12 @@ TopologyIndex::~TopologyIndex() = default;
 
 std::unique_ptr<TopologyIndex> TopologyIndex::Build(
     const snapshot::Snapshot& snap) {
+  return Build(snap, nullptr, {});
+}
+
+std::unique_ptr<TopologyIndex> TopologyIndex::Build(
+    const snapshot::Snapshot& snap, const TopologyIndex* from,
+    absl::Span<const uint32_t> same_shapes) {
   std::unique_ptr<TopologyIndex> index(new TopologyIndex());
   index->snap_ = &snap;
   index->caches_ = std::make_unique<Caches>();
@@ -302,9 +308,17 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
   std::vector<std::vector<int32_t>> shape_terms;
   std::map<std::string, int32_t, std::less<>> group_ids;
   // Per shape, what the loop reads of it (all of it the shape's own):
-  // known, terminal, terminating, and required anti-affinity terms.
+  // known, terminal, terminating, and required anti-affinity terms; the
+  // same shape's in `from`.
   enum : uint8_t { kKnown = 1, kTerminal = 2, kTerminating = 4, kAnti = 8 };
-  std::vector<uint8_t> shape_flags(snap.pod_shape_count(), 0);
+  std::vector<uint8_t>& shape_flags = index->shape_flags_;
+  shape_flags.assign(snap.pod_shape_count(), 0);
+  if (from != nullptr && same_shapes.size() == shape_flags.size()) {
+    const std::vector<uint8_t>& was = from->shape_flags_;
+    for (size_t id = 0; id < same_shapes.size(); ++id) {
+      if (same_shapes[id] < was.size()) shape_flags[id] = was[same_shapes[id]];
+    }
+  }
   index->pod_holder_offsets_.assign(pods + 1, 0);
   for (PodIndex p = 0; p < pods; ++p) {
     const uint32_t shape_id = snap.PodShapeId(p);

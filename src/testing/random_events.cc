@@ -493,6 +493,16 @@ v1::Pod RandomEventGenerator::AppPod(int app, std::string name,
              ->add_required_during_scheduling_ignored_during_execution();
     t.set_topology_key("kubernetes.io/hostname");
     (*t.mutable_label_selector()->mutable_match_labels())["app"] = AppName(app);
+    // A term selecting pods that carry none: only the pods already placed
+    // keep app2's pods away (kube-scheduler's existing anti-affinity).
+    v1::PodAffinityTerm& other =
+        *pod.mutable_spec()
+             ->mutable_affinity()
+             ->mutable_pod_anti_affinity()
+             ->add_required_during_scheduling_ignored_during_execution();
+    other.set_topology_key("kubernetes.io/hostname");
+    (*other.mutable_label_selector()->mutable_match_labels())["app"] =
+        AppName(2);
   }
   return pod;
 }

@@ -157,6 +157,16 @@ class TopologyIndex {
   // (see the file comment).
   static std::unique_ptr<TopologyIndex> Build(
       const snapshot::Snapshot& snapshot);
+  // The same index, reading what `from` read of a shape (its phase,
+  // deletionTimestamp and whether it has required anti-affinity terms)
+  // instead of reading the shape again: `same_shapes` maps each shape id
+  // of `snapshot` to the id of the same shape object in from's snapshot,
+  // or to 0xFFFFFFFF (snapshot::internal::SnapshotParts::SameShapes). With
+  // `from` null or `same_shapes` not one entry per shape, as Build(snapshot).
+  // The result equals Build(snapshot).
+  static std::unique_ptr<TopologyIndex> Build(
+      const snapshot::Snapshot& snapshot, const TopologyIndex* from,
+      absl::Span<const uint32_t> same_shapes);
 
   // Node -> dense domain id for one topology key (-1: no such label).
   struct Domains {
@@ -197,6 +207,9 @@ class TopologyIndex {
 
   const snapshot::Snapshot* snap_ = nullptr;
   std::vector<uint8_t> flags_;
+  // By shape id: what Build read of the shape (ShapeFlag bits in
+  // pod_topology.cc), 0 for a shape no pod was read of.
+  std::vector<uint8_t> shape_flags_;
   // CSR by NamespaceId: the counted pods.
   std::vector<uint32_t> ns_offsets_;
   std::vector<PodIndex> ns_pods_;

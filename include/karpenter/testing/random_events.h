@@ -66,7 +66,8 @@ struct RandomEventOptions {
   int persistent_volumes = 2;
   // When set, the first app's pods spread over zones (maxSkew 1,
   // DoNotSchedule) and the second app's pods require hostname
-  // anti-affinity among themselves (the streams are otherwise unchanged).
+  // anti-affinity among themselves and against the third app's pods, which
+  // carry no term of their own (the streams are otherwise unchanged).
   bool scheduling_constraints = false;
   // Percent odds, per Next() event, of the awkward kinds of event; the rest
   // are changes, additions and deletions.
