@@ -239,6 +239,11 @@ struct SchedulerBase {
   std::vector<uint8_t> pod_flags;
   std::vector<int32_t> pod_profile;  // -1 when not indexed
   std::vector<Profile> profiles;
+  // Per profile, the ProfileKey it was made for ("" for a preference
+  // variant's, never looked up); per indexed shape its profile (-1: not
+  // indexed).
+  std::vector<std::string> profile_keys;
+  std::vector<int32_t> shape_profile;
   std::vector<int64_t> node_free;   // nodes x d
   std::vector<int64_t> node_alloc;  // nodes x d: allocatable (or capacity)
   std::vector<uint8_t> node_deleting;

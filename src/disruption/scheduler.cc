@@ -529,8 +529,9 @@ class BaseBuilder {
   // Requests and constraint profile depend on a pod's shape alone, so they
   // are computed once per shape (snapshot.h). On error nothing is memoised:
   // each pod of the shape reports the error under its own name.
-  absl::Status IndexShape(PodIndex p, uint32_t shape_id,
+  absl::Status IndexShape(PodIndex p, uint32_t shape_id, uint8_t flags,
                           absl::flat_hash_map<std::string, int32_t>& ids) {
+    if (CarryShape(p, shape_id, flags, ids)) return absl::OkStatus();
     const v1::Pod& shape = snap_.PodShape(p);
     std::shared_ptr<const FastList> list = CarriedRequests(shape_id);
     if (list == nullptr) {
@@ -551,11 +552,12 @@ class BaseBuilder {
             "pods/", snap_.PodKey(p), ": ", profile.status().message()));
       }
       b_.profiles.push_back(*std::move(profile));
+      b_.profile_keys.push_back(it->first);
     }
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
     b_.shape_requests[shape_id] = list;
     lists_.push_back(std::move(list));
-    shape_profile_[shape_id] = it->second;
+    b_.shape_profile[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
     IndexVariants(shape, shape_id);
     std::vector<scheduling::HostPort> ports = scheduling::PodHostPorts(shape);
@@ -564,6 +566,58 @@ class BaseBuilder {
       b_.port_lists.push_back(std::move(ports));
     }
     return absl::OkStatus();
+  }
+
+  // Indexes shape `shape_id` of pod `p` (ShapeFlag bits `flags`) as the
+  // previous base indexed the same shape object, without reading it: its
+  // requests, profile, compiled constraints and host ports. False (nothing
+  // done) when there is no previous base, it did not index the shape, or the
+  // shape may have preference variants or unsupported constraints
+  // (computed again, in IndexShape's order, so that profiles and
+  // constraints are numbered as a build from scratch numbers them).
+  bool CarryShape(PodIndex p, uint32_t shape_id, uint8_t flags,
+                  absl::flat_hash_map<std::string, int32_t>& ids) {
+    if (shapes_from_ == nullptr || (flags & kShapePreferences) != 0) {
+      return false;
+    }
+    const SchedulerBase& from = *shapes_from_;
+    const uint32_t old = same_shapes_[shape_id];
+    if (old >= from.shape_requests.size() ||
+        from.shape_requests[old] == nullptr ||
+        from.shape_constraints[old] == SchedulerBase::kUnsupported) {
+      return false;
+    }
+    const auto old_profile = static_cast<size_t>(from.shape_profile[old]);
+    if (carried_profiles_.empty()) {
+      carried_profiles_.assign(from.profiles.size(), -1);
+    }
+    int32_t& profile = carried_profiles_[old_profile];
+    if (profile < 0) {
+      const std::string& key = from.profile_keys[old_profile];
+      const auto [it, inserted] =
+          ids.try_emplace(key, static_cast<int32_t>(b_.profiles.size()));
+      if (inserted) {
+        b_.profiles.push_back(from.profiles[old_profile]);
+        // The shape it was made from may be gone: this one has its key.
+        b_.profiles.back().pod = &snap_.PodShape(p);
+        b_.profile_keys.push_back(key);
+      }
+      profile = it->second;
+    }
+    shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
+    b_.shape_requests[shape_id] = from.shape_requests[old];
+    lists_.push_back(from.shape_requests[old]);
+    b_.shape_profile[shape_id] = profile;
+    if (const int32_t c = from.shape_constraints[old]; c >= 0) {
+      b_.shape_constraints[shape_id] =
+          static_cast<int32_t>(b_.constraints.size());
+      b_.constraints.push_back(from.constraints[static_cast<size_t>(c)]);
+    }
+    if (const int32_t ports = from.shape_ports[old]; ports >= 0) {
+      b_.shape_ports[shape_id] = static_cast<int32_t>(b_.port_lists.size());
+      b_.port_lists.push_back(from.port_lists[static_cast<size_t>(ports)]);
+    }
+    return true;
   }
 
   // The requests the previous base computed for the same shape, or null.
@@ -631,6 +685,7 @@ class BaseBuilder {
       SchedulerBase::Variant v;
       v.profile = static_cast<int32_t>(b_.profiles.size());
       b_.profiles.push_back(*std::move(profile));
+      b_.profile_keys.emplace_back();  // Never looked up.
       if (!c->empty()) {
         v.constraints = static_cast<int32_t>(b_.constraints.size());
         b_.constraints.push_back(
@@ -650,9 +705,11 @@ class BaseBuilder {
                         bool pending,
                         absl::flat_hash_map<std::string, int32_t>& ids) {
     if (shape_list_[shape_id] < 0) {
-      if (absl::Status s = IndexShape(p, shape_id, ids); !s.ok()) return s;
+      if (absl::Status s = IndexShape(p, shape_id, flags, ids); !s.ok()) {
+        return s;
+      }
     }
-    b_.pod_profile[p] = shape_profile_[shape_id];
+    b_.pod_profile[p] = b_.shape_profile[shape_id];
     b_.pod_req_row[p] = static_cast<uint32_t>(shape_list_[shape_id] + 1);
     if ((flags & kShapeClaims) != 0) claim_pods_.push_back(p);
     if (pending) {
@@ -686,7 +743,7 @@ class BaseBuilder {
     b_.pod_profile.assign(pod_count, -1);
     shape_list_.assign(snap_.pod_shape_count(), -1);
     b_.shape_requests.assign(snap_.pod_shape_count(), nullptr);
-    shape_profile_.assign(snap_.pod_shape_count(), -1);
+    b_.shape_profile.assign(snap_.pod_shape_count(), -1);
     b_.shape_constraints.assign(snap_.pod_shape_count(),
                                 SchedulerBase::kNoConstraints);
     b_.shape_ports.assign(snap_.pod_shape_count(), -1);
@@ -1068,6 +1125,9 @@ class BaseBuilder {
     // Has claim-backed volumes (a PersistentVolumeClaim or an ephemeral
     // volume).
     kShapeClaims = 32,
+    // Has affinity or topology spread constraints: may have preference
+    // variants (IndexVariants).
+    kShapePreferences = 64,
   };
   // The flags of pod `p`, of shape `shape_id`.
   uint8_t FlagsOf(PodIndex p, uint32_t shape_id) {
@@ -1089,6 +1149,10 @@ class BaseBuilder {
         flags |= kShapeClaims;
       }
     }
+    if (pod.spec().has_affinity() ||
+        !pod.spec().topology_spread_constraints().empty()) {
+      flags |= kShapePreferences;
+    }
     return flags;
   }
 
@@ -1105,7 +1169,8 @@ class BaseBuilder {
   std::vector<uint8_t> shape_blocked_;
   // By shape id: index into lists_ and the profile, or -1 before indexing.
   std::vector<int32_t> shape_list_;
-  std::vector<int32_t> shape_profile_;
+  // By profile of shapes_from_: the same profile's index here, or -1.
+  std::vector<int32_t> carried_profiles_;
   // Requests of each indexed shape.
   std::vector<std::shared_ptr<const FastList>> lists_;
   // BuildSchedulerBase's shapes_from and same_shapes (null/empty: none).

@@ -504,6 +504,21 @@ v1::Pod RandomEventGenerator::AppPod(int app, std::string name,
     (*other.mutable_label_selector()->mutable_match_labels())["app"] =
         AppName(2);
   }
+  if (options_.scheduling_constraints && app == 2) {
+    // The third app's pods hold a host port, and half of them are held to
+    // one zone: two profiles.
+    if (pod.spec().containers_size() > 0) {
+      v1::ContainerPort& port =
+          *pod.mutable_spec()->mutable_containers(0)->add_ports();
+      port.set_container_port(9100);
+      port.set_host_port(9100);
+    }
+    if (Roll(2) == 0) {
+      (*pod.mutable_spec()
+            ->mutable_node_selector())["topology.kubernetes.io/zone"] =
+          std::string(kZones[0]);
+    }
+  }
   return pod;
 }
 

@@ -67,7 +67,8 @@ struct RandomEventOptions {
   // When set, the first app's pods spread over zones (maxSkew 1,
   // DoNotSchedule) and the second app's pods require hostname
   // anti-affinity among themselves and against the third app's pods, which
-  // carry no term of their own (the streams are otherwise unchanged).
+  // carry no term of their own; the third app's pods hold host port 9100,
+  // and half of them select the first zone (nodeSelector).
   bool scheduling_constraints = false;
   // Percent odds, per Next() event, of the awkward kinds of event; the rest
   // are changes, additions and deletions.
