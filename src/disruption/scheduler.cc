@@ -555,8 +555,8 @@ class BaseBuilder {
       b_.profile_keys.push_back(it->first);
     }
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
-    b_.shape_requests[shape_id] = list;
-    lists_.push_back(std::move(list));
+    lists_.push_back(list.get());
+    b_.shape_requests[shape_id] = std::move(list);
     b_.shape_profile[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
     IndexVariants(shape, shape_id);
@@ -606,7 +606,7 @@ class BaseBuilder {
     }
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
     b_.shape_requests[shape_id] = from.shape_requests[old];
-    lists_.push_back(from.shape_requests[old]);
+    lists_.push_back(from.shape_requests[old].get());
     b_.shape_profile[shape_id] = profile;
     if (const int32_t c = from.shape_constraints[old]; c >= 0) {
       b_.shape_constraints[shape_id] =
@@ -766,7 +766,7 @@ class BaseBuilder {
       }
     }
     std::set<std::string, std::less<>> extended;
-    for (const std::shared_ptr<const FastList>& list : lists_) {
+    for (const FastList* list : lists_) {
       for (const auto& [k, v] : *list) {
         if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods) {
           extended.emplace(k);
@@ -1125,8 +1125,8 @@ class BaseBuilder {
     // Has claim-backed volumes (a PersistentVolumeClaim or an ephemeral
     // volume).
     kShapeClaims = 32,
-    // Has affinity or topology spread constraints: may have preference
-    // variants (IndexVariants).
+    // Has preferences Karpenter relaxes (preferred affinity terms,
+    // ScheduleAnyway spreads): may have variants (IndexVariants).
     kShapePreferences = 64,
   };
   // The flags of pod `p`, of shape `shape_id`.
@@ -1149,8 +1149,9 @@ class BaseBuilder {
         flags |= kShapeClaims;
       }
     }
-    if (pod.spec().has_affinity() ||
-        !pod.spec().topology_spread_constraints().empty()) {
+    if ((pod.spec().has_affinity() ||
+         !pod.spec().topology_spread_constraints().empty()) &&
+        Preferences(pod).count() > 0) {
       flags |= kShapePreferences;
     }
     return flags;
@@ -1171,8 +1172,8 @@ class BaseBuilder {
   std::vector<int32_t> shape_list_;
   // By profile of shapes_from_: the same profile's index here, or -1.
   std::vector<int32_t> carried_profiles_;
-  // Requests of each indexed shape.
-  std::vector<std::shared_ptr<const FastList>> lists_;
+  // Requests of each indexed shape (held by b_.shape_requests).
+  std::vector<const FastList*> lists_;
   // BuildSchedulerBase's shapes_from and same_shapes (null/empty: none).
   const SchedulerBase* shapes_from_ = nullptr;
   absl::Span<const uint32_t> same_shapes_;
