@@ -449,8 +449,7 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
   const std::vector<bool>& needs_count = parsed.needs_count;
   const std::vector<PdbInfo>& pdbs = parsed.base;
   const size_t pod_count = snapshot.pod_count();
-  pod_offsets_.reserve(pod_count + 1);
-  pod_pdbs_.reserve(pod_count);
+  pod_shapes_.resize(pod_count);
   // Which PDBs select a pod depends on its namespace and labels, which are
   // its shape's (snapshot.h): matched once per shape, or taken from `same`.
   auto matches = std::make_shared<ShapeMatches>();
@@ -459,6 +458,7 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
   shapes.resize(snapshot.pod_shape_count());
   for (PodIndex p = 0; p < pod_count; ++p) {
     const uint32_t shape = snapshot.PodShapeId(p);
+    pod_shapes_[p] = shape;
     ShapeMatches::Match& match = shapes[shape];
     if (match.first == ShapeMatches::kUnmatched) {
       const size_t first = shape_pdbs.size();
@@ -493,16 +493,11 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
       match.first = static_cast<uint32_t>(first);
       match.size = static_cast<uint32_t>(shape_pdbs.size() - first);
     }
-    const auto ids =
-        absl::MakeConstSpan(shape_pdbs).subspan(match.first, match.size);
-    if (ids.size() == 1) {
-      pod_pdbs_.push_back(ids[0]);  // The common case, without a range.
-    } else {
-      pod_pdbs_.insert(pod_pdbs_.end(), ids.begin(), ids.end());
-    }
     // Reading the pod's conditions is a cache miss; only pay it when a PDB
     // without status needs the count.
     if (match.count) {
+      const auto ids =
+          absl::MakeConstSpan(shape_pdbs).subspan(match.first, match.size);
       const bool ok =
           !snapshot.PodShape(p).metadata().has_deletion_timestamp() &&
           snapshot.PodReadyCondition(p) == snapshot::PodReady::kTrue;
@@ -511,9 +506,20 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
         if (ok) ++healthy[id];
       }
     }
-    pod_offsets_.push_back(static_cast<uint32_t>(pod_pdbs_.size()));
   }
   shapes_ = std::move(matches);
+}
+
+absl::Span<const snapshot::PdbIndex> PdbIndex::PdbsOfPod(PodIndex p) const {
+  if (shapes_ == nullptr) return {};
+  return PdbsOfShape(pod_shapes_[p]);
+}
+
+absl::Span<const snapshot::PdbIndex> PdbIndex::PdbsOfShape(
+    uint32_t shape) const {
+  if (shapes_ == nullptr) return {};
+  const ShapeMatches::Match& match = shapes_->by_shape[shape];
+  return absl::MakeConstSpan(shapes_->pdbs).subspan(match.first, match.size);
 }
 
 std::vector<absl::Status> PdbIndex::errors() const {

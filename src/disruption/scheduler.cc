@@ -811,7 +811,6 @@ class BaseBuilder {
       free[i] = *v;
       b_.node_alloc[size_t{n} * b_.d + i] = *v;
     }
-    SubtractPods(n);
     return absl::OkStatus();
   }
 
@@ -903,19 +902,25 @@ class BaseBuilder {
     b_.node_uninitialized = from.node_uninitialized;
     b_.node_quiet_until = from.node_quiet_until;
     b_.node_ports.assign(nodes.size(), scheduling::HostPortSet());
-    for (NodeIndex n = 0; n < nodes.size(); ++n) SubtractPods(n);
+    SubtractPods();
     b_.node_name_rank = from.node_name_rank;
     b_.node_order = from.node_order;
     SortNodeOrder();
   }
 
-  // Subtracts the requests of node n's indexed pods from its free row and
-  // adds their host ports.
-  void SubtractPods(NodeIndex n) {
-    int64_t* free = &b_.node_free[size_t{n} * b_.d];
-    for (PodIndex p : snap_.PodsOnNode(n)) {
+  // Subtracts the requests of each node's indexed pods from its free row
+  // and adds their host ports. In pod order, which reads the per-pod
+  // tables in sequence; each node still sees its own pods in ascending
+  // order (PodsOnNode's), and the sums do not depend on it.
+  void SubtractPods() {
+    const size_t d = b_.d;
+    for (PodIndex p = 0; p < snap_.pod_count(); ++p) {
       if ((b_.pod_flags[p] & kIndexed) == 0) continue;
-      for (size_t i = 0; i < b_.d; ++i) free[i] -= b_.Req(p)[i];
+      // An indexed pod is bound to a node of the snapshot (IndexPods).
+      const NodeIndex n = *snap_.NodeOfPod(p);
+      int64_t* free = &b_.node_free[size_t{n} * d];
+      const int64_t* req = b_.Req(p);
+      for (size_t i = 0; i < d; ++i) free[i] -= req[i];
       if (const auto* ports = b_.Ports(p)) b_.node_ports[n].Add(*ports);
     }
   }
@@ -970,6 +975,7 @@ class BaseBuilder {
         b_.node_order.push_back(n);
       }
     }
+    SubtractPods();
     RankNodeNames();
     SortNodeOrder();
     return absl::OkStatus();

@@ -166,10 +166,12 @@ class PdbIndex {
 
   // The PDBs selecting pod `p` (same namespace, selector matches), ascending.
   // `p` must be < the snapshot's pod_count().
-  absl::Span<const snapshot::PdbIndex> PdbsOfPod(snapshot::PodIndex p) const {
-    return absl::MakeConstSpan(pod_pdbs_.data() + pod_offsets_[p],
-                               pod_pdbs_.data() + pod_offsets_[p + 1]);
-  }
+  absl::Span<const snapshot::PdbIndex> PdbsOfPod(snapshot::PodIndex p) const;
+  // The PDBs selecting the pods of shape `shape` (Snapshot::PodShapeId of
+  // the snapshot this index was built from; the PDBs selecting a pod depend
+  // on its namespace and labels, which are its shape's), ascending. `shape`
+  // must be < that snapshot's pod_shape_count().
+  absl::Span<const snapshot::PdbIndex> PdbsOfShape(uint32_t shape) const;
 
   // True if more than one PDB selects pod `p`: the eviction API refuses such
   // a pod ("more than one PodDisruptionBudget").
@@ -205,9 +207,9 @@ class PdbIndex {
   std::shared_ptr<const internal::ParsedPdbs> parsed_;
   // The PDBs selecting each shape of the snapshot (null when empty).
   std::shared_ptr<const internal::ShapeMatches> shapes_;
-  // CSR: PDBs of pod p are pod_pdbs_[pod_offsets_[p] .. pod_offsets_[p+1]).
-  std::vector<uint32_t> pod_offsets_ = {0};
-  std::vector<snapshot::PdbIndex> pod_pdbs_;
+  // Each pod's shape id (Snapshot::PodShapeId): the PDBs selecting a pod
+  // are its shape's, in shapes_.
+  std::vector<uint32_t> pod_shapes_;
 };
 
 // True if `pod` has a condition Ready with status exactly "False" (what
