@@ -236,6 +236,8 @@ struct SchedulerBase {
   // zero, for the pods that are not indexed, then one per indexed shape).
   std::vector<uint32_t> pod_req_row;
   std::vector<int64_t> req_rows;
+  // Each shape's row of `req_rows` (0 when not indexed).
+  std::vector<uint32_t> shape_row;
   std::vector<uint8_t> pod_flags;
   std::vector<int32_t> pod_profile;  // -1 when not indexed
   std::vector<Profile> profiles;

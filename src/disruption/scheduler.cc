@@ -556,6 +556,7 @@ class BaseBuilder {
     }
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
     lists_.push_back(list.get());
+    list_rows_from_.push_back(0);
     b_.shape_requests[shape_id] = std::move(list);
     b_.shape_profile[shape_id] = it->second;
     IndexConstraints(shape, shape_id);
@@ -607,6 +608,10 @@ class BaseBuilder {
     shape_list_[shape_id] = static_cast<int32_t>(lists_.size());
     b_.shape_requests[shape_id] = from.shape_requests[old];
     lists_.push_back(from.shape_requests[old].get());
+    // Without extended resources in the previous base, its row of the
+    // shape holds the standard four, which every base's dimensions open
+    // with.
+    list_rows_from_.push_back(from.d == 4 ? from.shape_row[old] : 0);
     b_.shape_profile[shape_id] = profile;
     if (const int32_t c = from.shape_constraints[old]; c >= 0) {
       b_.shape_constraints[shape_id] =
@@ -766,8 +771,9 @@ class BaseBuilder {
       }
     }
     std::set<std::string, std::less<>> extended;
-    for (const FastList* list : lists_) {
-      for (const auto& [k, v] : *list) {
+    for (size_t l = 0; l < lists_.size(); ++l) {
+      if (list_rows_from_[l] != 0) continue;  // Standard resources only.
+      for (const auto& [k, v] : *lists_[l]) {
         if (k != kCpu && k != kMemory && k != kEphemeral && k != kPods) {
           extended.emplace(k);
         }
@@ -783,11 +789,22 @@ class BaseBuilder {
     // zero row of the pods that are not indexed.
     b_.req_rows.assign((lists_.size() + 1) * b_.d, 0);
     for (size_t l = 0; l < lists_.size(); ++l) {
+      if (const uint32_t from = list_rows_from_[l]; from != 0) {
+        // The previous base's row, over the same first four dimensions
+        // (CarryShape).
+        const int64_t* row = &shapes_from_->req_rows[size_t{from} * 4];
+        std::copy(row, row + 4, &b_.req_rows[(l + 1) * b_.d]);
+        continue;
+      }
       for (const auto& [k, v] : *lists_[l]) {
         const size_t i = static_cast<size_t>(
             std::find(b_.dims.begin(), b_.dims.end(), k) - b_.dims.begin());
         b_.req_rows[(l + 1) * b_.d + i] = v;
       }
+    }
+    b_.shape_row.assign(snap_.pod_shape_count(), 0);
+    for (size_t id = 0; id < shape_list_.size(); ++id) {
+      b_.shape_row[id] = static_cast<uint32_t>(shape_list_[id] + 1);
     }
     return absl::OkStatus();
   }
@@ -1178,8 +1195,10 @@ class BaseBuilder {
   std::vector<int32_t> shape_list_;
   // By profile of shapes_from_: the same profile's index here, or -1.
   std::vector<int32_t> carried_profiles_;
-  // Requests of each indexed shape (held by b_.shape_requests).
+  // Requests of each indexed shape (held by b_.shape_requests), and the
+  // row of shapes_from_->req_rows that holds them (0: computed here).
   std::vector<const FastList*> lists_;
+  std::vector<uint32_t> list_rows_from_;
   // BuildSchedulerBase's shapes_from and same_shapes (null/empty: none).
   const SchedulerBase* shapes_from_ = nullptr;
   absl::Span<const uint32_t> same_shapes_;
