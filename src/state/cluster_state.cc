@@ -592,10 +592,18 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
                       nodes.part_at == store.hints_at;
   builder.ReservePods(pods.size());
   SnapshotParts::KeepPodsAlive(builder, store.pod_records->Pin());
-  for (const auto& [seq, pod] : pods) {
+  // With hints, the pods without one (stored since the last snapshot), by
+  // their index in this one: the only hints the snapshot can change.
+  std::vector<std::pair<uint32_t, HeldPod*>> unhinted;
+  uint32_t index = 0;
+  for (auto& [seq, pod] : pods) {
+    if (hinted && pod.node_hint == SnapshotParts::kNoNodeHint) {
+      unhinted.emplace_back(index, &pod);
+    }
     SnapshotParts::AddHeldPod(
         builder, pod.record.get(), pod.shape_id, pod.ready,
         hinted ? pod.node_hint : SnapshotParts::kNoNodeHint);
+    ++index;
   }
   SnapshotParts::Share(builder, store.parts, unchanged);
   // The store holds one pod per namespace/name.
@@ -607,11 +615,16 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
     // Pods are in the store's order: pod i is the i-th held.
     const absl::Span<const uint32_t> resolved =
         SnapshotParts::PodNodes(*snapshot);
-    size_t i = 0;
-    for (auto& [seq, pod] : pods) {
-      // Written only when it changed: most pods keep their node.
-      if (pod.node_hint != resolved[i]) pod.node_hint = resolved[i];
-      ++i;
+    if (hinted) {
+      // A hinted pod was placed by its hint: only the others change.
+      for (const auto& [i, pod] : unhinted) pod->node_hint = resolved[i];
+    } else {
+      size_t i = 0;
+      for (auto& [seq, pod] : pods) {
+        // Written only when it changed: most pods keep their node.
+        if (pod.node_hint != resolved[i]) pod.node_hint = resolved[i];
+        ++i;
+      }
     }
     store.hints_at = nodes.part_at;
   }
