@@ -512,13 +512,8 @@ void PdbIndex::IndexPods(const Snapshot& snapshot, const ParsedPdbs& parsed,
 
 absl::Span<const snapshot::PdbIndex> PdbIndex::PdbsOfPod(PodIndex p) const {
   if (shapes_ == nullptr) return {};
-  return PdbsOfShape(pod_shapes_[p]);
-}
-
-absl::Span<const snapshot::PdbIndex> PdbIndex::PdbsOfShape(
-    uint32_t shape) const {
-  if (shapes_ == nullptr) return {};
-  const ShapeMatches::Match& match = shapes_->by_shape[shape];
+  // A pod's PDBs are its shape's (its namespace and labels).
+  const ShapeMatches::Match& match = shapes_->by_shape[pod_shapes_[p]];
   return absl::MakeConstSpan(shapes_->pdbs).subspan(match.first, match.size);
 }
 

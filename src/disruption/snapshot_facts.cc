@@ -269,14 +269,15 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
     }
     if (!w.active) continue;
     if (w.do_not_disrupt) out.do_not_disrupt.push_back(p);
-    const uint32_t shape = snap.PodShapeId(p);
-    if (f.pdb_block_pod != kNoIndex || w.mirror ||
-        pdbs.PdbsOfShape(shape).empty() || w.tolerates_disrupted) {
+    if (f.pdb_block_pod != kNoIndex || w.mirror || w.tolerates_disrupted) {
       continue;
     }
+    // Whether a PDB blocks the pod depends on its shape and Ready=False
+    // alone (CanEvict): asked once per pair. A shape no PDB selects is
+    // never blocked.
     const bool unready =
         snap.PodReadyCondition(p) == snapshot::PodReady::kFalse;
-    uint8_t& known = blocked[2 * size_t{shape} + unready];
+    uint8_t& known = blocked[2 * size_t{snap.PodShapeId(p)} + unready];
     if (known == 1) continue;
     budget::EvictionCheck check = pdbs.CanEvict(snap, p, true);
     known = check.blocked() ? 2 : 1;

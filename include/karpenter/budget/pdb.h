@@ -167,11 +167,6 @@ class PdbIndex {
   // The PDBs selecting pod `p` (same namespace, selector matches), ascending.
   // `p` must be < the snapshot's pod_count().
   absl::Span<const snapshot::PdbIndex> PdbsOfPod(snapshot::PodIndex p) const;
-  // The PDBs selecting the pods of shape `shape` (Snapshot::PodShapeId of
-  // the snapshot this index was built from; the PDBs selecting a pod depend
-  // on its namespace and labels, which are its shape's), ascending. `shape`
-  // must be < that snapshot's pod_shape_count().
-  absl::Span<const snapshot::PdbIndex> PdbsOfShape(uint32_t shape) const;
 
   // True if more than one PDB selects pod `p`: the eviction API refuses such
   // a pod ("more than one PodDisruptionBudget").
