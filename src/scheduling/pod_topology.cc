@@ -304,8 +304,9 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
   index->flags_.assign(pods, 0);
   std::vector<uint32_t> per_ns(snap.namespace_count() + 1, 0);
   // Per shape: -1 unknown, else index into shape_terms.
-  std::vector<int32_t> shape_terms_of(snap.pod_shape_count(), -1);
-  std::vector<std::vector<int32_t>> shape_terms;
+  std::vector<int32_t>& shape_terms_of = index->shape_terms_of_;
+  shape_terms_of.assign(snap.pod_shape_count(), -1);
+  std::vector<std::vector<int32_t>>& shape_terms = index->shape_terms_;
   std::map<std::string, int32_t, std::less<>> group_ids;
   // Per shape, what the loop reads of it (all of it the shape's own):
   // known, terminal, terminating, and required anti-affinity terms; the
@@ -319,7 +320,6 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
       if (same_shapes[id] < was.size()) shape_flags[id] = was[same_shapes[id]];
     }
   }
-  index->pod_holder_offsets_.assign(pods + 1, 0);
   for (PodIndex p = 0; p < pods; ++p) {
     const uint32_t shape_id = snap.PodShapeId(p);
     uint8_t& sf = shape_flags[shape_id];
@@ -329,11 +329,7 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
            (drain::IsTerminating(shape) ? kTerminating : 0) |
            (RequiredAntiAffinity(shape).empty() ? 0 : kAnti);
     }
-    if (!snap.NodeOfPod(p).has_value() || (sf & kTerminal) != 0) {
-      index->pod_holder_offsets_[p + 1] =
-          static_cast<uint32_t>(index->pod_holder_groups_.size());
-      continue;
-    }
+    if (!snap.NodeOfPod(p).has_value() || (sf & kTerminal) != 0) continue;
     index->flags_[p] = kCounted | ((sf & kTerminating) != 0 ? kTerm : 0);
     ++per_ns[snap.NamespaceOfPod(p) + 1];
     if (shape_terms_of[shape_id] < 0 && (sf & kAnti) != 0) {
@@ -357,11 +353,8 @@ std::unique_ptr<TopologyIndex> TopologyIndex::Build(
     if (shape_terms_of[shape_id] >= 0) {
       for (int32_t g : shape_terms[shape_terms_of[shape_id]]) {
         index->holders_[g].holders.push_back(p);
-        index->pod_holder_groups_.push_back(g);
       }
     }
-    index->pod_holder_offsets_[p + 1] =
-        static_cast<uint32_t>(index->pod_holder_groups_.size());
   }
   for (size_t i = 1; i < per_ns.size(); ++i) per_ns[i] += per_ns[i - 1];
   index->ns_offsets_ = per_ns;
@@ -461,9 +454,11 @@ const std::vector<int32_t>& TopologyIndex::HolderGroupsSelecting(
 }
 
 absl::Span<const int32_t> TopologyIndex::HolderGroupsOf(PodIndex p) const {
-  return absl::MakeConstSpan(
-      pod_holder_groups_.data() + pod_holder_offsets_[p],
-      pod_holder_groups_.data() + pod_holder_offsets_[p + 1]);
+  // A counted pod's terms are its shape's.
+  if (!Counted(p)) return {};
+  const int32_t terms = shape_terms_of_[snap_->PodShapeId(p)];
+  if (terms < 0) return {};
+  return shape_terms_[static_cast<size_t>(terms)];
 }
 
 // --- TopologyState ---------------------------------------------------------

@@ -214,9 +214,10 @@ class TopologyIndex {
   std::vector<uint32_t> ns_offsets_;
   std::vector<PodIndex> ns_pods_;
   std::vector<HolderGroup> holders_;
-  // CSR by pod: holder groups of the pod's own terms.
-  std::vector<uint32_t> pod_holder_offsets_;
-  std::vector<int32_t> pod_holder_groups_;
+  // By shape id: -1, or the index in shape_terms_ of the holder groups of
+  // the shape's own terms (a counted pod's are its shape's).
+  std::vector<int32_t> shape_terms_of_;
+  std::vector<std::vector<int32_t>> shape_terms_;
 
   struct Caches;
   std::unique_ptr<Caches> caches_;
