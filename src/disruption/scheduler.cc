@@ -704,8 +704,8 @@ class BaseBuilder {
 
   // Indexes pod `p` (bound, or `pending`) of shape `shape_id`, whose
   // ShapeFlag bits are `flags`: its profile and requests row, whether it
-  // may move (IndexMoves), and whether IndexVolumes must resolve its
-  // volumes.
+  // may move (kMovable, kDoNotDisruptAtNow), and whether IndexVolumes must
+  // resolve its volumes.
   absl::Status IndexPod(PodIndex p, uint32_t shape_id, uint8_t flags,
                         bool pending,
                         absl::flat_hash_map<std::string, int32_t>& ids) {

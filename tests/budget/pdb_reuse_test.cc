@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../state/state_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/state/cluster_state.h"
@@ -28,15 +29,7 @@ std::vector<uint32_t> SameShapes(const snapshot::Snapshot& before,
   return snapshot::internal::SnapshotParts::SameShapes(before, now);
 }
 
-template <typename T>
-void MustApply(ClusterState& state, EventType type, T object,
-               const std::string& rv) {
-  object.mutable_metadata()->set_resource_version(rv);
-  absl::StatusOr<state::Applied> applied =
-      state.Apply({.type = type, .object = std::move(object), .origin = ""});
-  INFO(applied.status().ToString());
-  REQUIRE(applied.ok());
-}
+using state_test::MustApply;
 
 void CheckSameIndex(const snapshot::Snapshot& snapshot, const PdbIndex& got,
                     const PdbIndex& want) {

@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "../state/state_test_util.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "karpenter/scheduling/pod_topology.h"
 #include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/builders.h"
 #include "snapshot/snapshot_parts.h"
+#include "topology_test_util.h"
 
 namespace karpenter::scheduling {
 namespace {
@@ -25,27 +27,14 @@ using state::EventType;
 using testing::MakeNode;
 using testing::MakePod;
 
-template <typename T>
-void MustApply(ClusterState& state, EventType type, T object,
-               const std::string& rv) {
-  object.mutable_metadata()->set_resource_version(rv);
-  absl::StatusOr<state::Applied> applied =
-      state.Apply({.type = type, .object = std::move(object), .origin = ""});
-  INFO(applied.status().ToString());
-  REQUIRE(applied.ok());
-}
+using state_test::MustApply;
 
 // A pod of app "guard" that keeps app "web" pods off its node (a term its
 // own pods do not match: only the placed pod's side repels them).
 v1::Pod GuardPod(const std::string& name, const std::string& node) {
   v1::Pod pod = MakePod({.name = name, .app = "guard", .node = node});
-  v1::PodAffinityTerm& t =
-      *pod.mutable_spec()
-           ->mutable_affinity()
-           ->mutable_pod_anti_affinity()
-           ->add_required_during_scheduling_ignored_during_execution();
-  t.set_topology_key("kubernetes.io/hostname");
-  (*t.mutable_label_selector()->mutable_match_labels())["app"] = "web";
+  topology_test::WithAntiAffinity(topology_test::Term(
+      "kubernetes.io/hostname", testing::Labels{{"app", "web"}}))(pod);
   return pod;
 }
 

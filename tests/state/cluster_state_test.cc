@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/snapshot_equal.h"
+#include "state_test_util.h"
 
 namespace karpenter::state {
 namespace {
@@ -45,13 +46,7 @@ std::vector<std::string> NodeNames(const ClusterState& state) {
   return names;
 }
 
-Applied MustApply(ClusterState& state, EventType type, Object object) {
-  absl::StatusOr<Applied> applied =
-      state.Apply({.type = type, .object = std::move(object), .origin = ""});
-  INFO(applied.status().ToString());
-  REQUIRE(applied.ok());
-  return *applied;
-}
+using state_test::MustApply;
 
 TEST_CASE("cluster state: objects keep the order of their first addition",
           "[cluster-state]") {

@@ -15,6 +15,7 @@
 #include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/builders.h"
 #include "snapshot/compact_pod.h"
+#include "state_test_util.h"
 
 namespace karpenter::state {
 namespace {
@@ -87,12 +88,7 @@ v1::Pod PodAt(const std::string& name, const std::string& rv,
   return pod;
 }
 
-void MustApply(ClusterState& state, EventType type, v1::Pod pod) {
-  absl::StatusOr<Applied> applied =
-      state.Apply({.type = type, .object = std::move(pod), .origin = ""});
-  INFO(applied.status().ToString());
-  REQUIRE(applied.ok());
-}
+using state_test::MustApply;
 
 TEST_CASE(
     "pod records: a snapshot reads its pods after the state replaced, "
