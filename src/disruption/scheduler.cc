@@ -2,6 +2,7 @@
 #include "karpenter/disruption/scheduler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -1518,6 +1519,8 @@ class SimulationPass {
   // Every node's Filter failures for pod `p` as if it were unbound (see
   // Scheduler::Fit).
   std::vector<std::vector<scheduling::FilterFailure>> FitAll(PodIndex p);
+  // kube-scheduler's binding of `pods` (see Scheduler::Bind).
+  Scheduler::Bound BindAll(absl::Span<const PodIndex> pods, uint64_t seed);
 
  private:
   bool Fits(const int64_t* req, const int64_t* free) const {
@@ -3173,6 +3176,192 @@ std::vector<std::vector<scheduling::FilterFailure>> SimulationPass::FitAll(
   return out;
 }
 
+namespace {
+
+// kube-scheduler's default profile score weights
+// (pkg/scheduler/apis/config/v1/default_plugins.go).
+constexpr int64_t kLeastAllocatedWeight = 1;
+constexpr int64_t kBalancedWeight = 1;
+constexpr int64_t kTaintTolerationWeight = 3;
+constexpr int64_t kNodeAffinityWeight = 2;
+constexpr int64_t kMaxNodeScore = 100;
+// pkg/scheduler/util/pod_resources.go: what a pod that requests no cpu or
+// memory counts as when nodes are scored (milli-units).
+constexpr int64_t kNonZeroCpuMilli = 100;
+constexpr int64_t kNonZeroMemoryMilli = int64_t{200} * 1024 * 1024 * 1000;
+
+// least_allocated.go leastResourceScorer, one resource.
+int64_t LeastAllocated(int64_t requested, int64_t allocatable) {
+  if (allocatable <= 0 || requested > allocatable) return 0;
+  // In milli-units products overflow int64 for large memories: scale in
+  // double, then truncate as the Go integer division does.
+  return static_cast<int64_t>(static_cast<double>(allocatable - requested) *
+                              kMaxNodeScore / static_cast<double>(allocatable));
+}
+
+// balanced_allocation.go balancedResourceScorer for cpu and memory.
+int64_t Balanced(int64_t cpu_requested, int64_t cpu_allocatable,
+                 int64_t mem_requested, int64_t mem_allocatable) {
+  const auto fraction = [](int64_t requested, int64_t allocatable) {
+    if (allocatable <= 0) return 1.0;  // Go skips a zero capacity.
+    const double f =
+        static_cast<double>(requested) / static_cast<double>(allocatable);
+    return f > 1 ? 1.0 : f;
+  };
+  if (cpu_allocatable <= 0 || mem_allocatable <= 0) {
+    // One resource left: its standard deviation is 0.
+    return kMaxNodeScore;
+  }
+  const double std_dev = std::abs(fraction(cpu_requested, cpu_allocatable) -
+                                  fraction(mem_requested, mem_allocatable)) /
+                         2;
+  return static_cast<int64_t>((1 - std_dev) * kMaxNodeScore);
+}
+
+// The PreferNoSchedule taints of `node` that `pod` does not tolerate
+// (taint_toleration.go countIntolerableTaintsPreferNoSchedule).
+int64_t IntolerablePreferNoSchedule(const v1::Pod& pod, const v1::Node& node) {
+  int64_t count = 0;
+  for (const v1::Taint& taint : node.spec().taints()) {
+    if (taint.effect() != well_known::kTaintEffectPreferNoSchedule) continue;
+    bool tolerated = false;
+    for (const v1::Toleration& tol : pod.spec().tolerations()) {
+      if ((tol.effect().empty() ||
+           tol.effect() == well_known::kTaintEffectPreferNoSchedule) &&
+          drain::ToleratesTaint(tol, taint)) {
+        tolerated = true;
+        break;
+      }
+    }
+    if (!tolerated) ++count;
+  }
+  return count;
+}
+
+// node_affinity.go Score: the weights of the preferred terms `node` matches.
+int64_t PreferredNodeAffinity(const v1::Pod& pod, const v1::Node& node) {
+  int64_t sum = 0;
+  for (const v1::PreferredSchedulingTerm& term :
+       pod.spec()
+           .affinity()
+           .node_affinity()
+           .preferred_during_scheduling_ignored_during_execution()) {
+    if (term.weight() != 0 &&
+        scheduling::NodeSelectorTermMatches(term.preference(), node)) {
+      sum += term.weight();
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
+Scheduler::Bound SimulationPass::BindAll(absl::Span<const PodIndex> pods,
+                                         uint64_t seed) {
+  const size_t node_count = b_.snap->nodes().size();
+  candidate_bits_.assign(node_count / 64 + 1, 0);
+  row_of_.assign(node_count, -1);
+  Scheduler::Bound out;
+  struct Scored {
+    NodeIndex node;
+    int64_t least = 0;
+    int64_t balanced = 0;
+    int64_t taints = 0;
+    int64_t affinity = 0;
+  };
+  std::vector<Scored> feasible;
+  for (PodIndex p : pods) {
+    if (p >= b_.snap->pod_count()) {
+      out.unschedulable.emplace_back(
+          p, absl::StrCat("pod #", p, ": not in the snapshot"));
+      continue;
+    }
+    if ((b_.pod_flags[p] & kPending) == 0) {
+      out.unschedulable.emplace_back(
+          p, "is not pending (bound, terminal or terminating)");
+      continue;
+    }
+    if (const auto it = b_.unsupported.find(b_.snap->PodShapeId(p));
+        it != b_.unsupported.end()) {
+      out.unschedulable.emplace_back(p, it->second);
+      continue;
+    }
+    ResetSpreadViews();
+    const int64_t* req = b_.Req(p);
+    const bool topology = TopologyMatters(p);
+    const std::vector<scheduling::HostPort>* ports = b_.Ports(p);
+    const scheduling::PodVolumes* volumes = b_.Volumes(p);
+    feasible.clear();
+    for (NodeIndex n : b_.node_order) {
+      if (!Fits(req, FreeOf(n)) || !Compatible(p, n)) continue;
+      if (ports != nullptr && scheduling::NodePortsFilter(*ports, PortsOf(n))) {
+        continue;
+      }
+      if (volumes != nullptr && !VolumesFit(*volumes, n)) continue;
+      if (topology && TopologyFilter(p, n).has_value()) continue;
+      feasible.push_back({n});
+    }
+    if (feasible.empty()) {
+      out.unschedulable.emplace_back(p, NoNodeAvailable(p));
+      continue;
+    }
+    const v1::Pod& shape = *b_.profiles[ProfileId(p)].pod;
+    const int64_t pod_cpu = req[kCpuDim] > 0 ? req[kCpuDim] : kNonZeroCpuMilli;
+    const int64_t pod_mem =
+        req[kMemoryDim] > 0 ? req[kMemoryDim] : kNonZeroMemoryMilli;
+    int64_t max_taints = 0;
+    int64_t max_affinity = 0;
+    for (Scored& f : feasible) {
+      const NodeIndex n = f.node;
+      const int64_t* alloc = &b_.node_alloc[size_t{n} * b_.d];
+      const int64_t* free = FreeOf(n);
+      const int64_t cpu_used = alloc[kCpuDim] - free[kCpuDim];
+      const int64_t mem_used = alloc[kMemoryDim] - free[kMemoryDim];
+      f.least = (LeastAllocated(cpu_used + pod_cpu, alloc[kCpuDim]) +
+                 LeastAllocated(mem_used + pod_mem, alloc[kMemoryDim])) /
+                2;
+      f.balanced = Balanced(cpu_used + req[kCpuDim], alloc[kCpuDim],
+                            mem_used + req[kMemoryDim], alloc[kMemoryDim]);
+      const v1::Node& node = b_.snap->nodes()[n];
+      f.taints = IntolerablePreferNoSchedule(shape, node);
+      f.affinity = PreferredNodeAffinity(shape, node);
+      max_taints = std::max(max_taints, f.taints);
+      max_affinity = std::max(max_affinity, f.affinity);
+    }
+    const std::string pod_key = b_.snap->PodKey(p);
+    const auto tie = [&](NodeIndex n) {
+      return Fnv1a(b_.snap->nodes()[n].metadata().name(),
+                   Fnv1a(pod_key, 0xcbf29ce484222325ULL ^ seed));
+    };
+    NodeIndex best = feasible.front().node;
+    int64_t best_score = -1;
+    uint64_t best_tie = 0;
+    for (const Scored& f : feasible) {
+      // helper.DefaultNormalizeScore: reversed for taints, plain for
+      // affinity; a maximum of 0 leaves 100 (reversed) or 0.
+      const int64_t taints =
+          max_taints == 0
+              ? kMaxNodeScore
+              : kMaxNodeScore - f.taints * kMaxNodeScore / max_taints;
+      const int64_t affinity =
+          max_affinity == 0 ? 0 : f.affinity * kMaxNodeScore / max_affinity;
+      const int64_t score =
+          f.least * kLeastAllocatedWeight + f.balanced * kBalancedWeight +
+          taints * kTaintTolerationWeight + affinity * kNodeAffinityWeight;
+      if (score < best_score) continue;
+      const uint64_t t = tie(f.node);
+      if (score > best_score || t < best_tie) {
+        best = f.node;
+        best_score = score;
+        best_tie = t;
+      }
+    }
+    Place(p, best);
+    out.bound.emplace_back(p, best);
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::vector<scheduling::FilterFailure>>>
 Scheduler::Fit(PodIndex pod) const {
   const internal::SchedulerBase& b = *state_->base;
@@ -3198,6 +3387,12 @@ Scheduler::Provisioned Scheduler::Provision(
     absl::Span<const PodIndex> pods) const {
   SimulationPass pass(*state_, {});
   return pass.Provision(pods);
+}
+
+Scheduler::Bound Scheduler::Bind(absl::Span<const PodIndex> pods,
+                                 uint64_t seed) const {
+  SimulationPass pass(*state_, {});
+  return pass.BindAll(pods, seed);
 }
 
 SimulationResult Scheduler::Simulate(

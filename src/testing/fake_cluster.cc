@@ -165,6 +165,13 @@ absl::Status FakeCluster::SetNodeReady(absl::string_view node, bool ready) {
   return state_->SetNodeReady(node, ready, now);
 }
 
+absl::Status FakeCluster::SucceedPod(const PodRef& pod) {
+  internal::MutexLock lock(&mu_);
+  const absl::Time now = clock_.Now();
+  state_->Advance(now);
+  return state_->SucceedPod(pod, now);
+}
+
 snapshot::ObjectSet FakeCluster::ExportObjects() {
   internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());

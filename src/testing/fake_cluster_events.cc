@@ -1,9 +1,9 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // FakeCluster's clock (fake_cluster_internal.h): the pending transitions
-// (replacement created, replacement Ready, terminating pod removed, volume
-// detached), applied in time order, each at its own instant, before every
-// call; each is handed to the part that plays it.
+// (replacement created, scheduling pass, replacement Ready, terminating pod
+// removed, volume detached), applied in time order, each at its own instant,
+// before every call; each is handed to the part that plays it.
 
 #include <optional>
 #include <utility>
@@ -23,7 +23,10 @@ void FakeClusterState::Advance(absl::Time now) {
     auto node = events_.extract(events_.begin());
     ApplyEvent(node.key().first, node.mapped());
   }
-  ScheduleUnscheduled(now);
+  // kube-scheduler retries unschedulable pods when the cluster changes.
+  if (!unscheduled_.empty() && changes_ != changes_at_pass_) {
+    RunScheduler(now);
+  }
 }
 
 void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {
@@ -36,6 +39,10 @@ void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {
       return;
     case EventKind::kDetach:
       Detach(at, e.volume);
+      return;
+    case EventKind::kSchedule:
+      schedule_at_.erase(at);
+      RunScheduler(at);
       return;
     case EventKind::kRemove: {
       // Stale if the pod is gone or its deletion moved (it has its own event).

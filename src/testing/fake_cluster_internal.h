@@ -79,9 +79,6 @@ struct PodRecord {
   std::string controller;      // Controller key; empty without controller.
   bool replaceable = false;    // Controller-owned, not DaemonSet or Node.
   std::string name_base;       // Prefix of its replacements' names.
-  // A replacement left unscheduled: the node of the pod it replaces, which
-  // the scheduler must not send it back to.
-  std::string avoid_node;
   // Whether the mirror holds the pod (it was fed since its insertion).
   bool mirrored = false;
 };
@@ -98,7 +95,13 @@ struct VolumeRecord {
   std::optional<absl::Time> unused_since;
 };
 
-enum class EventKind { kCreateReplacement, kBecomeReady, kRemove, kDetach };
+enum class EventKind {
+  kCreateReplacement,
+  kBecomeReady,
+  kRemove,
+  kDetach,
+  kSchedule,  // kKubeScheduler: a scheduling pass.
+};
 
 struct Event {
   EventKind kind = EventKind::kRemove;
@@ -124,6 +127,14 @@ inline Event PodEvent(EventKind kind, PodId id) {
   e.kind = kind;
   e.pod = id;
   return e;
+}
+
+// The ownerReference with controller: true, or null.
+inline const v1::OwnerReference* ControllerRef(const v1::Pod& pod) {
+  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
+    if (ref.has_controller() && ref.controller()) return &ref;
+  }
+  return nullptr;
 }
 
 inline std::string Key(absl::string_view ns, absl::string_view name) {
@@ -201,6 +212,7 @@ class FakeClusterState {
   absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
                                         absl::string_view type);
   absl::Status AddNode(v1::Node node, absl::Time now);
+  absl::Status SucceedPod(const PodRef& ref, absl::Time now);
   absl::Status SetNodeClaimStatus(absl::string_view node_claim,
                                   v1::NodeClaimStatus status);
   absl::Status ApplyNodePool(v1::NodePool node_pool);
@@ -272,17 +284,28 @@ class FakeClusterState {
   std::string FreshPodName(absl::string_view ns, absl::string_view base);
 
   // fake_cluster_placement.cc.
-  std::optional<std::string> ChooseNode(absl::string_view source,
-                                        const v1::Pod& pod,
-                                        const Usage* usage = nullptr) const;
-  Usage NodeUsage() const;
-  // respect_capacity: whether `node` has room for `pod` next to the
-  // non-terminal pods bound to it.
-  bool HasRoom(const v1::Node& node, const v1::Pod& pod,
-               const Usage* usage = nullptr) const;
-  // respect_capacity: binds the unscheduled replacement pods that now fit,
-  // oldest first.
-  void ScheduleUnscheduled(absl::Time now);
+  // kFirstNode: the Node a replacement of a pod on `source` goes to.
+  std::optional<std::string> ChooseNode(absl::string_view source) const;
+  // Binds pod `id` to `node` at `now`: PodScheduled True, Ready False until
+  // ready_delay has passed.
+  void BindPod(PodId id, const std::string& node, absl::Time now);
+  // kKubeScheduler: pod `id` is unbound and active; it joins the scheduling
+  // queue, and a pass runs at `now` (one per instant).
+  void Enqueue(PodId id, absl::Time now);
+  // Enqueue if kKubeScheduler and pod `id` is unbound and active.
+  void MaybeEnqueue(PodId id, absl::Time now);
+  // kKubeScheduler: the DaemonSet controller. Remembers pod `id` as its
+  // DaemonSet's template (the first pod seen per DaemonSet).
+  void RememberDaemonPod(PodId id);
+  // Creates, on new Node `node`, a pod of every known DaemonSet whose pods
+  // would run there (node selector, required node affinity, NoSchedule and
+  // NoExecute taints tolerated), pinned to it by a required node affinity
+  // on metadata.name, as the DaemonSet controller does; the scheduler binds
+  // it.
+  void RunDaemonSets(const v1::Node& node, absl::Time now);
+  // kKubeScheduler: binds the queued pods (Scheduler::Bind over the
+  // mirror's published snapshot), marks the others Unschedulable.
+  void RunScheduler(absl::Time now);
 
   // fake_cluster_pdb.cc.
   void EvictPod(PodId id, absl::Time now);
@@ -322,6 +345,15 @@ class FakeClusterState {
   PodId next_pod_ = 0;
   uint64_t next_uid_ = 0;
   uint64_t next_replacement_ = 0;
+  // kKubeScheduler: the pods waiting for the scheduler, the instants a pass
+  // is queued for, and the value of changes_ after the last pass (a pass
+  // is retried only once something changed).
+  std::set<PodId> unscheduled_;
+  // DaemonSet controller key -> a pod of it, unbound (the template).
+  std::map<std::string, v1::Pod> daemon_templates_;
+  std::set<absl::Time> schedule_at_;
+  uint64_t changes_ = 0;
+  uint64_t changes_at_pass_ = 0;
 
   // The mirror (fake_cluster_mirror.cc) and what it has not been fed yet.
   state::ClusterState mirror_;

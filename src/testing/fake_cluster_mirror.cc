@@ -169,23 +169,28 @@ absl::Status CompareList(absl::string_view list, const std::vector<T>& fake,
 }  // namespace
 
 void FakeClusterState::TouchPod(PodId id) {
+  ++changes_;
   dirty_pods_.try_emplace(id, pods_.at(id).key);
   pdb_status_stale_ = true;
 }
 
 void FakeClusterState::TouchNode(absl::string_view name) {
+  ++changes_;
   dirty_nodes_.emplace(name);
 }
 
 void FakeClusterState::TouchNodeClaim(absl::string_view name) {
+  ++changes_;
   dirty_node_claims_.emplace(name);
 }
 
 void FakeClusterState::TouchVolume(absl::string_view name) {
+  ++changes_;
   dirty_volumes_.emplace(name);
 }
 
 void FakeClusterState::TouchNodePool(absl::string_view name) {
+  ++changes_;
   dirty_node_pools_.emplace(name);
 }
 

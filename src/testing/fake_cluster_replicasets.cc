@@ -2,8 +2,8 @@
 //
 // FakeCluster's ReplicaSet-like controllers (fake_cluster_internal.h): a
 // controller-owned pod that starts terminating is replaced after
-// recreate_delay by a new pod (new name and UID) on the Node placement
-// chooses, which turns Ready after ready_delay.
+// recreate_delay by a new pod (new name and UID), bound by the placement
+// rule (fake_cluster_placement.cc), which turns Ready after ready_delay.
 
 #include <optional>
 #include <string>
@@ -42,29 +42,25 @@ void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   *meta.mutable_creation_timestamp() = TimeToProto(at);
   pod.clear_status();
   pod.mutable_status()->set_phase("Pending");
-  const std::optional<std::string> node =
-      ChooseNode(e.replaced.spec().node_name(), pod);
-  pod.mutable_spec()->set_node_name(node.value_or(""));
-  SetPodCondition(
-      pod, well_known::kConditionTypePodScheduled,
-      node ? well_known::kConditionTrue : well_known::kConditionFalse,
-      node ? "" : "Unschedulable", at);
-  if (node) {
-    SetPodCondition(pod, well_known::kConditionTypeReady,
-                    well_known::kConditionFalse,
-                    well_known::kReasonContainersNotReady, at);
-    *pod.mutable_status()->mutable_start_time() = TimeToProto(at);
-  }
+  pod.mutable_spec()->clear_node_name();
   const std::string new_key = Key(ns, meta.name());
-  const PodId id = InsertPod(std::move(pod), e.name_base);
-  if (!node) pods_.at(id).avoid_node = e.replaced.spec().node_name();
-  if (node) RefreshVolumesOn(*node, at);
-  Log(at,
-      absl::StrCat("recreate ", Key(ns, e.replaced.metadata().name()), " -> ",
-                   new_key, " on ", node ? *node : "<unscheduled>"));
-  if (node) {
-    PushEvent(at + options_.ready_delay, PodEvent(EventKind::kBecomeReady, id));
+  const std::string old_key = Key(ns, e.replaced.metadata().name());
+  if (options_.placement == FakeClusterOptions::Placement::kKubeScheduler) {
+    const PodId id = InsertPod(std::move(pod), e.name_base);
+    Log(at, absl::StrCat("recreate ", old_key, " -> ", new_key));
+    Enqueue(id, at);
+    return;
   }
+  const std::optional<std::string> node =
+      ChooseNode(e.replaced.spec().node_name());
+  if (!node) {
+    SetPodCondition(pod, well_known::kConditionTypePodScheduled,
+                    well_known::kConditionFalse, "Unschedulable", at);
+  }
+  const PodId id = InsertPod(std::move(pod), e.name_base);
+  Log(at, absl::StrCat("recreate ", old_key, " -> ", new_key, " on ",
+                       node ? *node : "<unscheduled>"));
+  if (node) BindPod(id, *node, at);
 }
 
 void FakeClusterState::BecomeReady(absl::Time at, PodId id) {

@@ -26,13 +26,6 @@
 namespace karpenter::testing::internal {
 namespace {
 
-const v1::OwnerReference* ControllerRef(const v1::Pod& pod) {
-  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
-    if (ref.has_controller() && ref.controller()) return &ref;
-  }
-  return nullptr;
-}
-
 std::string NotFoundMessage(ObjectKind kind, absl::string_view name) {
   return absl::StrCat(
       kind == ObjectKind::kNode ? "nodes" : "nodeclaims.karpenter.sh", " \"",
@@ -70,6 +63,7 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
     if (terminating && options_.remove_terminated_pods) {
       PushEvent(at, PodEvent(EventKind::kRemove, id));
     }
+    MaybeEnqueue(id, now);
   }
   claims_ = std::move(objects.persistent_volume_claims);
   for (v1::PersistentVolumeClaim& c : claims_) {
@@ -127,6 +121,7 @@ PodId FakeClusterState::InsertPod(v1::Pod pod, std::string name_base) {
   pod_by_key_[r.key] = id;
   pods_.emplace(id, std::move(r));
   TouchPod(id);
+  RememberDaemonPod(id);
   return id;
 }
 
@@ -140,6 +135,8 @@ void FakeClusterState::RemovePod(PodId id, absl::Time at) {
     if (c->second.pods.empty() && c->second.pending == 0) controllers_.erase(c);
   }
   Log(at, absl::StrCat("removed ", r.key));
+  ++changes_;
+  unscheduled_.erase(id);
   if (r.mirrored) {
     dirty_pods_[id] = r.key;  // Fed to the mirror as DELETED.
   } else {
@@ -173,6 +170,7 @@ absl::Status FakeClusterState::AddPod(v1::Pod pod, absl::Time now) {
   if (terminating && options_.remove_terminated_pods) {
     PushEvent(std::max(at, now), PodEvent(EventKind::kRemove, id));
   }
+  MaybeEnqueue(id, now);
   RefreshVolumesOn(node, now);
   return absl::OkStatus();
 }
@@ -432,7 +430,32 @@ absl::Status FakeClusterState::AddNode(v1::Node node, absl::Time now) {
     *node.mutable_metadata()->mutable_creation_timestamp() = TimeToProto(now);
   }
   TouchNode(name);
-  nodes_.emplace(name, std::move(node));
+  auto [it, inserted] = nodes_.emplace(name, std::move(node));
+  if (options_.placement == FakeClusterOptions::Placement::kKubeScheduler) {
+    RunDaemonSets(it->second, now);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FakeClusterState::SucceedPod(const PodRef& ref, absl::Time now) {
+  auto key = pod_by_key_.find(Key(ref.namespace_name, ref.name));
+  if (key == pod_by_key_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("pods \"", ref.name, "\" not found"));
+  }
+  PodRecord& r = pods_.at(key->second);
+  if (!ref.uid.empty() && ref.uid != r.pod.metadata().uid()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "pods \"", ref.name, "\": UID ", ref.uid, " does not match"));
+  }
+  if (IsTerminal(r.pod)) return absl::OkStatus();
+  TouchPod(key->second);
+  r.pod.mutable_status()->set_phase("Succeeded");
+  SetPodCondition(r.pod, well_known::kConditionTypeReady,
+                  well_known::kConditionFalse, "PodCompleted", now);
+  unscheduled_.erase(key->second);
+  Log(now, absl::StrCat("succeeded ", r.key));
+  RefreshVolumesOn(r.pod.spec().node_name(), now);
   return absl::OkStatus();
 }
 

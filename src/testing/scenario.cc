@@ -446,6 +446,12 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
     ref->set_kind("ReplicaSet");
   }
   p.mutable_spec()->set_node_name(std::string(node));
+  // A workload pinned to a NodePool selects its nodes, as a Deployment
+  // pinned to a pool does; a DaemonSet's pods are bound by the controller.
+  if (!w.daemon_set() && !w.node_pool().empty()) {
+    (*p.mutable_spec()->mutable_node_selector())[std::string(
+        well_known::kNodePoolLabelKey)] = w.node_pool();
+  }
   const absl::Duration grace = *ParseGoDuration(
       w.termination_grace_period().empty() ? std::string(kDefaultGracePeriod)
                                            : w.termination_grace_period());

@@ -293,7 +293,7 @@ disruption::RunnerOptions SimulationOptions::DefaultRunnerOptions() {
 
 FakeClusterOptions SimulationOptions::DefaultClusterOptions() {
   FakeClusterOptions o;
-  o.respect_capacity = true;
+  o.placement = FakeClusterOptions::Placement::kKubeScheduler;
   o.record_call_log = false;
   return o;
 }
@@ -626,7 +626,7 @@ absl::Status Simulation::World::FinishJob(const v1::FinishJob& job,
        absl::StrFormat("job %s/%s finished: %d pods", ns, job.name(),
                        pods.size()));
   for (const PodRef& pod : pods) {
-    KARPENTER_RETURN_IF_ERROR(cluster_->DeletePod(pod, absl::ZeroDuration()));
+    KARPENTER_RETURN_IF_ERROR(cluster_->SucceedPod(pod));
   }
   return absl::OkStatus();
 }

@@ -69,7 +69,8 @@ bool InstanceTerminating(const v1::NodeClaim& claim) {
 struct World {
   World(bool pairs_once) : clock(kStart) {
     testing::FakeClusterOptions cluster_options;
-    cluster_options.respect_capacity = true;
+    cluster_options.placement =
+        testing::FakeClusterOptions::Placement::kKubeScheduler;
     cluster_options.record_call_log = false;
     absl::StatusOr<std::unique_ptr<testing::FakeCluster>> c =
         testing::FakeCluster::Create(MakeCluster(), clock, cluster_options);

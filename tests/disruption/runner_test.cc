@@ -97,7 +97,8 @@ struct World {
     objects.node_pools.push_back(pool);
     for (const NodeSpec& n : nodes) AddNode(objects, n, pool);
     testing::FakeClusterOptions cluster_options;
-    cluster_options.respect_capacity = true;
+    cluster_options.placement =
+        testing::FakeClusterOptions::Placement::kKubeScheduler;
     absl::StatusOr<std::unique_ptr<testing::FakeCluster>> c =
         testing::FakeCluster::Create(std::move(objects), clock,
                                      cluster_options);

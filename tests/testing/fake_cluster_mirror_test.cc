@@ -336,7 +336,9 @@ TEST_CASE(
     "[fake-mirror]") {
   for (uint32_t seed = 1; seed <= 12; ++seed) {
     FakeClusterOptions options;
-    options.respect_capacity = seed % 2 == 0;
+    options.placement = seed % 2 == 0
+                            ? FakeClusterOptions::Placement::kKubeScheduler
+                            : FakeClusterOptions::Placement::kFirstNode;
     options.remove_terminated_pods = seed % 3 != 0;
     RunRandomCalls(seed, options);
   }

@@ -51,7 +51,9 @@ TEST_CASE("simulate cli: the bundled scenario ends clean, parsed back",
   // replaced or (when its pods fit elsewhere) deleted.
   CHECK(s.nodes_replaced() + s.nodes_deleted() == 16);
   CHECK(s.nodes_replaced() > 0);
-  CHECK(s.nodes_launched() == s.nodes_replaced());
+  // A command may launch two NodeClaims for one node: the pods of a node
+  // already draining go along (memory is what binds in `general`).
+  CHECK(s.nodes_launched() >= s.nodes_replaced());
   CHECK(s.evictions() > 0);
   CHECK(s.evictions_429() > 0);  // The scenario injects 429s.
   CHECK(s.budget_exceeded() == 0);

@@ -235,6 +235,42 @@ class Scheduler final : public SchedulingSimulator {
   };
   Provisioned Provision(absl::Span<const snapshot::PodIndex> pods) const;
 
+  // Where kube-scheduler would bind `pods` (pending pods of the snapshot,
+  // in scheduling-queue order) on the existing nodes, with no NodeClaim
+  // launched and no candidate removed: what a simulated cluster's scheduler
+  // does. Each pod in turn is filtered on every node that is Ready, not
+  // being deleted and not unschedulable, with the Filter plugins Fit
+  // evaluates, and goes to the feasible node with the highest total score
+  // of kube-scheduler's default profile (pkg/scheduler/apis/config/v1
+  // default_plugins.go weights; each plugin's Go file for its score):
+  //   - NodeResourcesFit, LeastAllocated (weight 1): per cpu and memory,
+  //     (allocatable - requested) * 100 / allocatable, averaged; the pod's
+  //     own cpu or memory counts as 100m / 200Mi when it requests none
+  //     (kube-scheduler's non-zero defaults), the node's pods with their
+  //     requests;
+  //   - NodeResourcesBalancedAllocation (weight 1): (1 - |cpu fraction -
+  //     memory fraction| / 2) * 100, fractions after the pod, capped at 1;
+  //   - TaintToleration (weight 3): PreferNoSchedule taints the pod does not
+  //     tolerate, normalized reversed over the feasible nodes (fewest: 100);
+  //   - NodeAffinity (weight 2): the summed weights of the pod's preferred
+  //     node affinity terms the node matches, normalized to 100 over the
+  //     feasible nodes.
+  // Not scored (each adds nothing, on every node alike): ImageLocality,
+  // InterPodAffinity's preferred terms, PodTopologySpread's ScheduleAnyway
+  // constraints and system default spreading. Ties go to the node whose
+  // hash of (`seed`, pod key, node name) is lowest, where kube-scheduler
+  // picks at random. Each pod bound counts for the pods after it
+  // (resources, ports, volumes, spread and affinity counts). A pod with no
+  // feasible node is unschedulable with kube-scheduler's message ("0/5
+  // nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated
+  // taint {...}."). Pure and deterministic. O(pods x nodes).
+  struct Bound {
+    std::vector<std::pair<snapshot::PodIndex, snapshot::NodeIndex>> bound;
+    // Pods not bound, in the order given, with the reason.
+    std::vector<std::pair<snapshot::PodIndex, std::string>> unschedulable;
+  };
+  Bound Bind(absl::Span<const snapshot::PodIndex> pods, uint64_t seed) const;
+
  private:
   friend class SimulationPass;
   struct State;

@@ -46,14 +46,14 @@
 //     terminating (or is removed outright): after `recreate_delay` a new pod
 //     appears with a new UID and name (`<generateName>r<N>`, or
 //     `<name>-r<N>` without generateName; replacements of replacements keep
-//     the first base; N counts replacements fake-wide) on the first Node by
-//     name that is not the old pod's node, not being deleted,
-//     not `spec.unschedulable` and not tainted `karpenter.sh/disrupted:
-//     NoSchedule`; it is Pending there and becomes Running and Ready after
-//     `ready_delay`. With no such Node it stays Pending and unscheduled (the
-//     fake runs no scheduler loop). Capacity is not modelled unless
-//     FakeClusterOptions::respect_capacity is on. DaemonSet and
-//     mirror pods are not replaced.
+//     the first base; N counts replacements fake-wide) , bound by the
+//     FakeClusterOptions::placement rule (by default the first Node by name
+//     that is not the old pod's node, not being deleted, not
+//     `spec.unschedulable` and not tainted `karpenter.sh/disrupted:
+//     NoSchedule`, capacity not modelled; or kube-scheduler's Filter and
+//     Score plugins); it is Pending there and becomes Running and Ready
+//     after `ready_delay`. With no such Node it stays Pending and
+//     unscheduled. DaemonSet and mirror pods are not replaced.
 //   - Nodes and NodeClaims: finalizers block removal as in Kubernetes; when
 //     a Node object goes, its pods go at once (the pod GC's orphan cleanup,
 //     without its delay), and controller-owned ones are replaced. New
@@ -133,15 +133,24 @@ struct FakeClusterOptions {
   // From a VolumeAttachment losing its last user (see the file comment) to
   // the attach/detach controller deleting it. Must be >= 0.
   absl::Duration volume_detach_delay = absl::Seconds(10);
-  // When true, a recreated pod only goes to a Node whose
-  // `status.allocatable` covers its requests (disruption::PodRequests; cpu,
-  // memory, ephemeral-storage, ... and one "pods") next to the non-terminal
-  // pods bound there, and a pod left unscheduled is bound, oldest first
-  // (never to the node of the pod it replaces), at
-  // the first later call that finds room (e.g. after a Node is added). A
-  // minimal scheduler, for disruption tests where capacity decides. Off,
-  // capacity is not modelled (the file comment's rule).
-  bool respect_capacity = false;
+  // Who binds pods that have no Node (see the file comment, Controllers):
+  //   kFirstNode: a replacement goes to the first Node by name that is not
+  //     the old pod's node, not being deleted, not `spec.unschedulable` and
+  //     not tainted `karpenter.sh/disrupted: NoSchedule`; capacity is not
+  //     modelled and other pending pods stay pending. For drain and
+  //     termination tests whose Nodes carry no allocatable or conditions.
+  //   kKubeScheduler: every pending pod (a replacement, or a pod added or
+  //     loaded without a node) is bound as kube-scheduler binds it
+  //     (disruption::Scheduler::Bind: the Filter plugins, then the default
+  //     profile's scores; ties broken by `scheduler_seed`), in the
+  //     scheduling queue's order (higher spec.priority first, then
+  //     creation). One pass binds every pod that became pending at an
+  //     instant; a pod that fits nowhere stays Pending with PodScheduled
+  //     False, reason Unschedulable and kube-scheduler's message, and is
+  //     retried at the first call after anything in the cluster changed.
+  enum class Placement { kFirstNode, kKubeScheduler };
+  Placement placement = Placement::kFirstNode;
+  uint64_t scheduler_seed = 0;
   // When false, CallLog() stays empty (for large simulations).
   bool record_call_log = true;
 };
@@ -275,7 +284,11 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // FakeNodeLifecycle, karpenter/testing/fake_node_lifecycle.h, to turn a
   // launched NodeClaim into a node). A missing creationTimestamp becomes
   // clock.Now(). Controller-owned pods recreated from now on may land on it
-  // (the rule in the file comment); pods already Pending unscheduled stay so.
+  // (the placement rule). With kKubeScheduler, pending pods are retried,
+  // and every DaemonSet the fake has seen a pod of (its first pod is the
+  // template) gets a pod pinned to the node when the template's node
+  // selector, required node affinity and tolerations admit it, as the
+  // DaemonSet controller does (daemon_controller.go).
   // Errors: InvalidArgument if the name is empty; AlreadyExists if a Node
   // has the name.
   absl::Status AddNode(v1::Node node);
@@ -305,6 +318,13 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // ClusterView call: no fault injection, no CallLog line. Errors:
   // InvalidArgument if `node` is empty; NotFound.
   absl::Status SetNodeReady(absl::string_view node, bool ready);
+
+  // The pod's containers exited 0, as a finished Job's pod: phase
+  // Succeeded, Ready False (reason PodCompleted). A terminal pod is not
+  // replaced by its controller, holds no resources and uses its volumes no
+  // more. A pod already terminal is left as it is. Not a ClusterView call.
+  // Errors: NotFound; FailedPrecondition if `pod.uid` is set and differs.
+  absl::Status SucceedPod(const PodRef& pod);
 
   // The objects Read() would build its snapshot from, as of now, for a
   // caller that keeps a copy to serve later (a lagging cache). Not a

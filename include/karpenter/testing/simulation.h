@@ -61,8 +61,8 @@ struct SimulationOptions {
   // false), and controller.poll_interval set from `poll_interval` below.
   disruption::RunnerOptions runner = DefaultRunnerOptions();
   termination::ExecutorOptions executor;
-  // The fakes' options. Defaults: respect_capacity on and the call logs off
-  // (FakeClusterOptions), the scenario's image as default_image_id and the
+  // The fakes' options. Defaults: kube-scheduler placement and the call logs
+  // off (FakeClusterOptions), the scenario's image as default_image_id and the
   // call log off (FakeCloudProviderOptions).
   FakeClusterOptions cluster = DefaultClusterOptions();
   FakeCloudProviderOptions cloud = DefaultCloudOptions();
