@@ -70,6 +70,17 @@ struct PdbRecord {
   std::set<PodId> pods;  // The live pods it selects.
   // The status last fed to the mirror; nullopt before the first feed.
   std::optional<PdbCounts> mirrored;
+  // Counts() memo, reset whenever one of its inputs changes (a pod it
+  // selects, or a controller of such a pod: DirtyPdbs).
+  mutable std::optional<PdbCounts> counts;
+  // Kept by InsertPod and RemovePod: its pods per controller key, and its
+  // pods without a controller.
+  std::map<std::string, int64_t> controllers;
+  int64_t bare_pods = 0;
+  // Its healthy pods as of the last Counts(), and the pods changed since
+  // (re-read by the next Counts()).
+  mutable std::set<PodId> healthy;
+  mutable std::vector<PodId> stale;
 };
 
 struct PodRecord {
@@ -86,6 +97,12 @@ struct PodRecord {
 struct ControllerRecord {
   int64_t pending = 0;  // Replacements scheduled, not created yet.
   std::set<PodId> pods;
+  // The PDBs selecting any of its pods, ever: their counts read its scale.
+  std::set<uint32_t> pdbs;
+  // Its active pods as of the last ControllerScale(), and the pods changed
+  // since (re-read by the next one).
+  mutable std::set<PodId> active;
+  mutable std::vector<PodId> stale;
 };
 
 struct VolumeRecord {
@@ -235,6 +252,8 @@ class FakeClusterState {
 
   // fake_cluster_pdb.cc: PDB status and the eviction subresource.
   PdbCounts Counts(const PdbRecord& pdb) const;
+  // Counts() computed from every selected pod, for the self-check.
+  PdbCounts Recount(const PdbRecord& pdb) const;
   std::optional<PdbCounts> CountsOf(absl::string_view key) const;
   EvictionResponse Evict(const PodRef& ref, absl::Time now,
                          std::string& detail);
@@ -308,6 +327,9 @@ class FakeClusterState {
   void RunScheduler(absl::Time now);
 
   // fake_cluster_pdb.cc.
+  // Forgets the counts of the PDBs that read pod `r` or its controller.
+  void DirtyPdbs(PodId id, const PodRecord& r);
+  void DirtyControllerPdbs(const std::string& controller);
   void EvictPod(PodId id, absl::Time now);
   bool PdbAllows(const PdbRecord& pdb, const v1::Pod& pod,
                  std::string& detail) const;

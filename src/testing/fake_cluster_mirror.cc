@@ -170,7 +170,9 @@ absl::Status CompareList(absl::string_view list, const std::vector<T>& fake,
 
 void FakeClusterState::TouchPod(PodId id) {
   ++changes_;
-  dirty_pods_.try_emplace(id, pods_.at(id).key);
+  const PodRecord& r = pods_.at(id);
+  DirtyPdbs(id, r);
+  dirty_pods_.try_emplace(id, r.key);
   pdb_status_stale_ = true;
 }
 
@@ -265,6 +267,17 @@ absl::Status FakeClusterState::SyncMirror() {
 }
 
 absl::Status FakeClusterState::CheckMirror() const {
+  // Each PDB's counts, kept up to date by the changes, equal a recount.
+  for (const PdbRecord& pdb : pdbs_) {
+    const std::optional<PdbCounts> memo = Counts(pdb);
+    const PdbCounts fresh = Recount(pdb);
+    if (*memo != fresh) {
+      return absl::InternalError(absl::StrCat(
+          "pdb ", pdb.key, ": kept counts (healthy ", memo->current_healthy,
+          ", expected ", memo->expected_pods, ") differ from a recount (healthy ",
+          fresh.current_healthy, ", expected ", fresh.expected_pods, ")"));
+    }
+  }
   const snapshot::ObjectSet fake = Export();
   const snapshot::ObjectSet mirror = mirror_.Export();
   absl::Status s = CompareList("nodes", fake.nodes, mirror.nodes);

@@ -72,44 +72,69 @@ absl::StatusOr<PdbRecord> ParsePdb(const v1::PodDisruptionBudget& pdb) {
 
 // --- PDB arithmetic (disruption.go). ---------------------------------------
 
+// Scales and healthy counts are kept per controller and per PDB and
+// brought up to date lazily: each reads again only the pods changed since it
+// last counted (DirtyPdbs), so a count costs the changes, not the pods.
 int64_t FakeClusterState::ControllerScale(const std::string& key) const {
   auto it = controllers_.find(key);
   if (it == controllers_.end()) return 0;
-  int64_t scale = it->second.pending;
-  for (PodId id : it->second.pods) {
-    if (IsActive(pods_.at(id).pod)) ++scale;
+  const ControllerRecord& c = it->second;
+  for (PodId id : c.stale) {
+    const auto pod = pods_.find(id);
+    if (pod != pods_.end() && c.pods.contains(id) &&
+        IsActive(pod->second.pod)) {
+      c.active.insert(id);
+    } else {
+      c.active.erase(id);
+    }
   }
-  return scale;
+  c.stale.clear();
+  return c.pending + static_cast<int64_t>(c.active.size());
 }
 
 // getExpectedScale: each distinct controller of the selected pods counts its
 // scale once; a pod without a controller counts 1 (see the header).
 int64_t FakeClusterState::ExpectedFromControllers(const PdbRecord& pdb) const {
-  std::set<absl::string_view> seen;
-  int64_t expected = 0;
-  for (PodId id : pdb.pods) {
-    const PodRecord& r = pods_.at(id);
-    if (r.controller.empty()) {
-      ++expected;
-    } else if (seen.insert(r.controller).second) {
-      expected += ControllerScale(r.controller);
-    }
+  int64_t expected = pdb.bare_pods;
+  for (const auto& [controller, pods] : pdb.controllers) {
+    expected += ControllerScale(controller);
   }
   return expected;
 }
 
-PdbCounts FakeClusterState::Counts(const PdbRecord& pdb) const {
-  PdbCounts c;
-  for (PodId id : pdb.pods) {
-    if (budget::PodIsHealthy(pods_.at(id).pod)) ++c.current_healthy;
+void FakeClusterState::DirtyPdbs(PodId id, const PodRecord& r) {
+  for (uint32_t p : r.pdbs) {
+    pdbs_[p].counts.reset();
+    pdbs_[p].stale.push_back(id);
   }
+  if (r.controller.empty()) return;
+  auto it = controllers_.find(r.controller);
+  if (it == controllers_.end()) return;
+  it->second.stale.push_back(id);
+  for (uint32_t p : it->second.pdbs) pdbs_[p].counts.reset();
+}
+
+void FakeClusterState::DirtyControllerPdbs(const std::string& controller) {
+  auto it = controllers_.find(controller);
+  if (it == controllers_.end()) return;
+  for (uint32_t p : it->second.pdbs) pdbs_[p].counts.reset();
+}
+
+namespace {
+
+// disruption.go updatePdbStatus from the healthy pods and a getExpectedScale
+// thunk (read only for maxUnavailable and percentage minAvailable).
+template <typename Expected>
+PdbCounts Derive(const PdbRecord& pdb, int64_t healthy, Expected expected) {
+  PdbCounts c;
+  c.current_healthy = healthy;
   if (pdb.max_unavailable) {
-    c.expected_pods = ExpectedFromControllers(pdb);
+    c.expected_pods = expected();
     const int64_t max_unavailable =
         pdb.max_unavailable->Scale(c.expected_pods, true).value_or(0);
     c.desired_healthy = std::max<int64_t>(c.expected_pods - max_unavailable, 0);
   } else if (pdb.min_available && pdb.min_available->is_percent()) {
-    c.expected_pods = ExpectedFromControllers(pdb);
+    c.expected_pods = expected();
     c.desired_healthy =
         pdb.min_available->Scale(c.expected_pods, true).value_or(0);
   } else if (pdb.min_available) {
@@ -119,6 +144,50 @@ PdbCounts FakeClusterState::Counts(const PdbRecord& pdb) const {
   const int64_t allowed = c.current_healthy - c.desired_healthy;
   c.disruptions_allowed = (c.expected_pods <= 0 || allowed <= 0) ? 0 : allowed;
   return c;
+}
+
+}  // namespace
+
+PdbCounts FakeClusterState::Counts(const PdbRecord& pdb) const {
+  if (pdb.counts.has_value()) return *pdb.counts;
+  for (PodId id : pdb.stale) {
+    const auto pod = pods_.find(id);
+    if (pod != pods_.end() && pdb.pods.contains(id) &&
+        budget::PodIsHealthy(pod->second.pod)) {
+      pdb.healthy.insert(id);
+    } else {
+      pdb.healthy.erase(id);
+    }
+  }
+  pdb.stale.clear();
+  pdb.counts = Derive(pdb, static_cast<int64_t>(pdb.healthy.size()),
+                      [&] { return ExpectedFromControllers(pdb); });
+  return *pdb.counts;
+}
+
+PdbCounts FakeClusterState::Recount(const PdbRecord& pdb) const {
+  int64_t healthy = 0;
+  for (PodId id : pdb.pods) {
+    if (budget::PodIsHealthy(pods_.at(id).pod)) ++healthy;
+  }
+  return Derive(pdb, healthy, [&] {
+    std::set<absl::string_view> seen;
+    int64_t expected = 0;
+    for (PodId id : pdb.pods) {
+      const PodRecord& r = pods_.at(id);
+      if (r.controller.empty()) {
+        ++expected;
+        continue;
+      }
+      if (!seen.insert(r.controller).second) continue;
+      const ControllerRecord& c = controllers_.at(r.controller);
+      expected += c.pending;
+      for (PodId other : c.pods) {
+        if (IsActive(pods_.at(other).pod)) ++expected;
+      }
+    }
+    return expected;
+  });
 }
 
 std::optional<PdbCounts> FakeClusterState::CountsOf(

@@ -20,6 +20,7 @@ namespace karpenter::testing::internal {
 
 void FakeClusterState::ScheduleReplacement(const PodRecord& r, absl::Time now) {
   ++controllers_[r.controller].pending;
+  DirtyControllerPdbs(r.controller);
   pdb_status_stale_ = true;
   Event e;
   e.kind = EventKind::kCreateReplacement;
@@ -31,6 +32,7 @@ void FakeClusterState::ScheduleReplacement(const PodRecord& r, absl::Time now) {
 
 void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
   --controllers_[e.controller].pending;
+  DirtyControllerPdbs(e.controller);
   pdb_status_stale_ = true;
   const std::string& ns = e.replaced.metadata().namespace_();
   v1::Pod pod = e.replaced;

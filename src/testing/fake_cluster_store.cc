@@ -115,7 +115,15 @@ PodId FakeClusterState::InsertPod(v1::Pod pod, std::string name_base) {
       if (!pdbs_[p].selector.Matches(meta.labels())) continue;
       r.pdbs.push_back(p);
       pdbs_[p].pods.insert(id);
+      if (r.controller.empty()) {
+        ++pdbs_[p].bare_pods;
+      } else {
+        ++pdbs_[p].controllers[r.controller];
+      }
     }
+  }
+  if (!r.controller.empty()) {
+    controllers_[r.controller].pdbs.insert(r.pdbs.begin(), r.pdbs.end());
   }
   r.pod = std::move(pod);
   pod_by_key_[r.key] = id;
@@ -128,7 +136,16 @@ PodId FakeClusterState::InsertPod(v1::Pod pod, std::string name_base) {
 void FakeClusterState::RemovePod(PodId id, absl::Time at) {
   auto it = pods_.find(id);
   const PodRecord& r = it->second;
-  for (uint32_t p : r.pdbs) pdbs_[p].pods.erase(id);
+  DirtyPdbs(id, r);
+  for (uint32_t p : r.pdbs) {
+    PdbRecord& pdb = pdbs_[p];
+    pdb.pods.erase(id);
+    if (r.controller.empty()) {
+      --pdb.bare_pods;
+    } else if (--pdb.controllers[r.controller] == 0) {
+      pdb.controllers.erase(r.controller);
+    }
+  }
   if (!r.controller.empty()) {
     auto c = controllers_.find(r.controller);
     c->second.pods.erase(id);

@@ -288,6 +288,9 @@ std::vector<InstanceType> Catalogue(const v1::ScenarioSpec& spec) {
 disruption::RunnerOptions SimulationOptions::DefaultRunnerOptions() {
   disruption::RunnerOptions o;
   o.orchestrator.rollout = disruption::Rollout::kBudget;
+  // Karpenter's drift pacing: one command per pass, each simulated with the
+  // pods of the nodes earlier commands are draining.
+  o.controller.methods.one_drift_command_per_pass = true;
   return o;
 }
 

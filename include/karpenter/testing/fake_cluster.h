@@ -344,7 +344,9 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // object, in order. OK if equal (so Read() equals Snapshot::Build over
   // ExportObjects()); otherwise Internal naming the list, the index and the
   // object, e.g. `FakeCluster mirror: nodes[2]: "b" differs from the
-  // store's "c"`. Not logged, not subject to FailNext.
+  // store's "c"`. It first checks that every PDB's memoised status equals
+  // a recount (Internal naming the PDB otherwise). Not logged, not subject
+  // to FailNext.
   absl::Status CheckReadMirror();
 
   // Applies every transition due at clock.Now(). Every other call does so
