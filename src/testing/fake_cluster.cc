@@ -165,6 +165,12 @@ absl::Status FakeCluster::SetNodeReady(absl::string_view node, bool ready) {
   return state_->SetNodeReady(node, ready, now);
 }
 
+PlacementCheck FakeCluster::CheckPlacement() {
+  internal::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  return state_->CheckPlacement();
+}
+
 absl::Status FakeCluster::SucceedPod(const PodRef& pod) {
   internal::MutexLock lock(&mu_);
   const absl::Time now = clock_.Now();

@@ -230,6 +230,8 @@ class FakeClusterState {
                                         absl::string_view type);
   absl::Status AddNode(v1::Node node, absl::Time now);
   absl::Status SucceedPod(const PodRef& ref, absl::Time now);
+  // fake_cluster_placement.cc.
+  PlacementCheck CheckPlacement() const;
   absl::Status SetNodeClaimStatus(absl::string_view node_claim,
                                   v1::NodeClaimStatus status);
   absl::Status ApplyNodePool(v1::NodePool node_pool);

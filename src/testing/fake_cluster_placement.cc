@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,7 +26,10 @@
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/scheduler.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/quantity.h"
+#include "karpenter/scheduling/node_ports.h"
 #include "karpenter/scheduling/node_selector.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
@@ -247,6 +251,85 @@ void FakeClusterState::RunScheduler(absl::Time now) {
   }
   // This pass's own writes are not news to the next one.
   changes_at_pass_ = changes_;
+}
+
+PlacementCheck FakeClusterState::CheckPlacement() const {
+  PlacementCheck out;
+  // Per node: requests summed in milli-units, and host ports in use.
+  std::map<std::string, std::map<std::string, int64_t>, std::less<>> used;
+  std::map<std::string,
+           std::vector<std::pair<scheduling::HostPort, std::string>>,
+           std::less<>>
+      ports;
+  for (const auto& [id, r] : pods_) {
+    const v1::Pod& pod = r.pod;
+    if (IsTerminal(pod)) continue;
+    const std::string& node_name = pod.spec().node_name();
+    if (node_name.empty()) {
+      if (!IsTerminating(pod)) out.pending_pods.push_back(r.key);
+      continue;
+    }
+    const auto node = nodes_.find(node_name);
+    if (node == nodes_.end()) continue;  // Removed with its node next.
+    bool ok = true;
+    for (const auto& [k, v] : pod.spec().node_selector()) {
+      const auto l = node->second.metadata().labels().find(k);
+      if (l == node->second.metadata().labels().end() || l->second != v) {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      out.misplaced_pods.push_back(absl::StrCat(
+          r.key, ": node ", node_name, " does not match its nodeSelector"));
+    }
+    const v1::NodeAffinity& affinity = pod.spec().affinity().node_affinity();
+    if (affinity.has_required_during_scheduling_ignored_during_execution() &&
+        !scheduling::NodeSelectorMatches(
+            affinity.required_during_scheduling_ignored_during_execution(),
+            node->second)) {
+      out.misplaced_pods.push_back(
+          absl::StrCat(r.key, ": node ", node_name,
+                       " does not match its required node affinity"));
+    }
+    for (const scheduling::HostPort& port : scheduling::PodHostPorts(pod)) {
+      auto& on_node = ports[node_name];
+      for (const auto& [other, other_key] : on_node) {
+        if (scheduling::HostPortsConflict(port, other)) {
+          out.misplaced_pods.push_back(absl::StrCat(
+              r.key, ": host port ", port.port, "/", port.protocol,
+              " also bound by ", other_key, " on node ", node_name));
+        }
+      }
+      on_node.emplace_back(port, r.key);
+    }
+    absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> requests =
+        scheduling::PodRequests(pod);
+    if (!requests.ok()) continue;
+    std::map<std::string, int64_t>& sum = used[node_name];
+    for (const auto& [resource, milli] : *requests) sum[resource] += milli;
+  }
+  for (const auto& [node_name, sum] : used) {
+    const v1::Node& node = nodes_.find(node_name)->second;
+    const auto& allocatable = node.status().allocatable().empty()
+                                  ? node.status().capacity()
+                                  : node.status().allocatable();
+    for (const auto& [resource, milli] : sum) {
+      if (milli == 0) continue;
+      const auto have = allocatable.find(resource);
+      absl::StatusOr<int64_t> parsed = have == allocatable.end()
+                                           ? absl::StatusOr<int64_t>(0)
+                                           : ParseQuantityMilli(have->second);
+      if (parsed.ok() && milli > *parsed) {
+        out.overcommitted_nodes.push_back(
+            absl::StrCat(node_name, ": ", resource, " requested ", milli,
+                         "m of ", *parsed, "m allocatable"));
+      }
+    }
+  }
+  std::sort(out.misplaced_pods.begin(), out.misplaced_pods.end());
+  std::sort(out.overcommitted_nodes.begin(), out.overcommitted_nodes.end());
+  std::sort(out.pending_pods.begin(), out.pending_pods.end());
+  return out;
 }
 
 }  // namespace karpenter::testing::internal

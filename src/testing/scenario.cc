@@ -24,6 +24,7 @@
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -540,6 +541,68 @@ absl::Status ExpandNodes(const v1::Scenario& scenario,
   return absl::OkStatus();
 }
 
+// What is left of each node's allocatable cpu, memory and pods (milli-units)
+// as generated pods are assigned; a resource a node does not list is not
+// limited.
+class Room {
+ public:
+  explicit Room(const snapshot::ObjectSet& cluster) {
+    for (const v1::Node& n : cluster.nodes) {
+      std::map<std::string, int64_t>& free = free_[n.metadata().name()];
+      for (const auto& [k, v] : n.status().allocatable()) {
+        if (k != "cpu" && k != "memory" && k != "pods") continue;
+        absl::StatusOr<int64_t> milli = ParseQuantityMilli(v);
+        if (milli.ok()) free[k] = *milli;
+      }
+    }
+    for (const v1::Pod& p : cluster.pods) {
+      if (p.spec().node_name().empty()) continue;
+      absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> req =
+          scheduling::PodRequests(p);
+      if (!req.ok()) continue;
+      for (const auto& [k, milli] : *req)
+        Subtract(p.spec().node_name(), k, milli);
+    }
+  }
+
+  bool Fits(const std::string& node, const v1::WorkloadSpec& w) const {
+    const auto it = free_.find(node);
+    if (it == free_.end()) return true;
+    for (const auto& [k, milli] : Requests(w)) {
+      const auto f = it->second.find(k);
+      if (f != it->second.end() && f->second < milli) return false;
+    }
+    return true;
+  }
+
+  void Take(const std::string& node, const v1::WorkloadSpec& w) {
+    for (const auto& [k, milli] : Requests(w)) Subtract(node, k, milli);
+  }
+
+ private:
+  static std::vector<std::pair<std::string, int64_t>> Requests(
+      const v1::WorkloadSpec& w) {
+    std::vector<std::pair<std::string, int64_t>> out = {{"pods", 1000}};
+    // A quantity that does not parse (an unvalidated scenario) counts 0.
+    if (!w.cpu().empty()) {
+      out.emplace_back("cpu", ParseQuantityMilli(w.cpu()).value_or(0));
+    }
+    if (!w.memory().empty()) {
+      out.emplace_back("memory", ParseQuantityMilli(w.memory()).value_or(0));
+    }
+    return out;
+  }
+
+  void Subtract(const std::string& node, const std::string& k, int64_t milli) {
+    const auto it = free_.find(node);
+    if (it == free_.end()) return;
+    const auto f = it->second.find(k);
+    if (f != it->second.end()) f->second -= milli;
+  }
+
+  std::map<std::string, std::map<std::string, int64_t>> free_;
+};
+
 absl::Status ExpandWorkloads(const v1::Scenario& scenario,
                              snapshot::ObjectSet& cluster) {
   std::set<std::string> pods;
@@ -547,6 +610,7 @@ absl::Status ExpandWorkloads(const v1::Scenario& scenario,
     pods.insert(
         absl::StrCat(p.metadata().namespace_(), "/", p.metadata().name()));
   }
+  Room room(cluster);
   const v1::GenerateSpec& gen = scenario.spec().generate();
   for (int i = 0; i < gen.workloads_size(); ++i) {
     const v1::WorkloadSpec& w = gen.workloads(i);
@@ -560,7 +624,27 @@ absl::Status ExpandWorkloads(const v1::Scenario& scenario,
     const int count =
         w.daemon_set() ? static_cast<int>(nodes.size()) : w.replicas();
     for (int k = 0; k < count; ++k) {
-      v1::Pod p = MakePod(scenario, w, ns, k, nodes[k % nodes.size()]);
+      // Round-robin over the pool's nodes, skipping a node without room
+      // (kube-scheduler would not have put it there); a DaemonSet pod goes
+      // to its node regardless.
+      std::string node = nodes[k % nodes.size()];
+      if (!w.daemon_set()) {
+        size_t tried = 0;
+        while (tried < nodes.size() &&
+               !room.Fits(nodes[(k + tried) % nodes.size()], w)) {
+          ++tried;
+        }
+        if (tried == nodes.size()) {
+          return FieldError(
+              path,
+              absl::StrCat("no node of the pool has room for pod ", k,
+                           " of workload"),
+              w.name());
+        }
+        node = nodes[(k + tried) % nodes.size()];
+      }
+      room.Take(node, w);
+      v1::Pod p = MakePod(scenario, w, ns, k, node);
       if (!pods.insert(absl::StrCat(ns, "/", p.metadata().name())).second) {
         return FieldError(path, "generated pod name already exists",
                           absl::StrCat(ns, "/", p.metadata().name()));

@@ -1143,6 +1143,10 @@ SimulationSummary Simulation::World::Summary() const {
   std::sort(s.unfinished.begin(), s.unfinished.end());
   s.unfinished.erase(std::unique(s.unfinished.begin(), s.unfinished.end()),
                      s.unfinished.end());
+  PlacementCheck placement = cluster_->CheckPlacement();
+  s.misplaced_pods = std::move(placement.misplaced_pods);
+  s.overcommitted_nodes = std::move(placement.overcommitted_nodes);
+  s.pending_pods = std::move(placement.pending_pods);
   return s;
 }
 

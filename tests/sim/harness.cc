@@ -74,6 +74,7 @@ class Checker {
   void CheckForceDeleted(absl::Time now, const std::string& pod,
                          const snapshot::Snapshot& s);
   void CheckBound(absl::Time now, const snapshot::Snapshot& s);
+  void CheckPlacement(absl::Time now);
   // The drain deadline of `node`: its (or its NodeClaim's) deletion plus the
   // NodeClaim's terminationGracePeriod; nullopt without one.
   std::optional<absl::Time> DeadlineOf(const snapshot::Snapshot& s,
@@ -349,9 +350,20 @@ void Checker::AfterStep(absl::Time now) {
   CheckFinalizers(now, *s, instances);
   CheckPdbViolations(now);
   CheckBound(now, *s);
+  CheckPlacement(now);
   any_deleting_ = AnyDeleting(*s);
   pods_ = std::move(current_pods_);
   current_pods_.clear();
+}
+
+void Checker::CheckPlacement(absl::Time now) {
+  const testing::PlacementCheck check = sim_.cluster().CheckPlacement();
+  for (const std::string& pod : check.misplaced_pods) {
+    Fail(now, "placement", absl::StrCat("pod ", pod));
+  }
+  for (const std::string& node : check.overcommitted_nodes) {
+    Fail(now, "placement", absl::StrCat("node ", node));
+  }
 }
 
 void Checker::AtEnd(absl::Time now) {

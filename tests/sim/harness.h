@@ -25,6 +25,10 @@
 //                 to be consumed), termination protection on its instance,
 //                 and before its deadline a do-not-disrupt pod on it or a pod
 //                 whose PDB allows no disruption;
+//   placement     after every step, no pod is bound where its node
+//                 selector, required node affinity or host ports forbid,
+//                 and no node's pods request more than its allocatable
+//                 (FakeCluster::CheckPlacement);
 //   determinism   the same seed gives the same timeline, event for event
 //                 (checked by running the seed twice).
 // A run that returns an error is a failure too ("error").

@@ -179,17 +179,26 @@ struct WorkloadModel {
   bool job = false;
 };
 
+// `free_cpu` is the cpu (milli) each of the pool's nodes has left; the
+// workload takes what its replicas need (spread evenly, as the scenario's
+// round-robin places them) and its replicas are cut to what fits, so that
+// the cluster starts as kube-scheduler could have left it.
 std::string RandomWorkload(Rng& rng, const PoolModel& pool, int index,
-                           WorkloadModel& model) {
+                           int& free_cpu, WorkloadModel& model) {
   model.name = absl::StrCat(pool.name, "-w", index);
   model.pool = pool.name;
   model.replicas = rng.Uniform(1, 2 * pool.nodes);
   model.job = rng.Chance(10);
+  const std::string cpu =
+      Pick<std::string>(rng, {"100m", "200m", "250m", "500m"});
+  int cpu_milli = std::stoi(cpu);
+  if (free_cpu < cpu_milli) cpu_milli = 10;  // Nearly full: a small one.
+  model.replicas = std::min(model.replicas, free_cpu / cpu_milli * pool.nodes);
+  free_cpu -= cpu_milli * ((model.replicas + pool.nodes - 1) / pool.nodes);
   std::string out = absl::StrFormat(
-      "      - {name: %s, nodePool: %s, replicas: %d, cpu: %s, memory: %s, "
+      "      - {name: %s, nodePool: %s, replicas: %d, cpu: %dm, memory: %s, "
       "terminationGracePeriod: %s",
-      model.name, pool.name, model.replicas,
-      Pick<std::string>(rng, {"100m", "200m", "250m", "500m"}),
+      model.name, pool.name, model.replicas, cpu_milli,
       Pick<std::string>(rng, {"128Mi", "256Mi", "512Mi", "1Gi"}),
       Pick<std::string>(rng, {"0s", "10s", "30s", "60s", "90s"}));
   if (model.job) absl::StrAppend(&out, ", job: true");
@@ -342,9 +351,13 @@ std::string RandomScenarioYaml(uint64_t seed) {
   }
   for (const PoolModel& p : pools) {
     const int count = rng.Uniform(1, 3);
+    int free_cpu = 0;  // Per node, less the daemon set's 50m.
+    for (const InstanceTypeModel& t : Catalogue()) {
+      if (t.name == p.node_type) free_cpu = t.cpu * 1000 - 50;
+    }
     for (int i = 0; i < count; ++i) {
       WorkloadModel w;
-      absl::StrAppend(&yaml, RandomWorkload(rng, p, i, w));
+      absl::StrAppend(&yaml, RandomWorkload(rng, p, i, free_cpu, w));
       workloads.push_back(w);
     }
   }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "karpenter/conditions.h"
 #include "karpenter/testing/builders.h"
@@ -263,6 +264,48 @@ TEST_CASE("fake cluster scheduler: a succeeded Job pod is not replaced",
   CHECK(absl::IsNotFound(env.cluster->SucceedPod({"default", "nope", ""})));
   CHECK(absl::IsFailedPrecondition(
       env.cluster->SucceedPod({"default", "job-1", "other-uid"})));
+}
+
+TEST_CASE("fake cluster scheduler: CheckPlacement finds what a filter forbids",
+          "[fake-cluster]") {
+  SECTION("first node: the replacement overcommits n2") {
+    Env env(Placement::kFirstNode, /*spare_node=*/true);
+    CHECK(env.cluster->CheckPlacement().overcommitted_nodes.empty());
+    env.Replace();
+    const PlacementCheck check = env.cluster->CheckPlacement();
+    CHECK(check.overcommitted_nodes ==
+          std::vector<std::string>{
+              "n2: cpu requested 3300m of 2000m allocatable"});
+    CHECK(check.misplaced_pods.empty());
+    CHECK(check.pending_pods.empty());
+  }
+  SECTION("kube-scheduler: nothing fits, the replacement is pending") {
+    Env env(Placement::kKubeScheduler, /*spare_node=*/false);
+    env.Replace();
+    const PlacementCheck check = env.cluster->CheckPlacement();
+    CHECK(check.overcommitted_nodes.empty());
+    CHECK(check.pending_pods ==
+          std::vector<std::string>{"default/" +
+                                   env.Replacement().metadata().name()});
+  }
+  SECTION("a pod added on a node its selector and ports forbid") {
+    Env env(Placement::kFirstNode, /*spare_node=*/true);
+    v1::Pod pinned = CpuPod("pinned", "n3", "100m");
+    (*pinned.mutable_spec()->mutable_node_selector())["karpenter.sh/nodepool"] =
+        "other";
+    v1::ContainerPort* port =
+        pinned.mutable_spec()->mutable_containers(0)->add_ports();
+    port->set_host_port(8080);
+    v1::Pod twin = CpuPod("twin", "n3", "100m");
+    *twin.mutable_spec()->mutable_containers(0)->add_ports() = *port;
+    REQUIRE(env.cluster->AddPod(pinned).ok());
+    REQUIRE(env.cluster->AddPod(twin).ok());
+    CHECK(env.cluster->CheckPlacement().misplaced_pods ==
+          std::vector<std::string>{
+              "default/pinned: node n3 does not match its nodeSelector",
+              "default/twin: host port 8080/TCP also bound by default/pinned "
+              "on node n3"});
+  }
 }
 
 }  // namespace

@@ -67,6 +67,9 @@ TEST_CASE("simulation: the bundled rollout replaces every drifted node",
   CHECK(s.unfinished.empty());
   CHECK(s.pdb_violations == 0);
   CHECK(s.budget_exceeded == 0);
+  CHECK(s.misplaced_pods.empty());
+  CHECK(s.overcommitted_nodes.empty());
+  CHECK(s.pending_pods.empty());
   CHECK(s.evictions_429 >= 5);
   // Drift replaces a node, or deletes it when its pods fit elsewhere; a
   // replacement command may launch more than one NodeClaim (the pods of

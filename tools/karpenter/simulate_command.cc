@@ -40,7 +40,10 @@ constexpr char kSimulateUsage[] =
     "cluster time in seconds. Prints a timeline (time, node, event) and a\n"
     "summary: nodes replaced, evictions and 429s, the longest drain, the\n"
     "peak of disrupting nodes per NodePool against its budget, and the\n"
-    "checks that no budget or PDB was exceeded and no instance leaked.\n"
+    "checks that no budget or PDB was exceeded, no instance leaked, no pod\n"
+    "is bound where kube-scheduler's filters forbid and no node is over its\n"
+    "allocatable; the pods left pending are listed. Pods are bound as\n"
+    "kube-scheduler binds them (filters, then its default scores).\n"
     "\n"
     "SCENARIO is a YAML or JSON file: a cluster dump, as printed by\n"
     "  kubectl get "
@@ -70,9 +73,9 @@ constexpr char kSimulateUsage[] =
     "                   instead of the scenario's spec.instanceTypes\n"
     "--no-progress      no progress bar (shown on a terminal otherwise)\n"
     "\n"
-    "Exit status: 0 when the run ended with no budget or PDB exceeded and\n"
-    "no instance leaked, 1 when one was, 2 with a one-line message on bad\n"
-    "usage or a bad scenario.\n";
+    "Exit status: 0 when the run ended with no budget or PDB exceeded, no\n"
+    "instance leaked, no pod misplaced and no node overcommitted, 1 when\n"
+    "one was, 2 with a one-line message on bad usage or a bad scenario.\n";
 
 struct SimulateArgs {
   std::optional<std::string> scenario;
@@ -216,6 +219,16 @@ void PrintTimeline(const std::vector<testing::SimulationEvent>& events,
   PrintTable(rows, out);
 }
 
+// "0", or the count and the first five entries.
+std::string Listed(const std::vector<std::string>& items) {
+  if (items.empty()) return "0";
+  constexpr size_t kShown = 5;
+  std::vector<std::string> shown(
+      items.begin(), items.begin() + std::min(items.size(), kShown));
+  return absl::StrCat(items.size(), " (", absl::StrJoin(shown, ", "),
+                      items.size() > kShown ? ", ..." : "", ")");
+}
+
 std::string Peaks(const testing::SimulationSummary& s) {
   std::vector<std::string> parts;
   for (const testing::NodePoolPeak& p : s.budget_peaks) {
@@ -253,6 +266,9 @@ void PrintSummary(const std::string& name, const testing::SimulationSummary& s,
                           absl::StrJoin(s.leaked_instances, ", "), ")")},
       {"unfinished",
        s.unfinished.empty() ? "none" : absl::StrJoin(s.unfinished, ", ")},
+      {"misplaced pods", Listed(s.misplaced_pods)},
+      {"overcommitted", Listed(s.overcommitted_nodes)},
+      {"pending pods", Listed(s.pending_pods)},
   };
   out << "\nSummary\n";
   for (auto& row : rows) row[0] = "  " + row[0];
@@ -304,6 +320,11 @@ v1::SimulationReport ToReport(const std::string& name,
   ps.set_pdb_violations(s.pdb_violations);
   for (const std::string& l : s.leaked_instances) ps.add_leaked_instances(l);
   for (const std::string& u : s.unfinished) ps.add_unfinished(u);
+  for (const std::string& m : s.misplaced_pods) ps.add_misplaced_pods(m);
+  for (const std::string& o : s.overcommitted_nodes) {
+    ps.add_overcommitted_nodes(o);
+  }
+  for (const std::string& p : s.pending_pods) ps.add_pending_pods(p);
   return report;
 }
 
@@ -325,7 +346,8 @@ std::string Chart(const std::string& name, const testing::Simulation& sim) {
 
 bool Clean(const testing::SimulationSummary& s) {
   return s.budget_exceeded == 0 && s.pdb_violations == 0 &&
-         s.leaked_instances.empty();
+         s.leaked_instances.empty() && s.misplaced_pods.empty() &&
+         s.overcommitted_nodes.empty();
 }
 
 }  // namespace

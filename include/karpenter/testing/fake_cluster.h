@@ -155,6 +155,20 @@ struct FakeClusterOptions {
   bool record_call_log = true;
 };
 
+// CheckPlacement's findings: where the pods bound now break a Filter rule.
+struct PlacementCheck {
+  // "namespace/name: why" of bound, non-terminal pods whose node does not
+  // match their nodeSelector or required node affinity, or whose host port
+  // another such pod on the node also binds; sorted.
+  std::vector<std::string> misplaced_pods;
+  // "node: cpu requested 4100m of 4000m allocatable" (milli-units) for
+  // each node and resource where the node's non-terminal
+  // pods request more than status.allocatable of some resource; sorted.
+  std::vector<std::string> overcommitted_nodes;
+  // "namespace/name" of active pods with no node; sorted.
+  std::vector<std::string> pending_pods;
+};
+
 // The ClusterView methods, for FailNext().
 enum class FakeMethod {
   kRead,
@@ -325,6 +339,14 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // more. A pod already terminal is left as it is. Not a ClusterView call.
   // Errors: NotFound; FailedPrecondition if `pod.uid` is set and differs.
   absl::Status SucceedPod(const PodRef& pod);
+
+  // An invariant check over the store as it is now (PlacementCheck): no pod
+  // bound where its node selector, required node affinity or host ports
+  // forbid, no node over its allocatable (requests as
+  // scheduling::PodRequests; a quantity that does not parse counts 0), and
+  // the pods still pending. Taints are not checked: a NoSchedule taint
+  // added after a pod was bound does not move it. O(pods). Not logged.
+  PlacementCheck CheckPlacement();
 
   // The objects Read() would build its snapshot from, as of now, for a
   // caller that keeps a copy to serve later (a lagging cache). Not a

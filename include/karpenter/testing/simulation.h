@@ -201,6 +201,13 @@ struct SimulationSummary {
   std::vector<std::string> leaked_instances;
   // Nodes (or NodeClaims without a Node) still deleting at the end, sorted.
   std::vector<std::string> unfinished;
+  // FakeCluster::CheckPlacement() at the end: pods bound where their node
+  // selector, required node affinity or host ports forbid, and nodes whose
+  // pods request more than their allocatable (must be empty), and the pods
+  // left pending.
+  std::vector<std::string> misplaced_pods;
+  std::vector<std::string> overcommitted_nodes;
+  std::vector<std::string> pending_pods;
 };
 
 class Simulation {
