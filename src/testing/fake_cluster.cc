@@ -165,6 +165,12 @@ absl::Status FakeCluster::SetNodeReady(absl::string_view node, bool ready) {
   return state_->SetNodeReady(node, ready, now);
 }
 
+bool FakeCluster::HasUnschedulablePods() {
+  internal::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  return state_->HasUnscheduled();
+}
+
 PlacementCheck FakeCluster::CheckPlacement() {
   internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());

@@ -232,6 +232,7 @@ class FakeClusterState {
   absl::Status SucceedPod(const PodRef& ref, absl::Time now);
   // fake_cluster_placement.cc.
   PlacementCheck CheckPlacement() const;
+  bool HasUnscheduled() const { return !unscheduled_.empty(); }
   absl::Status SetNodeClaimStatus(absl::string_view node_claim,
                                   v1::NodeClaimStatus status);
   absl::Status ApplyNodePool(v1::NodePool node_pool);

@@ -22,6 +22,8 @@
 #include "karpenter/catalog.h"
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/orchestrator.h"
+#include "karpenter/disruption/scheduler.h"
+#include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/recorders.h"
@@ -349,6 +351,11 @@ class Simulation::World {
   absl::Status CreateControllers();
   absl::Status RunTermination(absl::Time now);
   absl::Status RunLifecycle(absl::Time now);
+  // Karpenter's provisioner (pkg/controllers/provisioning): batches the
+  // pods kube-scheduler left Unschedulable (1 s idle, 10 s at most), then
+  // launches the NodeClaims its scheduler asks for (Scheduler::Provision)
+  // and nominates the pods to them until their nodes are Ready.
+  absl::Status RunProvisioner(absl::Time now);
   absl::Status Observe(absl::Time now);
   void ObserveCalls(const snapshot::Snapshot& s, absl::Time now);
   void ObserveNodes(const snapshot::Snapshot& s, absl::Time now);
@@ -397,6 +404,15 @@ class Simulation::World {
   // The nodes ObserveBudgets counted as disrupting after the last step.
   std::set<std::string> disrupting_nodes_;
   std::map<std::string, NodePoolPeak> peaks_;
+  // The provisioner's batch: when it opened and when a pod last joined it,
+  // the pods in it, and the pods nominated to launched NodeClaims (pod key
+  // -> NodeClaim name).
+  std::optional<absl::Time> batch_start_;
+  absl::Time batch_last_;
+  std::set<std::string> batch_pods_;
+  std::map<std::string, std::string> nominated_;
+  absl::Time provisioner_wake_ = absl::InfiniteFuture();
+  int64_t provisioned_ = 0;
 };
 
 absl::Status Simulation::World::Build(snapshot::ObjectSet cluster) {
@@ -758,6 +774,140 @@ absl::Status Simulation::World::RunLifecycle(absl::Time now) {
   return absl::OkStatus();
 }
 
+absl::Status Simulation::World::RunProvisioner(absl::Time now) {
+  provisioner_wake_ = absl::InfiniteFuture();
+  if (!cluster_->HasUnschedulablePods()) {
+    batch_start_.reset();
+    batch_pods_.clear();
+    nominated_.clear();
+    return absl::OkStatus();
+  }
+  KARPENTER_ASSIGN_OR_RETURN(snapshot::Snapshot s, cluster_->Read());
+  // A nomination lasts while its NodeClaim exists and has no Ready node.
+  std::set<std::string> in_flight;
+  for (const v1::NodeClaim& c : s.node_claims()) {
+    if (c.metadata().has_deletion_timestamp()) continue;
+    const std::string& node = c.status().node_name();
+    bool ready = false;
+    if (!node.empty()) {
+      for (const v1::Node& n : s.nodes()) {
+        if (n.metadata().name() == node) {
+          ready = IsConditionTrue(n.status().conditions(),
+                                  well_known::kConditionTypeReady);
+        }
+      }
+    }
+    if (!ready) in_flight.insert(c.metadata().name());
+  }
+  std::vector<snapshot::PodIndex> pods;
+  std::set<std::string> keys;
+  for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
+    if (!s.PodIsUnbound(p)) continue;
+    const v1::Pod pod = s.DecodePod(p);
+    if (drain::IsTerminal(pod) || drain::IsTerminating(pod) ||
+        drain::IsOwnedByDaemonSet(pod) || drain::IsOwnedByNode(pod)) {
+      continue;
+    }
+    const v1::Condition* c = FindCondition(
+        pod.status().conditions(), well_known::kConditionTypePodScheduled);
+    if (c == nullptr || c->status() != well_known::kConditionFalse ||
+        c->reason() != "Unschedulable") {
+      continue;
+    }
+    const std::string key = s.PodKey(p);
+    const auto nominated = nominated_.find(key);
+    if (nominated != nominated_.end() &&
+        in_flight.contains(nominated->second)) {
+      continue;
+    }
+    pods.push_back(p);
+    keys.insert(key);
+  }
+  if (pods.empty()) {
+    batch_start_.reset();
+    batch_pods_.clear();
+    return absl::OkStatus();
+  }
+  // Batching (provisioner.go, batcher.go): 1 s idle, 10 s at most.
+  if (!batch_start_) batch_start_ = now;
+  for (const std::string& key : keys) {
+    if (batch_pods_.insert(key).second) batch_last_ = now;
+  }
+  const absl::Time idle_end = batch_last_ + absl::Seconds(1);
+  const absl::Time max_end = *batch_start_ + absl::Seconds(10);
+  if (now < idle_end && now < max_end) {
+    provisioner_wake_ = std::min(idle_end, max_end);
+    return absl::OkStatus();
+  }
+  batch_start_.reset();
+  batch_pods_.clear();
+
+  InstanceTypeCatalog catalog;
+  for (const v1::NodePool& pool : s.node_pools()) {
+    absl::StatusOr<std::vector<InstanceType>> types =
+        observed_cloud_->GetInstanceTypes(pool);
+    if (types.ok()) catalog[pool.metadata().name()] = *std::move(types);
+  }
+  disruption::SimulatorOptions sim;
+  sim.now = now;
+  sim.include_pending_pods = true;
+  absl::StatusOr<disruption::Scheduler> scheduler =
+      disruption::Scheduler::Build(s, catalog, sim);
+  if (!scheduler.ok()) {
+    Emit(now, "", "ProvisioningFailed", StatusText(scheduler.status()));
+    return absl::OkStatus();
+  }
+  const disruption::Scheduler::Provisioned out = scheduler->Provision(pods);
+  for (size_t i = 0; i < out.node_claims.size(); ++i) {
+    const disruption::Replacement& r = out.node_claims[i];
+    v1::NodeClaim claim = r.node_claim;
+    const std::string name =
+        absl::StrFormat("%s-p%04d", r.node_pool, ++provisioned_);
+    claim.mutable_metadata()->set_name(name);
+    (*claim.mutable_metadata()
+          ->mutable_labels())[std::string(well_known::kNodePoolLabelKey)] =
+        r.node_pool;
+    claim.mutable_metadata()->add_finalizers(
+        std::string(well_known::kTerminationFinalizer));
+    absl::StatusOr<Instance> instance = observed_cloud_->Create(claim);
+    if (!instance.ok()) {
+      Emit(now, name, "ProvisioningFailed",
+           absl::StrCat("launch for ", out.claim_pods[i].size(),
+                        " pod(s): ", StatusText(instance.status())));
+      continue;
+    }
+    claim.mutable_status()->set_provider_id(instance->provider_id);
+    claim.mutable_status()->set_image_id(instance->image_id);
+    if (absl::Status created = cluster_->CreateNodeClaim(claim);
+        !created.ok()) {
+      observed_cloud_->Delete(instance->provider_id).IgnoreError();
+      Emit(now, name, "ProvisioningFailed",
+           absl::StrCat("create NodeClaim: ", StatusText(created)));
+      continue;
+    }
+    for (snapshot::PodIndex p : out.claim_pods[i]) {
+      nominated_[s.PodKey(p)] = name;
+    }
+    std::vector<std::string> types(
+        r.instance_types.begin(),
+        r.instance_types.begin() +
+            std::min<size_t>(r.instance_types.size(), 3));
+    Emit(now, name, "Provisioned",
+         absl::StrFormat("%d pending pod(s) -> NodePool %s, %s%s",
+                         out.claim_pods[i].size(), r.node_pool,
+                         absl::StrJoin(types, ", "),
+                         r.instance_types.size() > 3 ? ", ..." : ""));
+  }
+  if (!out.unschedulable.empty()) {
+    Emit(now, "", "ProvisioningFailed",
+         absl::StrCat(out.unschedulable.size(),
+                      " pending pod(s) fit no NodePool; ",
+                      s.PodKey(out.unschedulable.front().first), ": ",
+                      out.unschedulable.front().second));
+  }
+  return absl::OkStatus();
+}
+
 void Simulation::World::ObserveCalls(const snapshot::Snapshot& s,
                                      absl::Time now) {
   absl::flat_hash_map<std::string, std::string> pod_node;
@@ -1076,6 +1226,9 @@ absl::Status Simulation::World::Step(absl::Time now) {
     executor_seen_ = version_;
     KARPENTER_RETURN_IF_ERROR(RunTermination(now));
   }
+  if (options_.provisioning) {
+    KARPENTER_RETURN_IF_ERROR(RunProvisioner(now));
+  }
   if ((lifecycle_wake_.has_value() && *lifecycle_wake_ <= now) ||
       lifecycle_seen_ != version_ || cloud_event_ <= now) {
     lifecycle_seen_ = version_;
@@ -1092,6 +1245,7 @@ absl::Time Simulation::World::NextTime(absl::Time now, absl::Time end) const {
   absl::Time next = std::min(
       {runner_wake_, executor_wake_, end, cluster_event_, cloud_event_});
   if (lifecycle_wake_) next = std::min(next, *lifecycle_wake_);
+  next = std::min(next, provisioner_wake_);
   if (next_change_ < changes_.size()) {
     next = std::min(next, changes_[next_change_].at);
   }

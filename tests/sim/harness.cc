@@ -16,9 +16,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/conditions.h"
 #include "karpenter/duration.h"
+#include "karpenter/scheduling/provision.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/scenario.h"
+#include "karpenter/time_util.h"
 #include "random_scenario.h"
 
 namespace karpenter::sim {
@@ -75,6 +78,7 @@ class Checker {
                          const snapshot::Snapshot& s);
   void CheckBound(absl::Time now, const snapshot::Snapshot& s);
   void CheckPlacement(absl::Time now);
+  void CheckPending(absl::Time now);
   // The drain deadline of `node`: its (or its NodeClaim's) deletion plus the
   // NodeClaim's terminationGracePeriod; nullopt without one.
   std::optional<absl::Time> DeadlineOf(const snapshot::Snapshot& s,
@@ -369,6 +373,43 @@ void Checker::CheckPlacement(absl::Time now) {
 void Checker::AtEnd(absl::Time now) {
   for (const std::string& pid : sim_.Summary().leaked_instances) {
     Fail(now, "leak", absl::StrCat("instance ", pid, " has no NodeClaim"));
+  }
+  CheckPending(now);
+}
+
+void Checker::CheckPending(absl::Time now) {
+  // Faults may keep a launch failing; give the provisioner the bound after
+  // the last one.
+  if (now < last_fault_ + kTerminationBound) return;
+  absl::StatusOr<snapshot::Snapshot> s = sim_.cluster().Read();
+  if (!s.ok()) return;
+  InstanceTypeCatalog catalog;
+  for (const v1::NodePool& pool : s->node_pools()) {
+    absl::StatusOr<std::vector<InstanceType>> types =
+        sim_.cloud().GetInstanceTypes(pool);
+    if (types.ok()) catalog[pool.metadata().name()] = *std::move(types);
+  }
+  absl::StatusOr<v1::ProvisionReport> report =
+      scheduling::Provision(*s, catalog, {.now = now});
+  if (!report.ok()) return;
+  std::set<std::string> placeable;
+  for (const v1::ProvisionExisting& e : report->existing()) {
+    placeable.insert(e.pods().begin(), e.pods().end());
+  }
+  for (const v1::ProvisionNodeClaim& c : report->node_claims()) {
+    placeable.insert(c.pods().begin(), c.pods().end());
+  }
+  for (snapshot::PodIndex p = 0; p < s->pod_count(); ++p) {
+    if (!s->PodIsUnbound(p) || !placeable.contains(s->PodKey(p))) continue;
+    const v1::Pod pod = s->DecodePod(p);
+    const v1::Condition* c =
+        FindCondition(pod.status().conditions(), "PodScheduled");
+    if (c == nullptr || !c->has_last_transition_time()) continue;
+    const absl::Time since = TimeFromProto(c->last_transition_time());
+    if (now - since < kTerminationBound) continue;
+    Fail(now, "pending",
+         absl::StrCat("pod ", s->PodKey(p), " pending since ",
+                      FormatRfc3339(since), " though a node could hold it"));
   }
 }
 

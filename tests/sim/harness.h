@@ -29,6 +29,10 @@
 //                 selector, required node affinity or host ports forbid,
 //                 and no node's pods request more than its allocatable
 //                 (FakeCluster::CheckPlacement);
+//   pending       at the end, no pod has been Unschedulable for
+//                 kTerminationBound (after the last fault) while an existing
+//                 node or a NodeClaim Karpenter's provisioner would launch
+//                 could hold it (scheduling::Provision);
 //   determinism   the same seed gives the same timeline, event for event
 //                 (checked by running the seed twice).
 // A run that returns an error is a failure too ("error").

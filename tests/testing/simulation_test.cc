@@ -215,6 +215,44 @@ std::unique_ptr<Simulation> RunAsCli(const std::string& text) {
   return sim;
 }
 
+TEST_CASE("simulation: the provisioner launches nodes for pending pods",
+          "[simulation]") {
+  // Two nodes run 30 web pods each (3 of 4 cpu). Deleting one leaves 30
+  // pods to place and 1 cpu free: 10 fit, 20 are Unschedulable until the
+  // provisioner's NodeClaim registers.
+  const std::string text = absl::StrCat(kSmallPool, SmallScenario(2, 60, R"(
+    - at: 1m
+      deleteNode: pool-01
+)"));
+  SECTION("on (the default)") {
+    std::unique_ptr<Simulation> sim = Make(text);
+    REQUIRE(sim->Run().ok());
+    const SimulationSummary s = sim->Summary();
+    CHECK(s.pending_pods.empty());
+    CHECK(s.misplaced_pods.empty());
+    CHECK(s.overcommitted_nodes.empty());
+    CHECK(s.nodes_launched == 1);
+    int provisioned = 0;
+    for (const SimulationEvent& e : sim->timeline()) {
+      if (e.kind != "Provisioned") continue;
+      ++provisioned;
+      CHECK(e.message == "20 pending pod(s) -> NodePool pool, m5.xlarge");
+      CHECK(First(*sim, "NodeClaimCreated", e.node) != nullptr);
+      CHECK(First(*sim, "NodeInitialized", e.node) != nullptr);
+    }
+    CHECK(provisioned == 1);
+  }
+  SECTION("off: the pods wait") {
+    SimulationOptions options;
+    options.provisioning = false;
+    std::unique_ptr<Simulation> sim = Make(text, options);
+    REQUIRE(sim->Run().ok());
+    const SimulationSummary s = sim->Summary();
+    CHECK(s.pending_pods.size() == 20);
+    CHECK(s.nodes_launched == 0);
+  }
+}
+
 TEST_CASE("simulation: injected 429s are counted and the drain still ends",
           "[simulation]") {
   std::unique_ptr<Simulation> sim = Make(Small(R"(

@@ -348,6 +348,11 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // added after a pod was bound does not move it. O(pods). Not logged.
   PlacementCheck CheckPlacement();
 
+  // Whether some pod waits for the scheduler (kKubeScheduler: queued or
+  // Unschedulable); false with kFirstNode. Cheap: for a provisioner that
+  // reads the cluster only when there is something to provision.
+  bool HasUnschedulablePods();
+
   // The objects Read() would build its snapshot from, as of now, for a
   // caller that keeps a copy to serve later (a lagging cache). Not a
   // ClusterView call: no fault injection, no CallLog line.

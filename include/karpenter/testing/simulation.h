@@ -9,7 +9,10 @@
 //     finalizer, pkg/controllers/node/termination,
 //     pkg/controllers/nodeclaim/lifecycle),
 //   - FakeNodeLifecycle (the kubelet and NodeClaim registration),
-// over FakeCluster (API server, PDBs, ReplicaSets) and FakeCloudProvider.
+//   - a provisioner (Karpenter's, pkg/controllers/provisioning: pods left
+//     Unschedulable get NodeClaims; SimulationOptions::provisioning),
+// over FakeCluster (API server, kube-scheduler, PDBs, ReplicaSets,
+// DaemonSets) and FakeCloudProvider.
 // What a scenario's changes do is described on ScenarioChange in
 // proto/karpenter/v1/scenario.proto; a spot interruption is modelled as
 // Karpenter's interruption controller handles it (pkg/controllers/
@@ -84,6 +87,12 @@ struct SimulationOptions {
   // On, it is skipped with a ScenarioChangeSkipped event instead, for
   // generated scenarios whose changes cannot know what will be left.
   bool skip_inapplicable_changes = false;
+  // Karpenter's provisioner: pods kube-scheduler leaves Unschedulable are
+  // batched (1 s idle, 10 s at most) and get NodeClaims launched for them
+  // (disruption::Scheduler::Provision over the cloud's instance types:
+  // NodePools by weight, limits, topology), which FakeNodeLifecycle turns
+  // into nodes. Off, pending pods wait for capacity to come back.
+  bool provisioning = true;
 
   static disruption::RunnerOptions DefaultRunnerOptions();
   static FakeClusterOptions DefaultClusterOptions();
@@ -99,7 +108,12 @@ struct SimulationOptions {
 //                      first candidate);
 //   CommandRejected    a command failed its 15 s re-validation;
 //   RunnerError        the Runner reported an error applying its plan;
-//   NodeClaimCreated   a NodeClaim appeared (a replacement);
+//   NodeClaimCreated   a NodeClaim appeared (a replacement, or one the
+//                      provisioner launched);
+//   Provisioned        the provisioner launched a NodeClaim (node: its
+//                      name; message: the pods, NodePool, instance types);
+//   ProvisioningFailed pending pods no NodePool can hold, or a launch that
+//                      failed (message: why);
 //   NodeLaunched, NodeRegistered, NodeInitialized  FakeNodeLifecycle steps;
 //   NodeDisrupting     a Node got the karpenter.sh/disrupted taint;
 //   NodeUndisrupted    the taint was removed (a rollback or cleanup);
@@ -170,7 +184,8 @@ struct SimulationSummary {
   absl::Time end;
   int64_t steps = 0;
   // NodeClaims deleted by a command that had replacements, by one without
-  // (deletions, including forceful ones), and replacements initialised.
+  // (deletions, including forceful ones), and NodeClaims initialised
+  // (replacements and those the provisioner launched).
   int64_t nodes_replaced = 0;
   int64_t nodes_deleted = 0;
   int64_t nodes_launched = 0;
