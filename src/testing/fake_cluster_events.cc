@@ -23,9 +23,17 @@ void FakeClusterState::Advance(absl::Time now) {
     auto node = events_.extract(events_.begin());
     ApplyEvent(node.key().first, node.mapped());
   }
-  // kube-scheduler retries unschedulable pods when the cluster changes.
+  // kube-scheduler retries unschedulable pods when the cluster changes,
+  // after their backoff (podInitialBackoffSeconds, 1 s): one pass then for
+  // every change of this instant.
   if (!unscheduled_.empty() && changes_ != changes_at_pass_) {
-    RunScheduler(now);
+    changes_at_pass_ = changes_;
+    const absl::Time at = now + kSchedulingBackoff;
+    if (schedule_at_.insert(at).second) {
+      Event e;
+      e.kind = EventKind::kSchedule;
+      PushEvent(at, std::move(e));
+    }
   }
 }
 

@@ -57,6 +57,10 @@ namespace karpenter::testing::internal {
 
 using PodId = uint64_t;
 
+// kube-scheduler's podInitialBackoffSeconds: an Unschedulable pod is retried
+// this long after the cluster changed.
+constexpr absl::Duration kSchedulingBackoff = absl::Seconds(1);
+
 constexpr size_t kMethodCount = 13;
 constexpr size_t kResultCount = 6;
 

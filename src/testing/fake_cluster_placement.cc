@@ -207,12 +207,22 @@ void FakeClusterState::RunScheduler(absl::Time now) {
   };
   std::vector<Queued> queue;
   queue.reserve(unscheduled_.size());
-  for (PodId id : unscheduled_) {
-    const PodRecord& r = pods_.at(id);
-    const std::optional<snapshot::PodIndex> index =
-        snap.FindPod(r.pod.metadata().namespace_(), r.pod.metadata().name());
-    if (!index) continue;  // Cannot happen: the mirror was just synced.
-    queue.push_back({r.pod.spec().priority(), id, *index});
+  // The mirror holds the pods in PodId order (fake_cluster_mirror.cc), so a
+  // pod's index is its rank in pods_; checked by name, else looked up.
+  snapshot::PodIndex rank = 0;
+  auto next = unscheduled_.begin();
+  for (auto it = pods_.begin(); it != pods_.end() && next != unscheduled_.end();
+       ++it, ++rank) {
+    if (it->first != *next) continue;
+    const PodRecord& r = it->second;
+    std::optional<snapshot::PodIndex> index = rank;
+    if (rank >= snap.pod_count() ||
+        snap.PodName(rank) != r.pod.metadata().name()) {
+      index =
+          snap.FindPod(r.pod.metadata().namespace_(), r.pod.metadata().name());
+    }
+    if (index) queue.push_back({r.pod.spec().priority(), *next, *index});
+    ++next;
   }
   std::stable_sort(
       queue.begin(), queue.end(),

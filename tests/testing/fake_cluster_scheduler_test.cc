@@ -127,10 +127,15 @@ TEST_CASE(
 
   // A node too small for it does not take it.
   REQUIRE(env.cluster->AddNode(CapNode("n3-small", "1")).ok());
+  REQUIRE(env.cluster->RunUntil(env.clock, env.clock.Now() + absl::Seconds(1))
+              .ok());
   CHECK(env.ReplacementNode().empty());
 
-  // A node with room does, at the next call.
+  // A node with room does, after kube-scheduler's 1 s backoff.
   REQUIRE(env.cluster->AddNode(CapNode("n4", "2")).ok());
+  CHECK(env.ReplacementNode().empty());
+  REQUIRE(env.cluster->RunUntil(env.clock, env.clock.Now() + absl::Seconds(1))
+              .ok());
   CHECK(env.ReplacementNode() == "n4");
   // And it becomes Ready after ready_delay (10 s).
   REQUIRE(env.cluster->RunUntil(env.clock, env.clock.Now() + absl::Seconds(10))

@@ -147,7 +147,8 @@ struct FakeClusterOptions {
   //     creation). One pass binds every pod that became pending at an
   //     instant; a pod that fits nowhere stays Pending with PodScheduled
   //     False, reason Unschedulable and kube-scheduler's message, and is
-  //     retried at the first call after anything in the cluster changed.
+  //     retried 1 s (kube-scheduler's initial backoff) after anything in
+  //     the cluster changed: one pass for all the changes of an instant.
   enum class Placement { kFirstNode, kKubeScheduler };
   Placement placement = Placement::kFirstNode;
   uint64_t scheduler_seed = 0;
