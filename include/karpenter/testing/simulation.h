@@ -61,7 +61,9 @@ inline constexpr int kMaxExecutorRepeats = 8;
 struct SimulationOptions {
   // Default: rollout kBudget (Karpenter's behaviour: only the budgets pace
   // disruption), Karpenter's budget count (count_replacement_pairs_once
-  // false), and controller.poll_interval set from `poll_interval` below.
+  // false), Karpenter's drift pacing (one_drift_command_per_pass: each
+  // drift simulation sees the pods of the nodes earlier commands drain),
+  // and controller.poll_interval set from `poll_interval` below.
   disruption::RunnerOptions runner = DefaultRunnerOptions();
   termination::ExecutorOptions executor;
   // The fakes' options. Defaults: kube-scheduler placement and the call logs
