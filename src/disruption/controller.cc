@@ -389,14 +389,23 @@ bool NodeIsReady(const v1::Node& node) {
 
 // Karpenter counts the candidates of queued commands as disrupting through
 // its in-memory MarkedForDeletion; a snapshot only shows what is persisted
-// (deleting, NotReady), so the in-flight nodes that neither covers are
-// added here, before any method consumes the budgets.
+// and what the budget mapping counts (a NodeClaim deleting, a NotReady
+// node; InstanceTerminating leaves the count), so the in-flight nodes that
+// neither covers are added here, before any method consumes the budgets.
+// A Node deleting while its NodeClaim is not (a `kubectl delete node` of a
+// candidate in flight) is one of them: the mapping does not count it.
 void CountInFlightAsDisrupting(const CandidatePool& pool,
                                budget::BudgetMapping& budgets) {
   std::map<std::string, int64_t, std::less<>> extra;
   const snapshot::Snapshot& snap = pool.snapshot();
   for (const ManagedClaim& claim : pool.managed_claims()) {
-    if (!claim.in_flight || claim.deleting || !claim.facts.has_node) continue;
+    if (!claim.in_flight || !claim.facts.has_node) continue;
+    const v1::NodeClaim& nc = snap.node_claims()[claim.facts.node_claim];
+    if (nc.metadata().has_deletion_timestamp() ||
+        IsConditionTrue(nc.status().conditions(),
+                        well_known::kConditionTypeInstanceTerminating)) {
+      continue;
+    }
     if (!NodeIsReady(snap.nodes()[claim.facts.node])) continue;
     ++extra[claim.facts.node_pool_name];
   }

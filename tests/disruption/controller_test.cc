@@ -302,6 +302,25 @@ TEST_CASE("controller: in-flight nodes count against the budget",
   }
 }
 
+TEST_CASE("controller: an in-flight node deleted by hand still counts",
+          "[controller]") {
+  // `kubectl delete node` of a candidate whose command is in flight: the
+  // Node is deleting, its NodeClaim not yet. The budget mapping counts a
+  // deleting NodeClaim only, so the queue's mark must count this one (the
+  // harness's seed 4454 started a second drift command here).
+  World w;
+  w.Pool({.consolidate_after = "Never"})
+      .Budget("1")
+      .BusyNode({.name = "a-inflight", .deleted = kT0 - absl::Seconds(10)})
+      .BusyNode({.name = "b-drift"});
+  w.ProviderDrift("a-inflight").ProviderDrift("b-drift");
+  w.inputs.in_flight.insert("aws:///a-inflight");
+  const Plan plan = w.Decide();
+  CHECK(plan.commands.empty());
+  CHECK(CodeOf(plan, "b-drift") == reasons::kBudgetExhausted);
+  CHECK(RemainingDrifted(plan, "default") == 0);
+}
+
 TEST_CASE("controller: count_replacement_pairs_once takes 20 percent of 5",
           "[controller]") {
   World w;
