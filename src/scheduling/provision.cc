@@ -12,7 +12,6 @@
 #include "karpenter/well_known.h"
 
 namespace karpenter::scheduling {
-namespace {
 
 // Karpenter's pod.IsProvisionable: unbound, not terminal, not terminating,
 // not owned by a DaemonSet or a Node (node overhead, not a reason to launch
@@ -28,8 +27,6 @@ bool IsProvisionable(const v1::Pod& pod) {
   return c != nullptr && c->status() == "False" &&
          c->reason() == "Unschedulable";
 }
-
-}  // namespace
 
 absl::StatusOr<v1::ProvisionReport> Provision(
     const snapshot::Snapshot& snapshot, const InstanceTypeCatalog& catalog,

@@ -274,8 +274,9 @@ absl::Status FakeClusterState::CheckMirror() const {
     if (*memo != fresh) {
       return absl::InternalError(absl::StrCat(
           "pdb ", pdb.key, ": kept counts (healthy ", memo->current_healthy,
-          ", expected ", memo->expected_pods, ") differ from a recount (healthy ",
-          fresh.current_healthy, ", expected ", fresh.expected_pods, ")"));
+          ", expected ", memo->expected_pods,
+          ") differ from a recount (healthy ", fresh.current_healthy,
+          ", expected ", fresh.expected_pods, ")"));
     }
   }
   const snapshot::ObjectSet fake = Export();

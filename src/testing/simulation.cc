@@ -23,8 +23,8 @@
 #include "karpenter/conditions.h"
 #include "karpenter/disruption/orchestrator.h"
 #include "karpenter/disruption/scheduler.h"
-#include "karpenter/drain/classify.h"
 #include "karpenter/duration.h"
+#include "karpenter/scheduling/provision.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/recorders.h"
 #include "karpenter/time_util.h"
@@ -803,17 +803,7 @@ absl::Status Simulation::World::RunProvisioner(absl::Time now) {
   std::set<std::string> keys;
   for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
     if (!s.PodIsUnbound(p)) continue;
-    const v1::Pod pod = s.DecodePod(p);
-    if (drain::IsTerminal(pod) || drain::IsTerminating(pod) ||
-        drain::IsOwnedByDaemonSet(pod) || drain::IsOwnedByNode(pod)) {
-      continue;
-    }
-    const v1::Condition* c = FindCondition(
-        pod.status().conditions(), well_known::kConditionTypePodScheduled);
-    if (c == nullptr || c->status() != well_known::kConditionFalse ||
-        c->reason() != "Unschedulable") {
-      continue;
-    }
+    if (!scheduling::IsProvisionable(s.DecodePod(p))) continue;
     const std::string key = s.PodKey(p);
     const auto nominated = nominated_.find(key);
     if (nominated != nominated_.end() &&

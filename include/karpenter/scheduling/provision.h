@@ -40,6 +40,11 @@ struct ProvisionOptions {
   absl::Time now = absl::UnixEpoch();
 };
 
+// Karpenter's pod.IsProvisionable (provisioner.go GetPendingPods): no
+// spec.nodeName, not terminal, not terminating, not owned by a DaemonSet or
+// a Node, and condition PodScheduled False with reason Unschedulable.
+bool IsProvisionable(const v1::Pod& pod);
+
 // The report for the pending pods of `snapshot` with the instance types of
 // `catalog` (NodePool name -> types; a NodePool absent from it launches
 // nothing): `existing` by node name, each node's pods in placement order;
