@@ -2115,8 +2115,7 @@ Tally& SimulationPass::TallyOf(const scheduling::PodSelectorClause& clause,
   for (; t.scanned < records_.size(); ++t.scanned) {
     const ClaimRecord& rec = records_[t.scanned];
     const v1::Pod& shape = b_.snap->PodShape(rec.pod);
-    if (!clause.Matches(shape.metadata().namespace_(),
-                        shape.metadata().labels())) {
+    if (!clause.Matches(shape.metadata())) {
       continue;
     }
     ++t.per_claim[rec.claim];
@@ -2371,8 +2370,7 @@ bool SimulationPass::Narrow(PodIndex p, const Claim& claim,
   for (const HolderGroup& group : holder_groups_) {
     for (const scheduling::AffinityTerm& term :
          group.constraints->anti_affinity) {
-      if (!term.pods.Matches(shape.metadata().namespace_(),
-                             shape.metadata().labels())) {
+      if (!term.pods.Matches(shape.metadata())) {
         continue;
       }
       const std::string& key = term.topology_key;
@@ -2478,8 +2476,7 @@ std::optional<std::string> SimulationPass::ClaimsBlock(PodIndex p,
     for (const scheduling::AffinityTerm& term :
          group.constraints->anti_affinity) {
       if (term.topology_key == hostname ||
-          !term.pods.Matches(shape.metadata().namespace_(),
-                             shape.metadata().labels())) {
+          !term.pods.Matches(shape.metadata())) {
         continue;
       }
       const auto l = labels.find(term.topology_key);
@@ -3184,6 +3181,8 @@ constexpr int64_t kLeastAllocatedWeight = 1;
 constexpr int64_t kBalancedWeight = 1;
 constexpr int64_t kTaintTolerationWeight = 3;
 constexpr int64_t kNodeAffinityWeight = 2;
+constexpr int64_t kPodTopologySpreadWeight = 2;
+constexpr int64_t kInterPodAffinityWeight = 2;
 constexpr int64_t kMaxNodeScore = 100;
 // pkg/scheduler/util/pod_resources.go: what a pod that requests no cpu or
 // memory counts as when nodes are scored (milli-units).
@@ -3270,6 +3269,10 @@ Scheduler::Bound SimulationPass::BindAll(absl::Span<const PodIndex> pods,
     int64_t affinity = 0;
   };
   std::vector<Scored> feasible;
+  std::vector<NodeIndex> feasible_nodes;
+  // By shape id: what the topology Score plugins read of the pod; nullopt
+  // when it does not compile (they are then skipped for it).
+  absl::flat_hash_map<uint32_t, std::optional<scheduling::PodScoring>> scoring;
   for (PodIndex p : pods) {
     if (p >= b_.snap->pod_count()) {
       out.unschedulable.emplace_back(
@@ -3328,6 +3331,24 @@ Scheduler::Bound SimulationPass::BindAll(absl::Span<const PodIndex> pods,
       max_taints = std::max(max_taints, f.taints);
       max_affinity = std::max(max_affinity, f.affinity);
     }
+    auto [sc, fresh] = scoring.try_emplace(b_.snap->PodShapeId(p));
+    if (fresh) {
+      absl::StatusOr<scheduling::PodScoring> c =
+          scheduling::CompilePodScoring(b_.snap->PodShape(p));
+      if (c.ok()) sc->second = *std::move(c);
+    }
+    std::vector<int64_t> spread;
+    std::vector<int64_t> inter_pod;
+    if (sc->second.has_value() && feasible.size() > 1) {
+      feasible_nodes.clear();
+      for (const Scored& f : feasible) feasible_nodes.push_back(f.node);
+      WithIncoming(p, [&](const scheduling::IncomingPod& pod) {
+        spread = topo_.PodTopologySpreadScore(pod, *sc->second, feasible_nodes);
+        inter_pod =
+            topo_.InterPodAffinityScore(pod, *sc->second, feasible_nodes);
+        return 0;
+      });
+    }
     const std::string pod_key = b_.snap->PodKey(p);
     const auto tie = [&](NodeIndex n) {
       return Fnv1a(b_.snap->nodes()[n].metadata().name(),
@@ -3336,7 +3357,8 @@ Scheduler::Bound SimulationPass::BindAll(absl::Span<const PodIndex> pods,
     NodeIndex best = feasible.front().node;
     int64_t best_score = -1;
     uint64_t best_tie = 0;
-    for (const Scored& f : feasible) {
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      const Scored& f = feasible[i];
       // helper.DefaultNormalizeScore: reversed for taints, plain for
       // affinity; a maximum of 0 leaves 100 (reversed) or 0.
       const int64_t taints =
@@ -3347,7 +3369,9 @@ Scheduler::Bound SimulationPass::BindAll(absl::Span<const PodIndex> pods,
           max_affinity == 0 ? 0 : f.affinity * kMaxNodeScore / max_affinity;
       const int64_t score =
           f.least * kLeastAllocatedWeight + f.balanced * kBalancedWeight +
-          taints * kTaintTolerationWeight + affinity * kNodeAffinityWeight;
+          taints * kTaintTolerationWeight + affinity * kNodeAffinityWeight +
+          (spread.empty() ? 0 : spread[i] * kPodTopologySpreadWeight) +
+          (inter_pod.empty() ? 0 : inter_pod[i] * kInterPodAffinityWeight);
       if (score < best_score) continue;
       const uint64_t t = tie(f.node);
       if (score > best_score || t < best_tie) {

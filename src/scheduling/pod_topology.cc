@@ -2,6 +2,7 @@
 #include "karpenter/scheduling/pod_topology.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -27,6 +28,9 @@ constexpr absl::string_view kAffinityPath =
 constexpr absl::string_view kAntiAffinityPath =
     "spec.affinity.podAntiAffinity."
     "requiredDuringSchedulingIgnoredDuringExecution";
+
+// framework.MaxNodeScore.
+constexpr int64_t kMaxNodeScore = 100;
 
 constexpr absl::string_view kSpreadMismatch = kSpreadMismatchMessage;
 constexpr absl::string_view kAffinityMismatch = kAffinityMismatchMessage;
@@ -170,10 +174,18 @@ bool PodSelectorClause::MatchesNamespace(absl::string_view ns) const {
       });
 }
 
-bool PodSelectorClause::Matches(
-    absl::string_view ns,
-    const pb::Map<std::string, std::string>& labels) const {
-  return MatchesNamespace(ns) && selector.Matches(labels);
+bool PodSelectorClause::Matches(const v1::ObjectMeta& pod) const {
+  if (!MatchesNamespace(pod.namespace_()) || !selector.Matches(pod.labels())) {
+    return false;
+  }
+  if (controller_kind.empty()) return true;
+  for (const v1::OwnerReference& ref : pod.owner_references()) {
+    if (ref.controller() && ref.kind() == controller_kind &&
+        ref.name() == controller_name) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string PodSelectorClause::Key() const {
@@ -182,6 +194,9 @@ std::string PodSelectorClause::Key() const {
     absl::StrAppend(&key, "|ns:", namespace_selector->ToString());
   }
   absl::StrAppend(&key, "|", selector.ToString());
+  if (!controller_kind.empty()) {
+    absl::StrAppend(&key, "|owner:", controller_kind, "/", controller_name);
+  }
   return key;
 }
 
@@ -190,8 +205,13 @@ absl::StatusOr<std::vector<AffinityTerm>> CompileAntiAffinityTerms(
   return CompileTerms(RequiredAntiAffinity(pod), pod, kAntiAffinityPath);
 }
 
-absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
-  PodConstraints out;
+namespace {
+
+// Every topology spread constraint of `pod`, compiled, each with whether it
+// is DoNotSchedule.
+absl::StatusOr<std::vector<std::pair<bool, SpreadConstraint>>>
+CompileSpreadConstraints(const v1::Pod& pod) {
+  std::vector<std::pair<bool, SpreadConstraint>> out;
   const v1::PodSpec& spec = pod.spec();
   const auto& labels = pod.metadata().labels();
   for (int i = 0; i < spec.topology_spread_constraints_size(); ++i) {
@@ -238,7 +258,6 @@ absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
         c.has_label_selector() ? &c.label_selector() : nullptr,
         c.match_label_keys(), {}, labels, path + ".labelSelector");
     if (!selector.ok()) return selector.status();
-    if (when == "ScheduleAnyway") continue;  // Scoring only.
     SpreadConstraint sc;
     sc.max_skew = c.max_skew();
     sc.topology_key = c.topology_key();
@@ -248,7 +267,153 @@ absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
     sc.pods.namespaces = {pod.metadata().namespace_()};
     sc.pods.selector = *std::move(selector);
     sc.self_match = sc.pods.selector.Matches(labels);
-    out.spread.push_back(std::move(sc));
+    out.emplace_back(when != "ScheduleAnyway", std::move(sc));
+  }
+  return out;
+}
+
+bool HasNodeAffinity(const v1::PodSpec& spec) {
+  return !spec.node_selector().empty() ||
+         spec.affinity()
+             .node_affinity()
+             .has_required_during_scheduling_ignored_during_execution();
+}
+
+// The controllers whose pods kube-scheduler's default spreading counts
+// (helper.DefaultSelector: ReplicationController, ReplicaSet,
+// StatefulSet).
+const v1::OwnerReference* SpreadingController(const v1::Pod& pod) {
+  for (const v1::OwnerReference& ref : pod.metadata().owner_references()) {
+    if (!ref.controller()) continue;
+    const bool rc =
+        ref.kind() == "ReplicationController" && ref.api_version() == "v1";
+    const bool apps =
+        (ref.kind() == "ReplicaSet" || ref.kind() == "StatefulSet") &&
+        ref.api_version() == "apps/v1";
+    return rc || apps ? &ref : nullptr;
+  }
+  return nullptr;
+}
+
+absl::StatusOr<std::vector<WeightedTerm>> CompileWeightedTerms(
+    const pb::RepeatedPtrField<v1::WeightedPodAffinityTerm>& terms,
+    const v1::Pod& owner, absl::string_view path, bool widen = false) {
+  std::vector<WeightedTerm> out;
+  for (int i = 0; i < terms.size(); ++i) {
+    const std::string at = absl::StrCat(path, "[", i, "]");
+    if (terms[i].weight() < 1 || terms[i].weight() > 100) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s.weight: must be in the range 1-100, got %d", at,
+                          terms[i].weight()));
+    }
+    absl::StatusOr<AffinityTerm> t = CompileTerm(
+        terms[i].pod_affinity_term(), owner, at + ".podAffinityTerm", widen);
+    if (!t.ok()) return t.status();
+    out.push_back({*std::move(t), terms[i].weight()});
+  }
+  return out;
+}
+
+constexpr absl::string_view kPreferredAffinityPath =
+    "spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+constexpr absl::string_view kPreferredAntiAffinityPath =
+    "spec.affinity.podAntiAffinity."
+    "preferredDuringSchedulingIgnoredDuringExecution";
+
+// The terms of pod `holder` that score pods placed after it, with signed
+// weights (interpodaffinity/scoring.go processExistingPod). Terms that do
+// not compile are left out: they only score.
+std::vector<WeightedTerm> HolderScoringTerms(const v1::Pod& holder) {
+  std::vector<WeightedTerm> out;
+  const v1::Affinity& a = holder.spec().affinity();
+  for (const v1::PodAffinityTerm& t :
+       a.pod_affinity().required_during_scheduling_ignored_during_execution()) {
+    absl::StatusOr<AffinityTerm> c = CompileTerm(t, holder, "");
+    if (c.ok()) out.push_back({*std::move(c), 1});  // hardPodAffinityWeight.
+  }
+  for (const v1::WeightedPodAffinityTerm& t :
+       a.pod_affinity()
+           .preferred_during_scheduling_ignored_during_execution()) {
+    absl::StatusOr<AffinityTerm> c =
+        CompileTerm(t.pod_affinity_term(), holder, "");
+    if (c.ok()) out.push_back({*std::move(c), t.weight()});
+  }
+  for (const v1::WeightedPodAffinityTerm& t :
+       a.pod_anti_affinity()
+           .preferred_during_scheduling_ignored_during_execution()) {
+    absl::StatusOr<AffinityTerm> c =
+        CompileTerm(t.pod_affinity_term(), holder, "");
+    if (c.ok()) out.push_back({*std::move(c), -t.weight()});
+  }
+  return out;
+}
+
+bool HasScoringTerms(const v1::Pod& pod) {
+  const v1::Affinity& a = pod.spec().affinity();
+  return !a.pod_affinity()
+              .required_during_scheduling_ignored_during_execution()
+              .empty() ||
+         !a.pod_affinity()
+              .preferred_during_scheduling_ignored_during_execution()
+              .empty() ||
+         !a.pod_anti_affinity()
+              .preferred_during_scheduling_ignored_during_execution()
+              .empty();
+}
+
+}  // namespace
+
+absl::StatusOr<PodScoring> CompilePodScoring(const v1::Pod& pod) {
+  PodScoring out;
+  absl::StatusOr<std::vector<std::pair<bool, SpreadConstraint>>> spread =
+      CompileSpreadConstraints(pod);
+  if (!spread.ok()) return spread.status();
+  for (auto& [hard, sc] : *spread) {
+    if (!hard) out.spread.push_back(std::move(sc));
+  }
+  if (pod.spec().topology_spread_constraints().empty()) {
+    if (const v1::OwnerReference* owner = SpreadingController(pod)) {
+      // podtopologyspread/plugin.go systemDefaultConstraints.
+      for (const auto& [key, skew] : {std::pair<absl::string_view, int32_t>{
+                                          well_known::kLabelHostname, 3},
+                                      {well_known::kLabelTopologyZone, 5}}) {
+        SpreadConstraint sc;
+        sc.max_skew = skew;
+        sc.topology_key = std::string(key);
+        sc.pods.namespaces = {pod.metadata().namespace_()};
+        sc.pods.selector = LabelSelector::Everything();
+        sc.pods.controller_kind = owner->kind();
+        sc.pods.controller_name = owner->name();
+        sc.self_match = true;
+        out.spread.push_back(std::move(sc));
+      }
+      out.system_defaults = true;
+    }
+  }
+  const v1::Affinity& a = pod.spec().affinity();
+  absl::StatusOr<std::vector<WeightedTerm>> affinity = CompileWeightedTerms(
+      a.pod_affinity().preferred_during_scheduling_ignored_during_execution(),
+      pod, kPreferredAffinityPath);
+  if (!affinity.ok()) return affinity.status();
+  out.preferred_affinity = *std::move(affinity);
+  absl::StatusOr<std::vector<WeightedTerm>> anti = CompileWeightedTerms(
+      a.pod_anti_affinity()
+          .preferred_during_scheduling_ignored_during_execution(),
+      pod, kPreferredAntiAffinityPath);
+  if (!anti.ok()) return anti.status();
+  out.preferred_anti_affinity = *std::move(anti);
+  out.has_node_affinity = HasNodeAffinity(pod.spec());
+  return out;
+}
+
+absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
+  PodConstraints out;
+  const v1::PodSpec& spec = pod.spec();
+  absl::StatusOr<std::vector<std::pair<bool, SpreadConstraint>>> spread =
+      CompileSpreadConstraints(pod);
+  if (!spread.ok()) return spread.status();
+  for (auto& [hard, sc] : *spread) {
+    if (hard) out.spread.push_back(std::move(sc));
   }
   absl::StatusOr<std::vector<AffinityTerm>> affinity =
       CompileTerms(spec.affinity()
@@ -261,14 +426,10 @@ absl::StatusOr<PodConstraints> CompilePodConstraints(const v1::Pod& pod) {
       CompileAntiAffinityTerms(pod);
   if (!anti.ok()) return anti.status();
   out.anti_affinity = *std::move(anti);
-  out.has_node_affinity =
-      !spec.node_selector().empty() ||
-      spec.affinity()
-          .node_affinity()
-          .has_required_during_scheduling_ignored_during_execution();
+  out.has_node_affinity = HasNodeAffinity(spec);
   out.self_matches_affinity = true;
   for (const AffinityTerm& t : out.affinity) {
-    if (!t.pods.Matches(pod.metadata().namespace_(), labels)) {
+    if (!t.pods.Matches(pod.metadata())) {
       out.self_matches_affinity = false;
     }
   }
@@ -285,6 +446,7 @@ struct TopologyIndex::Caches {
   // By pod shape id.
   absl::flat_hash_map<uint32_t, std::unique_ptr<std::vector<int32_t>>>
       selecting;
+  std::unique_ptr<std::vector<ScoringHolders>> scoring_holders;
 };
 
 TopologyIndex::~TopologyIndex() = default;
@@ -407,8 +569,7 @@ const std::vector<PodIndex>& TopologyIndex::Members(
       const v1::Pod& shape = snap_->PodShape(p);
       m = 1;
       for (const PodSelectorClause* c : clauses) {
-        if (!c->Matches(shape.metadata().namespace_(),
-                        shape.metadata().labels())) {
+        if (!c->Matches(shape.metadata())) {
           m = 0;
           break;
         }
@@ -445,12 +606,38 @@ const std::vector<int32_t>& TopologyIndex::HolderGroupsSelecting(
   auto out = std::make_unique<std::vector<int32_t>>();
   const v1::Pod& shape = snap_->PodShape(p);
   for (size_t g = 0; g < holders_.size(); ++g) {
-    if (holders_[g].term.pods.Matches(shape.metadata().namespace_(),
-                                      shape.metadata().labels())) {
+    if (holders_[g].term.pods.Matches(shape.metadata())) {
       out->push_back(static_cast<int32_t>(g));
     }
   }
   return *caches_->selecting.emplace(shape_id, std::move(out)).first->second;
+}
+
+const std::vector<TopologyIndex::ScoringHolders>&
+TopologyIndex::scoring_holders() const {
+  std::lock_guard<std::mutex> lock(caches_->mu);
+  if (caches_->scoring_holders != nullptr) return *caches_->scoring_holders;
+  auto out = std::make_unique<std::vector<ScoringHolders>>();
+  // By shape id: -2 unknown, -1 no terms, else index into *out.
+  std::vector<int32_t> group(snap_->pod_shape_count(), -2);
+  for (PodIndex p = 0; p < snap_->pod_count(); ++p) {
+    if ((flags_[p] & kCounted) == 0) continue;
+    int32_t& g = group[snap_->PodShapeId(p)];
+    if (g == -2) {
+      const v1::Pod& shape = snap_->PodShape(p);
+      std::vector<WeightedTerm> terms;
+      if (HasScoringTerms(shape)) terms = HolderScoringTerms(shape);
+      if (terms.empty()) {
+        g = -1;
+      } else {
+        g = static_cast<int32_t>(out->size());
+        out->push_back({std::move(terms), {}});
+      }
+    }
+    if (g >= 0) (*out)[static_cast<size_t>(g)].pods.push_back(p);
+  }
+  caches_->scoring_holders = std::move(out);
+  return *caches_->scoring_holders;
 }
 
 absl::Span<const int32_t> TopologyIndex::HolderGroupsOf(PodIndex p) const {
@@ -532,6 +719,12 @@ struct TopologyState::Impl {
   absl::flat_hash_map<uint64_t, PodCache> pod_caches;
   uint64_t version = 1;
   uint64_t node_version = 1;
+  // By incoming shape id: the (scoring holder group, term) pairs of the
+  // index that select it.
+  absl::flat_hash_map<uint32_t, std::vector<std::pair<size_t, size_t>>>
+      scoring_selecting;
+  // By shape id: the scoring terms of placed pods the index does not count.
+  absl::flat_hash_map<uint32_t, std::vector<WeightedTerm>> placed_scoring;
 
   // Where pod p counts now (nullopt: nowhere).
   std::optional<NodeIndex> NodeOf(PodIndex p) const {
@@ -548,8 +741,7 @@ struct TopologyState::Impl {
   bool GroupMatches(const GroupState& g, PodIndex p) const {
     const v1::Pod& shape = snap.PodShape(p);
     for (const PodSelectorClause& c : g.clauses) {
-      if (!c.Matches(shape.metadata().namespace_(),
-                     shape.metadata().labels())) {
+      if (!c.Matches(shape.metadata())) {
         return false;
       }
     }
@@ -732,8 +924,7 @@ struct TopologyState::Impl {
       auto it = placed_at.find(ph.pod);
       if (it == placed_at.end() || it->second != ph.node) continue;
       for (const AffinityTerm& t : ph.terms) {
-        if (t.pods.Matches(shape.metadata().namespace_(),
-                           shape.metadata().labels())) {
+        if (t.pods.Matches(shape.metadata())) {
           block(t.topology_key, ph.node);
         }
       }
@@ -912,6 +1103,239 @@ TopologyState::BlockedDomains(const IncomingPod& pod) {
     out.emplace_back(s.blocked_keys[k], std::move(values));
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+// --- Scoring ---------------------------------------------------------------
+
+namespace {
+
+// The domain a node is in for scoring: its value's id, or, for a node
+// without the key, the id of the value "" (Go reads a missing label as "")
+// or one past the last id.
+int32_t ScoreDomain(const TopologyIndex::Domains& d, int32_t missing,
+                    NodeIndex n) {
+  const int32_t id = d.of_node[n];
+  return id >= 0 ? id : missing;
+}
+
+int32_t MissingDomain(const TopologyIndex::Domains& d) {
+  const auto it = std::find(d.values.begin(), d.values.end(), "");
+  return static_cast<int32_t>(it - d.values.begin());
+}
+
+}  // namespace
+
+std::vector<int64_t> TopologyState::PodTopologySpreadScore(
+    const IncomingPod& pod, const PodScoring& scoring,
+    absl::Span<const NodeIndex> feasible) {
+  const std::vector<SpreadConstraint>& cs = scoring.spread;
+  if (cs.empty() || feasible.empty()) return {};
+  Impl& s = *impl_;
+  const size_t k = cs.size();
+  const bool require_all = !scoring.system_defaults;
+  std::vector<const TopologyIndex::Domains*> domains(k);
+  std::vector<int32_t> missing(k);
+  std::vector<uint8_t> hostname(k);
+  for (size_t i = 0; i < k; ++i) {
+    domains[i] = &s.index.DomainsOf(cs[i].topology_key);
+    missing[i] = MissingDomain(*domains[i]);
+    hostname[i] = cs[i].topology_key == well_known::kLabelHostname;
+  }
+  const auto has_all_keys = [&](NodeIndex n) {
+    for (const auto* d : domains) {
+      if (d->of_node[n] < 0) return false;
+    }
+    return true;
+  };
+  // initPreScoreState: the ignored nodes, and the domains of the others.
+  std::vector<uint8_t> ignored(feasible.size(), 0);
+  std::vector<std::vector<uint8_t>> present(k);
+  std::vector<int64_t> topo_size(k, 0);
+  int64_t scored = 0;
+  for (size_t i = 0; i < k; ++i) {
+    present[i].assign(domains[i]->values.size() + 1, 0);
+  }
+  for (size_t f = 0; f < feasible.size(); ++f) {
+    const NodeIndex n = feasible[f];
+    if (require_all && !has_all_keys(n)) {
+      ignored[f] = 1;
+      continue;
+    }
+    ++scored;
+    for (size_t i = 0; i < k; ++i) {
+      if (hostname[i]) continue;
+      uint8_t& p = present[i][ScoreDomain(*domains[i], missing[i], n)];
+      if (p == 0) {
+        p = 1;
+        ++topo_size[i];
+      }
+    }
+  }
+  std::vector<double> weight(k);
+  for (size_t i = 0; i < k; ++i) {
+    weight[i] = std::log(
+        static_cast<double>((hostname[i] ? scored : topo_size[i]) + 2));
+  }
+  // PreScore: matching pods per domain (on nodes that carry every key when
+  // required and pass the constraint's inclusion policies), per node for
+  // hostname.
+  const size_t nodes = s.snap.nodes().size();
+  std::vector<int8_t> affinity_ok(nodes, -1);
+  std::vector<int8_t> taints_ok(nodes, -1);
+  const auto included = [&](const SpreadConstraint& c, NodeIndex n) {
+    if (c.honor_node_affinity && scoring.has_node_affinity) {
+      if (affinity_ok[n] < 0) affinity_ok[n] = pod.matches_node_affinity(n);
+      if (affinity_ok[n] == 0) return false;
+    }
+    if (c.honor_node_taints) {
+      if (taints_ok[n] < 0) taints_ok[n] = pod.tolerates_node_taints(n);
+      if (taints_ok[n] == 0) return false;
+    }
+    return true;
+  };
+  std::vector<std::vector<int64_t>> count(k);
+  for (size_t i = 0; i < k; ++i) {
+    GroupState& g = s.Group({&cs[i].pods}, /*with_terminating=*/false);
+    if (hostname[i]) {
+      count[i].assign(nodes, 0);
+      s.ForEachMember(g, [&](NodeIndex n) { ++count[i][n]; });
+      continue;
+    }
+    count[i].assign(domains[i]->values.size() + 1, 0);
+    s.ForEachMember(g, [&](NodeIndex n) {
+      if (require_all && !has_all_keys(n)) return;
+      if (!included(cs[i], n)) return;
+      const int32_t d = ScoreDomain(*domains[i], missing[i], n);
+      if (present[i][d]) ++count[i][d];
+    });
+  }
+  // Score, then NormalizeScore.
+  std::vector<int64_t> out(feasible.size(), 0);
+  int64_t min = std::numeric_limits<int64_t>::max();
+  int64_t max = 0;
+  for (size_t f = 0; f < feasible.size(); ++f) {
+    if (ignored[f]) continue;
+    const NodeIndex n = feasible[f];
+    double score = 0;
+    for (size_t i = 0; i < k; ++i) {
+      const int32_t d = domains[i]->of_node[n];
+      if (d < 0) continue;
+      const int64_t cnt = hostname[i] ? count[i][n] : count[i][d];
+      score += static_cast<double>(cnt) * weight[i] +
+               static_cast<double>(cs[i].max_skew - 1);
+    }
+    out[f] = static_cast<int64_t>(std::round(score));
+    min = std::min(min, out[f]);
+    max = std::max(max, out[f]);
+  }
+  for (size_t f = 0; f < feasible.size(); ++f) {
+    if (ignored[f]) {
+      out[f] = 0;
+    } else if (max == 0) {
+      out[f] = kMaxNodeScore;
+    } else {
+      out[f] = kMaxNodeScore * (max + min - out[f]) / max;
+    }
+  }
+  return out;
+}
+
+std::vector<int64_t> TopologyState::InterPodAffinityScore(
+    const IncomingPod& pod, const PodScoring& scoring,
+    absl::Span<const NodeIndex> feasible) {
+  Impl& s = *impl_;
+  // Per topology key: the score of each domain.
+  std::map<std::string, std::vector<int64_t>, std::less<>> by_key;
+  std::vector<std::pair<const TopologyIndex::Domains*, std::vector<int64_t>*>>
+      keys;
+  bool any = false;
+  const auto add = [&](const std::string& key, NodeIndex n, int64_t w) {
+    const TopologyIndex::Domains& d = s.index.DomainsOf(key);
+    const int32_t id = d.of_node[n];
+    if (id < 0) return;
+    auto [it, inserted] = by_key.try_emplace(key);
+    if (inserted) {
+      it->second.assign(d.values.size(), 0);
+      keys.emplace_back(&d, &it->second);
+    }
+    it->second[static_cast<size_t>(id)] += w;
+    any = true;
+  };
+  // The pod's preferred terms, over the pods they select.
+  for (const auto& [terms, sign] :
+       {std::pair<const std::vector<WeightedTerm>*, int64_t>{
+            &scoring.preferred_affinity, 1},
+        {&scoring.preferred_anti_affinity, -1}}) {
+    for (const WeightedTerm& t : *terms) {
+      GroupState& g = s.Group({&t.term.pods}, /*with_terminating=*/true);
+      s.ForEachMember(g, [&](NodeIndex n) {
+        add(t.term.topology_key, n, sign * t.weight);
+      });
+    }
+  }
+  // Other pods' terms that select the pod.
+  const uint32_t shape_id = s.snap.PodShapeId(pod.pod);
+  const v1::ObjectMeta& meta = s.snap.PodShape(pod.pod).metadata();
+  const std::vector<TopologyIndex::ScoringHolders>& holders =
+      s.index.scoring_holders();
+  auto [sel, fresh] = s.scoring_selecting.try_emplace(shape_id);
+  if (fresh) {
+    for (size_t g = 0; g < holders.size(); ++g) {
+      for (size_t t = 0; t < holders[g].terms.size(); ++t) {
+        if (holders[g].terms[t].term.pods.Matches(meta)) {
+          sel->second.emplace_back(g, t);
+        }
+      }
+    }
+  }
+  for (const auto& [g, t] : sel->second) {
+    const WeightedTerm& term = holders[g].terms[t];
+    for (PodIndex h : holders[g].pods) {
+      if (h == pod.pod) continue;
+      if (std::optional<NodeIndex> n = s.NodeOf(h)) {
+        add(term.term.topology_key, *n, term.weight);
+      }
+    }
+  }
+  absl::flat_hash_set<PodIndex> seen;
+  for (const auto& [p, n] : s.placed) {
+    if (p == pod.pod || s.index.Counted(p) || s.removed_node[n]) continue;
+    const auto at = s.placed_at.find(p);
+    if (at == s.placed_at.end() || at->second != n || !seen.insert(p).second) {
+      continue;
+    }
+    const uint32_t id = s.snap.PodShapeId(p);
+    auto [terms, inserted] = s.placed_scoring.try_emplace(id);
+    if (inserted && HasScoringTerms(s.snap.PodShape(p))) {
+      terms->second = HolderScoringTerms(s.snap.PodShape(p));
+    }
+    for (const WeightedTerm& t : terms->second) {
+      if (t.term.pods.Matches(meta)) add(t.term.topology_key, n, t.weight);
+    }
+  }
+  if (!any) return {};
+  // Score, then NormalizeScore.
+  std::vector<int64_t> out(feasible.size(), 0);
+  int64_t min = std::numeric_limits<int64_t>::max();
+  int64_t max = std::numeric_limits<int64_t>::min();
+  for (size_t f = 0; f < feasible.size(); ++f) {
+    int64_t score = 0;
+    for (const auto& [d, values] : keys) {
+      const int32_t id = d->of_node[feasible[f]];
+      if (id >= 0) score += (*values)[static_cast<size_t>(id)];
+    }
+    out[f] = score;
+    min = std::min(min, score);
+    max = std::max(max, score);
+  }
+  for (int64_t& score : out) {
+    score = max > min
+                ? static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
+                                       (static_cast<double>(score - min) /
+                                        static_cast<double>(max - min)))
+                : 0;
+  }
   return out;
 }
 

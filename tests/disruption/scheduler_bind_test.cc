@@ -184,6 +184,64 @@ TEST_CASE("bind: preferred node affinity weighs 2, normalized",
   CHECK(Bind(o, {"new"}).node_of.at("new") == "a");
 }
 
+TEST_CASE("bind: preferred pod anti-affinity weighs 2, normalized",
+          "[scheduler][bind]") {
+  snapshot::ObjectSet o;
+  o.nodes = {Node("a", "4"), Node("b", "4")};
+  // a runs a web pod (1 cpu), b a db pod (2 cpu): a is emptier, by about
+  // 12 (least allocated) + 13 (balanced). The api pod's preference against
+  // web on its node makes a -1 and b 0: normalized 0 and 100, times 2.
+  o.pods = {Running("web", "a", "1"), Running("db", "b", "2"),
+            Pending("api", "500m")};
+  (*o.pods[1].mutable_metadata()->mutable_labels())["app"] = "db";
+  (*o.pods[2].mutable_metadata()->mutable_labels())["app"] = "api";
+  CHECK(Bind(o, {"api"}).node_of.at("api") == "a");
+  v1::WeightedPodAffinityTerm* term =
+      o.pods[2]
+          .mutable_spec()
+          ->mutable_affinity()
+          ->mutable_pod_anti_affinity()
+          ->add_preferred_during_scheduling_ignored_during_execution();
+  term->set_weight(1);
+  term->mutable_pod_affinity_term()->set_topology_key("kubernetes.io/hostname");
+  *term->mutable_pod_affinity_term()->mutable_label_selector() =
+      testing::MakeLabelSelector({{"app", "web"}});
+  CHECK(Bind(o, {"api"}).node_of.at("api") == "b");
+}
+
+TEST_CASE("bind: a ReplicaSet's pods are spread by the system defaults",
+          "[scheduler][bind]") {
+  snapshot::ObjectSet o;
+  const auto zone = [](v1::Node n, const std::string& z) {
+    (*n.mutable_metadata()->mutable_labels())["topology.kubernetes.io/zone"] =
+        z;
+    return n;
+  };
+  o.nodes = {zone(Node("a1", "4"), "a"), zone(Node("a2", "4"), "a"),
+             zone(Node("b1", "4"), "b")};
+  const auto replica = [](const std::string& name, const std::string& node) {
+    return testing::MakePod({.name = name,
+                             .node = node,
+                             .phase = node.empty() ? "Pending" : "Running",
+                             .owner = "ReplicaSet",
+                             .owner_name = "web-1",
+                             .cpu = node.empty() ? "500m" : "1",
+                             .ready = node.empty() ? "" : "True"});
+  };
+  // web-1 has a replica on a1 and on a2; b1 is fuller (2 cpu of another
+  // app). Without spreading the new replica goes to zone a (about 25
+  // points emptier). Spreading (hostname maxSkew 3, zone maxSkew 5):
+  //   a1, a2: round(1 * ln 5 + 2 + 2 * ln 4 + 4) = 10; b1: 2 + 4 = 6;
+  //   normalized 100 * (16 - s) / 10: 60 and 100, times 2: b1 by 80.
+  o.pods = {replica("web-1-a", "a1"), replica("web-1-b", "a2"),
+            Running("other", "b1", "2"), replica("web-1-new", "")};
+  (*o.pods[2].mutable_metadata()->mutable_labels())["app"] = "other";
+  CHECK(Bind(o, {"web-1-new"}).node_of.at("web-1-new") == "b1");
+  // The same pod without its controller is not spread.
+  o.pods[3].mutable_metadata()->clear_owner_references();
+  CHECK(Bind(o, {"web-1-new"}).node_of.at("web-1-new") != "b1");
+}
+
 TEST_CASE("bind: host ports filter the nodes a pod already uses",
           "[scheduler][bind]") {
   snapshot::ObjectSet o;

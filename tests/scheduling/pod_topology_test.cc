@@ -7,6 +7,7 @@
 
 #include "karpenter/scheduling/pod_topology.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <map>
@@ -238,6 +239,62 @@ class World {
     }
     return out;
   }
+  // What Score plugin `plugin` gives pending pod `name` on each node not
+  // removed (all of them feasible, or those of `only`), as "n1=0 n2=100",
+  // or "skipped". The callbacks are Ask's.
+  std::string Scores(absl::string_view plugin, const std::string& name,
+                     const std::vector<std::string>& only = {}) {
+    const snapshot::PodIndex p = PodIdx(name);
+    const v1::Pod pod = snap_->DecodePod(p);
+    absl::StatusOr<PodConstraints> c = CompilePodConstraints(pod);
+    absl::StatusOr<PodScoring> scoring = CompilePodScoring(pod);
+    INFO(scoring.status().ToString());
+    REQUIRE(c.ok());
+    REQUIRE(scoring.ok());
+    const auto affinity = [&](snapshot::NodeIndex n) {
+      const auto& labels = snap_->nodes()[n].metadata().labels();
+      for (const auto& [k, v] : pod.spec().node_selector()) {
+        auto it = labels.find(k);
+        if (it == labels.end() || it->second != v) return false;
+      }
+      return true;
+    };
+    const auto taints = [&](snapshot::NodeIndex n) {
+      for (const v1::Taint& t : snap_->nodes()[n].spec().taints()) {
+        if (t.effect() != "NoSchedule" && t.effect() != "NoExecute") continue;
+        bool ok = false;
+        for (const v1::Toleration& tol : pod.spec().tolerations()) {
+          ok = ok || drain::ToleratesTaint(tol, t);
+        }
+        if (!ok) return false;
+      }
+      return true;
+    };
+    const IncomingPod incoming{p, &*c, affinity, taints};
+    std::vector<snapshot::NodeIndex> feasible;
+    for (snapshot::NodeIndex n = 0; n < snap_->nodes().size(); ++n) {
+      const std::string& node = snap_->nodes()[n].metadata().name();
+      if (!removed_nodes_.contains(node) &&
+          (only.empty() ||
+           std::find(only.begin(), only.end(), node) != only.end())) {
+        feasible.push_back(n);
+      }
+    }
+    const std::vector<int64_t> scores =
+        plugin == kPodTopologySpread
+            ? state_->PodTopologySpreadScore(incoming, *scoring, feasible)
+            : state_->InterPodAffinityScore(incoming, *scoring, feasible);
+    if (scores.empty()) return "skipped";
+    REQUIRE(scores.size() == feasible.size());
+    std::string out;
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      absl::StrAppend(&out, out.empty() ? "" : " ",
+                      snap_->nodes()[feasible[i]].metadata().name(), "=",
+                      scores[i]);
+    }
+    return out;
+  }
+
   // Ask, as Str prints it.
   std::string Spread(const std::string& name) {
     return Str(Ask(kPodTopologySpread, name));
@@ -1163,6 +1220,300 @@ TEST_CASE("CompilePodConstraints: what it keeps and what it refuses",
   REQUIRE(c->anti_affinity.size() == 1);
   CHECK(c->anti_affinity[0].pods.namespaces ==
         std::vector<std::string>{"a", "b"});
+}
+
+// --- The Score plugins. -----------------------------------------------------
+
+// The pod's controller ownerReference.
+PodEdit Owned(const std::string& kind, const std::string& name) {
+  return [kind, name](v1::Pod& p) {
+    v1::OwnerReference& ref = *p.mutable_metadata()->add_owner_references();
+    ref.set_api_version(kind == "ReplicationController" ? "v1" : "apps/v1");
+    ref.set_kind(kind);
+    ref.set_name(name);
+    ref.set_uid("uid-" + name);
+    ref.set_controller(true);
+  };
+}
+
+// A preferred pod affinity (weight > 0) or anti-affinity (weight < 0) term.
+PodEdit Preferred(int32_t weight, v1::PodAffinityTerm t) {
+  return [weight, t](v1::Pod& p) {
+    v1::Affinity& a = *p.mutable_spec()->mutable_affinity();
+    v1::WeightedPodAffinityTerm& w =
+        weight > 0
+            ? *a.mutable_pod_affinity()
+                   ->add_preferred_during_scheduling_ignored_during_execution()
+            : *a.mutable_pod_anti_affinity()
+                   ->add_preferred_during_scheduling_ignored_during_execution();
+    w.set_weight(weight > 0 ? weight : -weight);
+    *w.mutable_pod_affinity_term() = t;
+  };
+}
+
+const Labels kWebApp = {{"app", "web"}};
+const Labels kDbApp = {{"app", "db"}};
+
+TEST_CASE("pod topology spread score: ScheduleAnyway constraints",
+          "[scheduling][topology][score]") {
+  SECTION("a zone constraint: the emptier zone scores 100") {
+    // Zone a holds 2 matching pods, zone b none. Two domains among the
+    // feasible nodes: weight ln(4); a's nodes score round(2 * 1.386) = 3,
+    // b's 0; normalized 100 * (3 + 0 - s) / 3.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "a"}})
+        .Node("n3", {{kZone, "b"}})
+        .Pods(2, "web", "n1", kWebApp)
+        .Pod("db", "n3", kDbApp)
+        .Pod("new", "", kWebApp,
+             WithSpread(Spread(kZone, 1, kWebApp, "ScheduleAnyway")));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new") == "n1=0 n2=0 n3=100");
+  }
+  SECTION("a hostname constraint counts each node's own pods") {
+    // 3 scored nodes: weight ln(5) = 1.609; raw n1 round(3.22) = 3, n2 0,
+    // n3 round(1.61) = 2; normalized n3 = 100 * (3 + 0 - 2) / 3 = 33.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "a"}})
+        .Node("n3", {{kZone, "b"}})
+        .Pods(2, "web", "n1", kWebApp)
+        .Pod("web-x", "n3", kWebApp)
+        .Pod("new", "", kWebApp,
+             WithSpread(Spread(kHost, 1, kWebApp, "ScheduleAnyway")));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new") == "n1=0 n2=100 n3=33");
+  }
+  SECTION("maxSkew - 1 is added to every node, softening the differences") {
+    // As the first case with maxSkew 5: raw a = round(2.77 + 4) = 7, b = 4;
+    // normalized a = 100 * (7 + 4 - 7) / 7 = 57.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "a"}})
+        .Node("n3", {{kZone, "b"}})
+        .Pods(2, "web", "n1", kWebApp)
+        .Pod("new", "", kWebApp,
+             WithSpread(Spread(kZone, 5, kWebApp, "ScheduleAnyway")));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new") == "n1=57 n2=57 n3=100");
+  }
+  SECTION("a node missing the key is ignored (0) and not a domain") {
+    // n3 has no zone: ignored. One domain left (a): weight ln(3); every
+    // scored node has the same raw score, so max + min - s = min.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "a"}})
+        .Node("n3")
+        .Pods(2, "web", "n1", kWebApp)
+        .Pod("new", "", kWebApp,
+             WithSpread(Spread(kZone, 1, kWebApp, "ScheduleAnyway")));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new") == "n1=100 n2=100 n3=0");
+  }
+  SECTION("pods on nodes outside the pod's node affinity are not counted") {
+    // nodeAffinityPolicy Honor (default): n1's pods are in zone a but n1 is
+    // not a node the pod could go to, so zone a counts 0 -> max 0 -> 100.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}, {"pool", "other"}})
+        .Node("n2", {{kZone, "a"}, {"pool", "mine"}})
+        .Node("n3", {{kZone, "b"}, {"pool", "mine"}})
+        .Pods(2, "web", "n1", kWebApp)
+        .Pod("new", "", kWebApp,
+             Both(WithSpread(Spread(kZone, 1, kWebApp, "ScheduleAnyway")),
+                  WithNodeSelector({{"pool", "mine"}})));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new", {"n2", "n3"}) == "n2=100 n3=100");
+    // With nodeAffinityPolicy Ignore they count: a = round(2 * 1.386) = 3.
+    Cluster ignore;
+    v1::TopologySpreadConstraint spread =
+        Spread(kZone, 1, kWebApp, "ScheduleAnyway");
+    spread.set_node_affinity_policy("Ignore");
+    ignore.Node("n1", {{kZone, "a"}, {"pool", "other"}})
+        .Node("n2", {{kZone, "a"}, {"pool", "mine"}})
+        .Node("n3", {{kZone, "b"}, {"pool", "mine"}})
+        .Pods(2, "web", "n1", kWebApp)
+        .Pod("new", "", kWebApp,
+             Both(WithSpread(spread), WithNodeSelector({{"pool", "mine"}})));
+    World w2(std::move(ignore));
+    CHECK(w2.Scores(kPodTopologySpread, "new", {"n2", "n3"}) == "n2=0 n3=100");
+  }
+  SECTION("terminating pods and other namespaces do not count") {
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "b"}})
+        .Pod("gone", "n1", kWebApp)
+        .Terminating()
+        .Pod("elsewhere", "n1", kWebApp, nullptr, "other")
+        .Pod("new", "", kWebApp,
+             WithSpread(Spread(kZone, 1, kWebApp, "ScheduleAnyway")));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new") == "n1=100 n2=100");
+  }
+  SECTION("DoNotSchedule constraints do not score; no default spreading") {
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "b"}})
+        .Pods(2, "web", "n1", kWebApp, "default")
+        .Pod("new", "", kWebApp,
+             Both(WithSpread(Spread(kZone, 3, kWebApp)),
+                  Owned("ReplicaSet", "web-1")));
+    World w(std::move(c));
+    CHECK(w.Scores(kPodTopologySpread, "new") == "skipped");
+  }
+}
+
+TEST_CASE("pod topology spread score: the system default constraints",
+          "[scheduling][topology][score]") {
+  // hostname maxSkew 3 and zone maxSkew 5 over the pods of the same
+  // controller. n3 has no zone: with the defaults it is not ignored, and
+  // Go's missing label reads "" (a domain of its own).
+  // Zone weight ln(2 + 2) = 1.386, hostname weight ln(3 + 2) = 1.609.
+  //   n1: host 1 * 1.609 + 2, zone 1 * 1.386 + 4 -> round(8.995) = 9
+  //   n2: host 0 + 2, zone 1 * 1.386 + 4 -> round(7.386) = 7
+  //   n3: host 1 * 1.609 + 2 (no zone label: no zone term) -> 4
+  // Normalized 100 * (9 + 4 - s) / 9: 44, 66, 100. The three pods of
+  // ReplicaSet web-2 on n2 carry the same labels and are not counted.
+  Cluster c;
+  c.Node("n1", {{kZone, "a"}})
+      .Node("n2", {{kZone, "a"}})
+      .Node("n3")
+      .Pod("web-1-a", "n1", kWebApp, Owned("ReplicaSet", "web-1"))
+      .Pod("web-1-b", "n3", kWebApp, Owned("ReplicaSet", "web-1"))
+      .Pod("web-2-a", "n2", kWebApp, Owned("ReplicaSet", "web-2"))
+      .Pod("web-2-b", "n2", kWebApp, Owned("ReplicaSet", "web-2"))
+      .Pod("web-2-c", "n2", kWebApp, Owned("ReplicaSet", "web-2"))
+      .Pod("new", "", kWebApp, Owned("ReplicaSet", "web-1"))
+      .Pod("bare", "", kWebApp)
+      .Pod("job", "", kWebApp, Owned("Job", "web-1"))
+      .Pod("sts", "", kWebApp, Owned("StatefulSet", "web-2"));
+  World w(std::move(c));
+  CHECK(w.Scores(kPodTopologySpread, "new") == "n1=44 n2=66 n3=100");
+  // No controller, or one default spreading does not read: skipped.
+  CHECK(w.Scores(kPodTopologySpread, "bare") == "skipped");
+  CHECK(w.Scores(kPodTopologySpread, "job") == "skipped");
+  // A StatefulSet's pods are counted by the StatefulSet's name: none here.
+  // Every raw score is host 2 + zone 4 (or host 2 alone on n3).
+  CHECK(w.Scores(kPodTopologySpread, "sts") == "n1=33 n2=33 n3=100");
+}
+
+TEST_CASE("inter-pod affinity score: the pod's preferred terms",
+          "[scheduling][topology][score]") {
+  SECTION("affinity adds, anti-affinity subtracts, per domain") {
+    // +10 for zone a (db on n1), -5 for n2's hostname (web on n2):
+    // n1 10, n2 5, n3 0 -> 100 * (s - 0) / 10.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "a"}})
+        .Node("n3", {{kZone, "b"}})
+        .Pod("db", "n1", kDbApp)
+        .Pod("web", "n2", kWebApp)
+        .Pod("new", "", {{"app", "api"}},
+             Both(Preferred(10, Term(kZone, kDbApp)),
+                  Preferred(-5, Term(kHost, kWebApp))));
+    World w(std::move(c));
+    CHECK(w.Scores(kInterPodAffinity, "new") == "n1=100 n2=50 n3=0");
+  }
+  SECTION("terminating pods count; equal scores give 0") {
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "b"}})
+        .Pod("db", "n1", kDbApp)
+        .Terminating()
+        .Pod("new", "", {{"app", "api"}}, Preferred(7, Term(kZone, kDbApp)))
+        .Pod("everywhere", "", {{"app", "api"}},
+             Preferred(7, Term("missing-key", kDbApp)));
+    World w(std::move(c));
+    CHECK(w.Scores(kInterPodAffinity, "new") == "n1=100 n2=0");
+    // The term matched no node with its key: nothing was counted.
+    CHECK(w.Scores(kInterPodAffinity, "everywhere") == "skipped");
+  }
+  SECTION("the lowest score is the floor, even when every node has one") {
+    // Zone a has one db, zone b two: 10 and 20 -> 0 and 100.
+    Cluster c;
+    c.Node("n1", {{kZone, "a"}})
+        .Node("n2", {{kZone, "b"}})
+        .Pod("db-1", "n1", kDbApp)
+        .Pods(2, "db-b", "n2", kDbApp)
+        .Pod("new", "", {{"app", "api"}}, Preferred(10, Term(kZone, kDbApp)));
+    World w(std::move(c));
+    CHECK(w.Scores(kInterPodAffinity, "new") == "n1=0 n2=100");
+  }
+  SECTION("no term anywhere: skipped") {
+    Cluster c;
+    c.Node("n1").Node("n2").Pod("db", "n1", kDbApp).Pod("new", "", kWebApp);
+    World w(std::move(c));
+    CHECK(w.Scores(kInterPodAffinity, "new") == "skipped");
+  }
+}
+
+TEST_CASE("inter-pod affinity score: existing pods' terms",
+          "[scheduling][topology][score]") {
+  // db on n1 requires affinity to web in its zone (+1, hardPodAffinityWeight);
+  // cache on n3 prefers web on its node (+20); batch on n2 prefers to keep
+  // web out of its zone (-30). For a web pod: n1 = 1, n2 = -30, n3 = 20;
+  // normalized 100 * (s + 30) / 50.
+  Cluster c;
+  c.Node("n1", {{kZone, "a"}})
+      .Node("n2", {{kZone, "b"}})
+      .Node("n3", {{kZone, "c"}})
+      .Pod("db", "n1", kDbApp, WithAffinity(Term(kZone, kWebApp)))
+      .Pod("batch", "n2", {{"app", "batch"}},
+           Preferred(-30, Term(kZone, kWebApp)))
+      .Pod("cache", "n3", {{"app", "cache"}},
+           Preferred(20, Term(kHost, kWebApp)))
+      .Pod("web", "", kWebApp)
+      .Pod("api", "", {{"app", "api"}})
+      .Pod("web2", "", kWebApp);
+  World w(std::move(c));
+  CHECK(w.Scores(kInterPodAffinity, "web") == "n1=62 n2=0 n3=100");
+  // No term selects an api pod.
+  CHECK(w.Scores(kInterPodAffinity, "api") == "skipped");
+  // A pod placed in this simulation carries its terms: cache moves to n1,
+  // batch's node is gone. n1 = 1 + 20, n3 = 0 -> n2 is removed.
+  w.RemovePod("cache");
+  w.AddPod("cache", "n1");
+  w.RemoveNode("n2");
+  CHECK(w.Scores(kInterPodAffinity, "web2") == "n1=100 n3=0");
+}
+
+TEST_CASE("CompilePodScoring: what it keeps and what it refuses",
+          "[scheduling][topology][score]") {
+  v1::Pod pod = testing::MakePod({.name = "p", .ns = "team"});
+  WithSpread(Spread(kZone, 2, kWebApp, "ScheduleAnyway"))(pod);
+  WithSpread(Spread(kHost, 3, kWebApp))(pod);
+  Preferred(30, Term(kZone, kDbApp))(pod);
+  Preferred(-40, Term(kHost, kWebApp, {"x"}))(pod);
+  absl::StatusOr<PodScoring> s = CompilePodScoring(pod);
+  REQUIRE(s.ok());
+  REQUIRE(s->spread.size() == 1);
+  CHECK(s->spread[0].topology_key == kZone);
+  CHECK(s->spread[0].max_skew == 2);
+  CHECK_FALSE(s->system_defaults);
+  REQUIRE(s->preferred_affinity.size() == 1);
+  CHECK(s->preferred_affinity[0].weight == 30);
+  CHECK(s->preferred_affinity[0].term.pods.namespaces ==
+        std::vector<std::string>{"team"});
+  REQUIRE(s->preferred_anti_affinity.size() == 1);
+  CHECK(s->preferred_anti_affinity[0].weight == 40);
+  CHECK(s->preferred_anti_affinity[0].term.pods.namespaces ==
+        std::vector<std::string>{"x"});
+
+  v1::Pod zero = testing::MakePod({.name = "p"});
+  Preferred(30, Term(kZone, kDbApp))(zero);
+  zero.mutable_spec()
+      ->mutable_affinity()
+      ->mutable_pod_affinity()
+      ->mutable_preferred_during_scheduling_ignored_during_execution(0)
+      ->set_weight(0);
+  CHECK(CompilePodScoring(zero).status().message() ==
+        "spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuring"
+        "Execution[0].weight: must be in the range 1-100, got 0");
+  v1::Pod skew = testing::MakePod({.name = "p"});
+  WithSpread(Spread(kZone, 0, kWebApp, "ScheduleAnyway"))(skew);
+  CHECK(CompilePodScoring(skew).status().message() ==
+        "spec.topologySpreadConstraints[0].maxSkew: must be greater than "
+        "zero, got 0");
 }
 
 }  // namespace

@@ -254,10 +254,17 @@ class Scheduler final : public SchedulingSimulator {
   //     tolerate, normalized reversed over the feasible nodes (fewest: 100);
   //   - NodeAffinity (weight 2): the summed weights of the pod's preferred
   //     node affinity terms the node matches, normalized to 100 over the
-  //     feasible nodes.
-  // Not scored (each adds nothing, on every node alike): ImageLocality,
-  // InterPodAffinity's preferred terms, PodTopologySpread's ScheduleAnyway
-  // constraints and system default spreading. Ties go to the node whose
+  //     feasible nodes;
+  //   - PodTopologySpread (weight 2): ScheduleAnyway constraints, or the
+  //     system default spreading over the pods of the same controller;
+  //   - InterPodAffinity (weight 2): the pod's preferred terms and the
+  //     terms of pods already placed that select it
+  //     (scheduling::TopologyState::PodTopologySpreadScore and
+  //     InterPodAffinityScore, scheduling/pod_topology.h).
+  // Not scored (adds nothing, on every node alike): ImageLocality. Every
+  // feasible node is scored (kube-scheduler samples a share of the nodes
+  // of a cluster over 100 nodes: percentageOfNodesToScore). Ties go to the
+  // node whose
   // hash of (`seed`, pod key, node name) is lowest, where kube-scheduler
   // picks at random. Each pod bound counts for the pods after it
   // (resources, ports, volumes, spread and affinity counts). A pod with no

@@ -33,6 +33,39 @@
 //     its list, ORed with its namespaceSelector; neither: the namespace of
 //     the pod the term belongs to.
 //
+// And their Score plugins, which kube-scheduler's default profile weighs 2
+// each (TopologyState::PodTopologySpreadScore, InterPodAffinityScore):
+//   - podtopologyspread/scoring.go: the pod's ScheduleAnyway constraints;
+//     a pod with no constraints at all gets the system defaults
+//     (kubernetes.io/hostname maxSkew 3, topology.kubernetes.io/zone
+//     maxSkew 5) over the pods of its controller (see below), and none
+//     without one. With the pod's own constraints a feasible node lacking
+//     any constraint's key is ignored (scores 0); with the defaults it is
+//     not. A domain's count is the matching non-terminating pods on the
+//     nodes of that domain that pass the constraint's inclusion policies
+//     (and carry every key, with the pod's own constraints); for hostname,
+//     the matching pods on the node itself. A node scores
+//     sum(count * ln(domains among feasible nodes + 2) + maxSkew - 1),
+//     rounded, over the constraints whose key it has; normalized as
+//     100 * (max + min - score) / max (100 everywhere when max is 0).
+//   - interpodaffinity/scoring.go: per topology domain, +weight for each
+//     pod matching one of the pod's preferred affinity terms, -weight for
+//     its preferred anti-affinity terms, +1 (hardPodAffinityWeight) for
+//     each existing pod whose required affinity term selects the pod, and
+//     +/-weight for existing pods' preferred (anti-)affinity terms that
+//     select it; terminating pods count. A node scores the sum over the
+//     domains it is in, normalized as 100 * (score - min) / (max - min)
+//     (0 everywhere when max == min); skipped when no term matched.
+//
+// The system default constraints select, in kube-scheduler, the pods that
+// the Services selecting the pod and its controlling ReplicaSet,
+// StatefulSet or ReplicationController select (helper.DefaultSelector).
+// Those objects are not in a snapshot: the SDK takes the pods with the same
+// controller (kind and name, in the pod's namespace), which is the same set
+// while the controller's selector is its own; a pod with another
+// controller, or none, gets no default spreading (kube-scheduler would
+// spread it over the pods of its Services).
+//
 // What is not read: Namespace objects. A namespaceSelector is matched
 // against the one label every namespace carries,
 // `kubernetes.io/metadata.name`; `{}` selects every namespace. A selector on
@@ -64,6 +97,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "karpenter/scheduling/filter_status.h"
 #include "karpenter/selector.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -78,17 +112,19 @@ using snapshot::PodIndex;
 // selects, in any namespace when `all_namespaces`, else in one of
 // `namespaces` (sorted, unique) or in a namespace `namespace_selector`
 // selects (matched against the namespace's kubernetes.io/metadata.name
-// label).
+// label); and, when `controller_kind` is set, whose controller owner
+// reference has that kind and `controller_name`.
 struct PodSelectorClause {
   bool all_namespaces = false;
   std::vector<std::string> namespaces;
   std::optional<LabelSelector> namespace_selector;
   LabelSelector selector;
+  std::string controller_kind;
+  std::string controller_name;
 
   bool MatchesNamespace(absl::string_view ns) const;
-  bool Matches(
-      absl::string_view ns,
-      const google::protobuf::Map<std::string, std::string>& labels) const;
+  // Whether the pod with this metadata is counted.
+  bool Matches(const v1::ObjectMeta& pod) const;
   // A deterministic text that is equal exactly for equal clauses.
   std::string Key() const;
 };
@@ -120,12 +156,40 @@ struct PodConstraints {
   // The pod has a nodeSelector or required node affinity: without either,
   // nodeAffinityPolicy Honor admits every node and is not evaluated.
   bool has_node_affinity = false;
-  // ScheduleAnyway constraints, preferred terms: scoring only, not compiled.
+  // ScheduleAnyway constraints and preferred terms only score: see
+  // CompilePodScoring.
 
   bool empty() const {
     return spread.empty() && affinity.empty() && anti_affinity.empty();
   }
 };
+
+// A preferred pod (anti-)affinity term and its weight (1..100).
+struct WeightedTerm {
+  AffinityTerm term;
+  int32_t weight = 0;
+};
+
+// What the two Score plugins read of an incoming pod.
+struct PodScoring {
+  // The ScheduleAnyway constraints (their inclusion policies as for the
+  // filter; min_domains and self_match unused), or the system defaults.
+  std::vector<SpreadConstraint> spread;
+  bool system_defaults = false;
+  std::vector<WeightedTerm> preferred_affinity;
+  std::vector<WeightedTerm> preferred_anti_affinity;
+  // As PodConstraints::has_node_affinity.
+  bool has_node_affinity = false;
+};
+
+// Compiles what `pod` is scored by: its ScheduleAnyway constraints (or the
+// system defaults) and its preferred pod (anti-)affinity terms.
+//
+// Errors: those of CompilePodConstraints for the same fields, and
+// InvalidArgument for a preferred term's weight outside 1..100, e.g.
+// `spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight:
+// must be in the range 1-100, got 0`.
+absl::StatusOr<PodScoring> CompilePodScoring(const v1::Pod& pod);
 
 // Compiles `pod`'s topology spread constraints and required pod
 // (anti-)affinity terms.
@@ -192,6 +256,17 @@ class TopologyIndex {
   // The anti-affinity terms pod `p` carries (empty if none or if they do
   // not compile); index into holder_groups() by term.
   absl::Span<const int32_t> HolderGroupsOf(PodIndex p) const;
+
+  // The counted pods whose own terms score pods placed after them
+  // (InterPodAffinity's Score), grouped by shape: the terms with signed
+  // weights (required affinity +1, preferred affinity +weight, preferred
+  // anti-affinity -weight) and the pods. Terms that do not compile are
+  // left out. Built on first use.
+  struct ScoringHolders {
+    std::vector<WeightedTerm> terms;
+    std::vector<PodIndex> pods;  // Ascending.
+  };
+  const std::vector<ScoringHolders>& scoring_holders() const;
 
   const snapshot::Snapshot& snapshot() const { return *snap_; }
   // Counted: bound and not terminal.
@@ -261,6 +336,18 @@ class TopologyState {
   // InterPodAffinity's Filter: the first failing check, as kube-scheduler.
   std::optional<FilterFailure> InterPodAffinity(const IncomingPod& pod,
                                                 NodeIndex n);
+  // PodTopologySpread's Score and NormalizeScore for `pod`, compiled as
+  // `scoring`, over the nodes that passed the filters: one score in
+  // [0, 100] per node of `feasible`, in its order; empty when the plugin
+  // is skipped (no constraint applies). See the file comment.
+  std::vector<int64_t> PodTopologySpreadScore(
+      const IncomingPod& pod, const PodScoring& scoring,
+      absl::Span<const NodeIndex> feasible);
+  // InterPodAffinity's Score and NormalizeScore, as above.
+  std::vector<int64_t> InterPodAffinityScore(
+      const IncomingPod& pod, const PodScoring& scoring,
+      absl::Span<const NodeIndex> feasible);
+
   // A topology key other than kubernetes.io/hostname on which the required
   // anti-affinity of pods counted now (existing or added) keeps `pod` out
   // of at least one domain, or nullopt. A new node escapes hostname terms
