@@ -17,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "common/field_error.h"
 #include "common/status_macros.h"
@@ -683,6 +684,136 @@ absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
   auto it = out.cluster.skipped_kinds.find(std::string(kScenarioKind));
   if (it != out.cluster.skipped_kinds.end() && --it->second <= 0) {
     out.cluster.skipped_kinds.erase(it);
+  }
+  return out;
+}
+
+absl::StatusOr<LoadedScenario> LoadScenarioOrDump(absl::string_view text,
+                                                  absl::string_view source) {
+  std::vector<std::unique_ptr<google::protobuf::Message>> docs;
+  KARPENTER_RETURN_IF_ERROR(snapshot::LoadDocumentsOfKind(
+      text, source, kScenarioKind, v1::Scenario::default_instance(), docs));
+  if (!docs.empty()) return LoadScenario(text, source);
+  LoadedScenario out;
+  KARPENTER_RETURN_IF_ERROR(snapshot::LoadText(text, source, out.cluster));
+  out.scenario.set_api_version(std::string(kScenarioApiVersion));
+  out.scenario.set_kind(std::string(kScenarioKind));
+  out.scenario.mutable_metadata()->set_name(std::string(kDumpScenarioName));
+  // The cloud's current image: the one most NodeClaims run (the smallest
+  // name on a tie), so that only the others are AMI-drifted.
+  std::map<std::string, int64_t> images;
+  for (const v1::NodeClaim& c : out.cluster.node_claims) {
+    if (!c.status().image_id().empty()) ++images[c.status().image_id()];
+  }
+  const std::string* image = nullptr;
+  int64_t most = 0;
+  for (const auto& [name, n] : images) {
+    if (n > most) {
+      most = n;
+      image = &name;
+    }
+  }
+  if (image != nullptr) out.scenario.mutable_spec()->set_image(*image);
+  out.has_scenario_document = false;
+  return out;
+}
+
+std::optional<absl::Time> DumpTime(const snapshot::ObjectSet& cluster) {
+  std::optional<absl::Time> latest;
+  const auto see = [&](const google::protobuf::Timestamp& ts) {
+    if (ts.seconds() == 0 && ts.nanos() == 0) return;
+    const absl::Time t = TimeFromProto(ts);
+    if (!latest.has_value() || t > *latest) latest = t;
+  };
+  const auto see_conditions =
+      [&](const google::protobuf::RepeatedPtrField<v1::Condition>& cs) {
+        for (const v1::Condition& c : cs) {
+          see(c.last_transition_time());
+          see(c.last_heartbeat_time());
+        }
+      };
+  for (const v1::Node& n : cluster.nodes) {
+    see(n.metadata().creation_timestamp());
+    see_conditions(n.status().conditions());
+  }
+  for (const v1::NodeClaim& c : cluster.node_claims) {
+    see(c.metadata().creation_timestamp());
+    see_conditions(c.status().conditions());
+  }
+  for (const v1::Pod& p : cluster.pods) {
+    see(p.metadata().creation_timestamp());
+    see_conditions(p.status().conditions());
+  }
+  for (const v1::NodePool& p : cluster.node_pools) {
+    see(p.metadata().creation_timestamp());
+    see_conditions(p.status().conditions());
+  }
+  return latest;
+}
+
+absl::StatusOr<std::vector<v1::ScenarioChange>> LoadChanges(
+    absl::string_view text, absl::string_view source) {
+  snapshot::ObjectSet objects;
+  KARPENTER_RETURN_IF_ERROR(snapshot::LoadText(text, source, objects));
+  std::vector<std::unique_ptr<google::protobuf::Message>> docs;
+  KARPENTER_RETURN_IF_ERROR(snapshot::LoadDocumentsOfKind(
+      text, source, kScenarioKind, v1::Scenario::default_instance(), docs));
+  // Every kind but NodePool and Scenario is refused.
+  std::vector<std::string> others;
+  const auto count = [&](size_t n, absl::string_view kind) {
+    if (n > 0) others.push_back(absl::StrCat(n, " ", kind));
+  };
+  count(objects.nodes.size(), "Node");
+  count(objects.pods.size(), "Pod");
+  count(objects.pdbs.size(), "PodDisruptionBudget");
+  count(objects.node_claims.size(), "NodeClaim");
+  count(objects.volume_attachments.size(), "VolumeAttachment");
+  count(objects.persistent_volume_claims.size(), "PersistentVolumeClaim");
+  count(objects.persistent_volumes.size(), "PersistentVolume");
+  count(objects.storage_classes.size(), "StorageClass");
+  count(objects.csi_nodes.size(), "CSINode");
+  count(objects.daemon_sets.size(), "DaemonSet");
+  for (const auto& [kind, n] : objects.skipped_kinds) {
+    if (kind != kScenarioKind) count(static_cast<size_t>(n), kind);
+  }
+  if (!others.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source,
+                     ": a change file holds NodePools and Scenario changes; "
+                     "got ",
+                     absl::StrJoin(others, ", ")));
+  }
+  std::vector<v1::ScenarioChange> out;
+  for (v1::NodePool& pool : objects.node_pools) {
+    v1::ScenarioChange& c = out.emplace_back();
+    c.set_at("0s");
+    *c.mutable_node_pool() = std::move(pool);
+  }
+  for (const auto& doc : docs) {
+    const auto& scenario = static_cast<const v1::Scenario&>(*doc);
+    if (scenario.api_version() != kScenarioApiVersion) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: Scenario apiVersion: expected \"%s\", got \"%s\"", source,
+          kScenarioApiVersion, absl::CEscape(scenario.api_version())));
+    }
+    v1::ScenarioSpec rest = scenario.spec();
+    rest.clear_changes();
+    if (rest.ByteSizeLong() != 0) {
+      std::vector<const google::protobuf::FieldDescriptor*> set;
+      rest.GetReflection()->ListFields(rest, &set);
+      return absl::InvalidArgumentError(absl::StrCat(
+          source,
+          ": Scenario document: only spec.changes is read from a change "
+          "file; spec.",
+          set.empty() ? "?" : set.front()->json_name(), " is set"));
+    }
+    for (const v1::ScenarioChange& c : scenario.spec().changes()) {
+      out.push_back(c);
+    }
+  }
+  if (out.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": no NodePool and no Scenario changes"));
   }
   return out;
 }

@@ -368,6 +368,9 @@ class Simulation::World {
   absl::Time NextTime(absl::Time now, absl::Time end) const;
   std::optional<std::string> ProviderIdOfNode(absl::string_view node) const;
   std::optional<std::string> ClaimOfNode(absl::string_view node) const;
+  // The last ProvisioningFailed text, while the provisioner keeps failing
+  // for the same reason.
+  std::string last_provisioning_failure_;
   void Emit(absl::Time at, absl::string_view node, absl::string_view kind,
             std::string message) {
     timeline_.push_back(
@@ -889,11 +892,18 @@ absl::Status Simulation::World::RunProvisioner(absl::Time now) {
                          r.instance_types.size() > 3 ? ", ..." : ""));
   }
   if (!out.unschedulable.empty()) {
-    Emit(now, "", "ProvisioningFailed",
-         absl::StrCat(out.unschedulable.size(),
-                      " pending pod(s) fit no NodePool; ",
-                      s.PodKey(out.unschedulable.front().first), ": ",
-                      out.unschedulable.front().second));
+    // Said once while it stays the same (the batch is retried every
+    // minute), as Karpenter's event recorder deduplicates its events.
+    std::string why = absl::StrCat(out.unschedulable.size(),
+                                   " pending pod(s) fit no NodePool; ",
+                                   s.PodKey(out.unschedulable.front().first),
+                                   ": ", out.unschedulable.front().second);
+    if (why != last_provisioning_failure_) {
+      Emit(now, "", "ProvisioningFailed", why);
+      last_provisioning_failure_ = std::move(why);
+    }
+  } else {
+    last_provisioning_failure_.clear();
   }
   return absl::OkStatus();
 }
@@ -1303,7 +1313,43 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
   KARPENTER_RETURN_IF_ERROR(ValidateScenario(scenario.scenario));
   snapshot::ObjectSet cluster = std::move(scenario.cluster);
   for (v1::NodePool& pool : cluster.node_pools) {
+    // The dump's hash (Karpenter's, or any other) is replaced by the SDK's,
+    // and so is that of every NodeClaim of the pool that carried the same
+    // hash and version: in sync in the cluster, they stay in sync here (a
+    // claim with another hash stays drifted).
+    const auto& before = pool.metadata().annotations();
+    const auto hash =
+        before.find(std::string(well_known::kNodePoolHashAnnotationKey));
+    const auto version =
+        before.find(std::string(well_known::kNodePoolHashVersionAnnotationKey));
+    const std::optional<std::string> old_hash =
+        hash != before.end() ? std::optional<std::string>(hash->second)
+                             : std::nullopt;
+    const std::string old_version =
+        version != before.end() ? version->second : "";
     KARPENTER_RETURN_IF_ERROR(StampNodePoolHash(pool));
+    if (!old_hash.has_value()) continue;
+    const auto& after = pool.metadata().annotations();
+    for (v1::NodeClaim& claim : cluster.node_claims) {
+      auto& a = *claim.mutable_metadata()->mutable_annotations();
+      const auto& labels = claim.metadata().labels();
+      const auto owner =
+          labels.find(std::string(well_known::kNodePoolLabelKey));
+      const auto h =
+          a.find(std::string(well_known::kNodePoolHashAnnotationKey));
+      const auto v =
+          a.find(std::string(well_known::kNodePoolHashVersionAnnotationKey));
+      if (owner == labels.end() || owner->second != pool.metadata().name() ||
+          h == a.end() || h->second != *old_hash ||
+          (v != a.end() ? v->second : "") != old_version) {
+        continue;
+      }
+      for (const absl::string_view key :
+           {well_known::kNodePoolHashAnnotationKey,
+            well_known::kNodePoolHashVersionAnnotationKey}) {
+        a[std::string(key)] = after.at(std::string(key));
+      }
+    }
   }
   KARPENTER_RETURN_IF_ERROR(ExpandGenerated(scenario.scenario, cluster));
   auto world = std::make_unique<World>(std::move(scenario), std::move(options));

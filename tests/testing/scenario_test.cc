@@ -392,5 +392,92 @@ TEST_CASE("scenario: expansion errors leave the cluster unchanged",
   CHECK(cluster.nodes.empty());
 }
 
+TEST_CASE("scenario: a dump without a Scenario loads with the defaults",
+          "[scenario]") {
+  constexpr absl::string_view kClaims = R"(apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: a, creationTimestamp: "2025-01-01T00:00:00Z", labels: {karpenter.sh/nodepool: general}}
+status: {imageID: ami-2}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: b, creationTimestamp: "2025-01-02T00:00:00Z", labels: {karpenter.sh/nodepool: general}}
+status:
+  imageID: ami-1
+  conditions:
+  - {type: Ready, status: "True", lastTransitionTime: "2025-01-03T04:05:06Z"}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: c, labels: {karpenter.sh/nodepool: general}}
+status: {imageID: ami-2}
+)";
+  absl::StatusOr<LoadedScenario> s =
+      LoadScenarioOrDump(Doc(kPool, kClaims), "dump.yaml");
+  REQUIRE(s.ok());
+  CHECK_FALSE(s->has_scenario_document);
+  CHECK(s->cluster.node_claims.size() == 3);
+  CHECK(s->scenario.metadata().name() == "what-if");
+  CHECK(s->scenario.api_version() == kScenarioApiVersion);
+  CHECK_FALSE(s->scenario.spec().has_start());
+  // The image two of three claims run.
+  CHECK(s->scenario.spec().image() == "ami-2");
+  // The latest timestamp: b's condition.
+  const std::optional<absl::Time> at = DumpTime(s->cluster);
+  REQUIRE(at.has_value());
+  CHECK(*at == absl::FromCivil(absl::CivilSecond(2025, 1, 3, 4, 5, 6),
+                               absl::UTCTimeZone()));
+  CHECK_FALSE(DumpTime(snapshot::ObjectSet()).has_value());
+
+  // With a Scenario document, as LoadScenario.
+  absl::StatusOr<LoadedScenario> with =
+      LoadScenarioOrDump(Doc(kPool, kScenario), "s.yaml");
+  REQUIRE(with.ok());
+  CHECK(with->has_scenario_document);
+  CHECK(with->scenario.metadata().name() == "small");
+  CHECK(LoadScenarioOrDump("kind: [", "bad.yaml").status().code() ==
+        absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("scenario: change files hold NodePools and Scenario changes",
+          "[scenario]") {
+  constexpr absl::string_view kChanges = R"(apiVersion: sim.karpenter-sdk.dev/v1
+kind: Scenario
+metadata: {name: later}
+spec:
+  changes:
+  - {at: 10m, deleteNode: n1}
+  - {at: 20m, driftNodePool: {nodePool: general}}
+)";
+  absl::StatusOr<std::vector<v1::ScenarioChange>> c =
+      LoadChanges(Doc(kChanges, kPool), "c.yaml");
+  REQUIRE(c.ok());
+  REQUIRE(c->size() == 3);
+  // NodePools first, at the start; then the Scenario's, in order.
+  CHECK((*c)[0].at() == "0s");
+  CHECK((*c)[0].node_pool().metadata().name() == "general");
+  CHECK((*c)[1].delete_node() == "n1");
+  CHECK((*c)[2].drift_node_pool().node_pool() == "general");
+
+  CHECK(LoadChanges("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\n"
+                    "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\n",
+                    "p.yaml")
+            .status()
+            .message() ==
+        "p.yaml: a change file holds NodePools and Scenario changes; got 2 "
+        "Pod");
+  CHECK(LoadChanges(kScenario, "s.yaml").status().message() ==
+        "s.yaml: Scenario document: only spec.changes is read from a change "
+        "file; spec.start is set");
+  CHECK(LoadChanges("", "empty.yaml").status().message() ==
+        "empty.yaml: no NodePool and no Scenario changes");
+  CHECK(absl::StrContains(
+      LoadChanges("apiVersion: sim.karpenter-sdk.dev/v2\nkind: Scenario\n",
+                  "v.yaml")
+          .status()
+          .message(),
+      "Scenario apiVersion"));
+}
+
 }  // namespace
 }  // namespace karpenter::testing

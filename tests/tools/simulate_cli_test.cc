@@ -134,6 +134,68 @@ TEST_CASE("simulate cli: bad usage and bad scenarios exit 2 with one line",
   for (const test::UsageCase& c : cases) test::CheckUsageError(c);
 }
 
+TEST_CASE("simulate cli: what-if on a dump, with a NodePool change",
+          "[cli][simulate]") {
+  const std::string dump =
+      std::string(KARPENTER_EXAMPLES_DIR) + "/clusters/demo.yaml";
+  const std::string catalog =
+      std::string(KARPENTER_EXAMPLES_DIR) + "/catalogs/aws-us-west-2.yaml";
+  const std::string change = std::string(KARPENTER_EXAMPLES_DIR) +
+                             "/changes/default-nodepool-gen6.yaml";
+  // Without the change nothing drifts: the dump's NodeClaims carry their
+  // NodePools' hashes and its one image. The run starts at the dump's
+  // latest timestamp.
+  const test::Result before =
+      Run({"simulate", "-f", dump, "--catalog", catalog, "--until", "30m"});
+  REQUIRE(before.status == kExitOk);
+  CHECK_FALSE(absl::StrContains(before.out, "Drift"));
+  CHECK(SummaryValue(before.out, "scenario") == "what-if");
+  CHECK(SummaryValue(before.out, "simulated") ==
+        "2025-03-04T10:14:52Z .. 2025-03-04T10:44:52Z (73 steps)");
+  // With it, the generation-5 node of `default` that no PDB pins drifts on
+  // its requirements; the system pool is untouched.
+  const test::Result after = Run({"simulate", "-f", dump, "--catalog", catalog,
+                                  "--change", change, "--until", "30m"});
+  REQUIRE(after.status == kExitOk);
+  CHECK(absl::StrContains(after.out, "NodePool default replaced"));
+  CHECK(absl::StrContains(after.out,
+                          "delete drifted node "
+                          "ip-10-0-3-67.us-west-2.compute.internal "
+                          "(RequirementsDrifted)"));
+  CHECK_FALSE(absl::StrContains(after.out, "AMIDrift"));
+  CHECK_FALSE(absl::StrContains(after.out, "NodePoolDrifted"));
+  // The same change as a Scenario changes list, and --at.
+  const std::string listed = test::WriteTemp(
+      "sim_change_list.yaml",
+      "apiVersion: sim.karpenter-sdk.dev/v1\nkind: Scenario\nmetadata:\n"
+      "  name: c\nspec:\n  changes:\n  - at: 5m\n    driftNodePool:\n"
+      "      nodePool: system\n");
+  const test::Result drift =
+      Run({"simulate", "-f", dump, "--catalog", catalog, "--change", listed,
+           "--at", "2025-03-05T12:00:00Z", "--until", "20m"});
+  REQUIRE(drift.status == kExitOk);
+  CHECK(absl::StrContains(drift.out, "12:05:00  -"));
+  CHECK(absl::StrContains(drift.out, "NodePool system drifted"));
+
+  const std::string pods =
+      test::WriteTemp("sim_change_pods.yaml",
+                      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n");
+  const test::UsageCase cases[] = {
+      {{"simulate", "-f", dump},
+       "karpenter: simulate: " + dump +
+           ": no Scenario document; a cluster dump needs the cloud's "
+           "instance types: --catalog FILE (e.g. "
+           "examples/catalogs/aws-us-west-2.yaml)\n"},
+      {{"simulate", "-f", dump, "--catalog", catalog, "--change", pods},
+       "karpenter: simulate: --change: " + pods +
+           ": a change file holds NodePools and Scenario changes; got 1 "
+           "Pod\n"},
+      {{"simulate", "-f", dump, "--catalog", catalog, "--at", "noon"}, "--at"},
+      {{"simulate", "-f", dump, "x.yaml"}, "one SCENARIO expected"},
+  };
+  for (const test::UsageCase& c : cases) test::CheckUsageError(c);
+}
+
 TEST_CASE("svg chart: stacked steps, ticks, escaping and bad input",
           "[cli][svg]") {
   const absl::Time t0 = absl::FromUnixSeconds(1704700800);  // 08:00Z

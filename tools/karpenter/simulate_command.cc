@@ -23,6 +23,7 @@
 #include "karpenter/disruption/plan_proto.h"
 #include "karpenter/testing/scenario.h"
 #include "karpenter/testing/simulation.h"
+#include "karpenter/time_util.h"
 #include "karpenter/v1/simulation.pb.h"
 #include "svg_chart.h"
 
@@ -30,9 +31,11 @@ namespace karpenter::cli {
 namespace {
 
 constexpr char kSimulateUsage[] =
-    "usage: karpenter simulate [SCENARIO] [--until DURATION] [-o text|json]\n"
+    "usage: karpenter simulate [SCENARIO | -f DUMP] [--catalog FILE]\n"
+    "                          [--change FILE]... [--at TIME]\n"
+    "                          [--until DURATION] [-o text|json]\n"
     "                          [--svg FILE] [--min-step DURATION]\n"
-    "                          [--catalog FILE] [--no-progress]\n"
+    "                          [--no-progress]\n"
     "\n"
     "Runs a scenario through Karpenter's disruption controller, graceful\n"
     "node termination and PDB-aware eviction, against in-memory fakes of the\n"
@@ -59,6 +62,14 @@ constexpr char kSimulateUsage[] =
     "do-not-disrupt batch job, an image change drifting one pool, a spot\n"
     "interruption and an instance with termination protection.\n"
     "\n"
+    "What-if on a real cluster: a dump without a Scenario document runs\n"
+    "with the defaults (from the dump's latest timestamp, for 2h, the\n"
+    "catalogue's offerings as the cloud), and --change applies edits at\n"
+    "the start:\n"
+    "  kubectl get nodes,pods,pdb,nodepools,nodeclaims -A -o yaml > dump.yaml\n"
+    "  karpenter simulate -f dump.yaml --catalog catalog.yaml \\\n"
+    "      --change nodepool.yaml\n"
+    "\n"
     "--until DURATION   run this long after the start (default: the\n"
     "                   scenario's until)\n"
     "-o json            print a karpenter.v1.SimulationReport\n"
@@ -67,10 +78,20 @@ constexpr char kSimulateUsage[] =
     "--min-step D       run the controllers at most every D of simulated\n"
     "                   time (default 10s; Karpenter requeues drains every\n"
     "                   1-5 s, so smaller is closer and slower)\n"
+    "-f, --filename F   the scenario or dump (the same as SCENARIO)\n"
     "--catalog FILE     the cloud's instance types from an "
     "InstanceTypeCatalog\n"
     "                   document (as 'karpenter plan --catalog' reads it)\n"
-    "                   instead of the scenario's spec.instanceTypes\n"
+    "                   instead of the scenario's spec.instanceTypes;\n"
+    "                   required for a dump without a Scenario\n"
+    "--change FILE      changes applied at the start, in order (repeat for\n"
+    "                   more files): NodePool documents (replacing the\n"
+    "                   NodePool of that name: an edit, or a new pool) and\n"
+    "                   Scenario documents with only spec.changes (any\n"
+    "                   timed change: driftNodePool for a new image, a spot\n"
+    "                   interruption, ...), added to the scenario's\n"
+    "--at TIME          start at TIME (RFC 3339) instead of the scenario's\n"
+    "                   spec.start or the dump's latest timestamp\n"
     "--no-progress      no progress bar (shown on a terminal otherwise)\n"
     "\n"
     "Exit status: 0 when the run ended with no budget or PDB exceeded, no\n"
@@ -83,6 +104,8 @@ struct SimulateArgs {
   bool json = false;
   std::optional<std::string> svg;
   std::optional<std::string> catalog;
+  std::vector<std::string> changes;
+  std::optional<absl::Time> at;
   bool progress = true;
   // The cores run at most this often in simulated time. Karpenter requeues
   // a draining node every 1-5 s; 10 s keeps the bundled 90-minute rollout
@@ -113,6 +136,18 @@ std::string ParseSimulateOption(const std::string& arg,
     parsed.svg = value;
   } else if (arg == "--catalog") {
     parsed.catalog = value;
+  } else if (arg == "--change") {
+    parsed.changes.push_back(value);
+  } else if (arg == "--at") {
+    absl::Time at;
+    if (std::string p = ParseTimeFlag(arg, value, at); !p.empty()) return p;
+    parsed.at = at;
+  } else if (arg == "-f" || arg == "--filename") {
+    if (parsed.scenario.has_value()) {
+      return absl::StrCat("one SCENARIO expected, got \"", *parsed.scenario,
+                          "\" and \"", value, "\"");
+    }
+    parsed.scenario = value;
   } else {
     return ParseOutputFlag(arg, value, parsed.json);
   }
@@ -128,7 +163,9 @@ std::string ParseSimulateArgs(const std::vector<std::string>& args,
       continue;
     }
     if (arg == "--until" || arg == "--svg" || arg == "-o" ||
-        arg == "--output" || arg == "--min-step" || arg == "--catalog") {
+        arg == "--output" || arg == "--min-step" || arg == "--catalog" ||
+        arg == "--change" || arg == "--at" || arg == "-f" ||
+        arg == "--filename") {
       if (i + 1 >= args.size()) return absl::StrCat(arg, ": missing value");
       if (std::string p = ParseSimulateOption(arg, args[++i], parsed);
           !p.empty()) {
@@ -169,8 +206,41 @@ absl::StatusOr<std::unique_ptr<testing::Simulation>> Prepare(
     source = *args.scenario;
   }
   absl::StatusOr<testing::LoadedScenario> loaded =
-      testing::LoadScenario(text, source);
+      testing::LoadScenarioOrDump(text, source);
   if (!loaded.ok()) return loaded.status();
+  v1::ScenarioSpec& spec = *loaded->scenario.mutable_spec();
+  if (!loaded->has_scenario_document) {
+    if (!args.catalog.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source,
+          ": no Scenario document; a cluster dump needs the cloud's instance "
+          "types: --catalog FILE (e.g. examples/catalogs/aws-us-west-2.yaml)"));
+    }
+    const std::optional<absl::Time> dumped = testing::DumpTime(loaded->cluster);
+    if (!dumped.has_value() && !args.at.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source,
+                       ": no Scenario document and no timestamp in the "
+                       "dump to start from: give --at TIME"));
+    }
+    *spec.mutable_start() = TimeToProto(args.at.value_or(*dumped));
+  }
+  if (args.at.has_value()) *spec.mutable_start() = TimeToProto(*args.at);
+  for (const std::string& path : args.changes) {
+    absl::StatusOr<std::string> read = ReadText(path);
+    absl::StatusOr<std::vector<v1::ScenarioChange>> changes =
+        read.ok()
+            ? testing::LoadChanges(*read, path)
+            : absl::StatusOr<std::vector<v1::ScenarioChange>>(read.status());
+    if (!changes.ok()) {
+      return absl::Status(
+          changes.status().code(),
+          absl::StrCat("--change: ", changes.status().message()));
+    }
+    for (v1::ScenarioChange& c : *changes) {
+      *spec.add_changes() = std::move(c);
+    }
+  }
   if (args.catalog.has_value()) {
     // The catalogue replaces the scenario's cloud: its node groups must
     // name types of the catalogue (ValidateScenario checks).
@@ -183,8 +253,7 @@ absl::StatusOr<std::unique_ptr<testing::Simulation>> Prepare(
           catalog.status().code(),
           absl::StrCat("--catalog: ", catalog.status().message()));
     }
-    *loaded->scenario.mutable_spec()->mutable_instance_types() =
-        catalog->instance_types();
+    *spec.mutable_instance_types() = catalog->instance_types();
   }
   if (absl::Status s = testing::ValidateScenario(loaded->scenario); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", s.message()));

@@ -31,6 +31,7 @@
 #define KARPENTER_TESTING_SCENARIO_H_
 
 #include <optional>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -63,6 +64,9 @@ struct LoadedScenario {
   // The dump's objects, without the generated ones (see ExpandGenerated).
   snapshot::ObjectSet cluster;
   v1::Scenario scenario;
+  // False when the text held no Scenario document (LoadScenarioOrDump):
+  // `scenario` is then the default one, without a start.
+  bool has_scenario_document = true;
 };
 
 // Reads `text` (YAML or JSON, as snapshot::LoadText sniffs it): the cluster
@@ -76,6 +80,37 @@ struct LoadedScenario {
 // types; they name the source, document, field and line).
 absl::StatusOr<LoadedScenario> LoadScenario(absl::string_view text,
                                             absl::string_view source);
+
+// As LoadScenario, but text without a Scenario document is a plain cluster
+// dump: `scenario` is then a Scenario of name kDumpScenarioName with every
+// field at its default but spec.image, the status.imageID most of the
+// dump's NodeClaims run (the smallest on a tie; claims running another are
+// AMI-drifted), and no spec.start (the caller sets it, e.g. to DumpTime);
+// `has_scenario_document` is false. Errors: those of
+// LoadScenario but "no Scenario document".
+absl::StatusOr<LoadedScenario> LoadScenarioOrDump(absl::string_view text,
+                                                  absl::string_view source);
+inline constexpr absl::string_view kDumpScenarioName = "what-if";
+
+// The latest time the dump shows: the maximum over the creation timestamps
+// of its Nodes, NodeClaims, Pods and NodePools and the transition and
+// heartbeat times of their conditions (a kubelet posts Ready's heartbeat
+// every few minutes, so for a live cluster this is within minutes of the
+// dump). nullopt when the dump has no timestamp at all.
+std::optional<absl::Time> DumpTime(const snapshot::ObjectSet& cluster);
+
+// Reads a change file for a what-if run: YAML or JSON whose documents are
+// NodePools (each becomes a change at "0s" replacing the NodePool of its
+// name: a NodePool edit, or a new NodePool) and Scenario documents (their
+// spec.changes, in order; every other field of their spec must be unset).
+// The changes come in document order. Errors: InvalidArgument naming
+// `source` for any other kind (`<source>: a change file holds NodePools and
+// Scenario changes; got 3 Pod`), a Scenario with another spec field set
+// (`<source>: Scenario document: only spec.changes is read from a change
+// file; spec.generate is set`), a wrong Scenario apiVersion, an empty file,
+// and the loaders' errors.
+absl::StatusOr<std::vector<v1::ScenarioChange>> LoadChanges(
+    absl::string_view text, absl::string_view source);
 
 // Checks everything the Simulation would otherwise trip over, returning the
 // first problem as InvalidArgument naming the field path and the quoted
