@@ -137,11 +137,11 @@ struct PlantCase {
 TEST_CASE("sim: every planted bug is caught by its invariant", "[sim][slow]") {
   const std::vector<PlantCase> cases = {
       {PlantedBug::kFinalizerBeforeInstanceGone, 1, "finalizer"},
-      {PlantedBug::kFinalizerBeforeInstanceGone, 29, "finalizer"},
-      {PlantedBug::kEvictDoNotDisrupt, 3, "do-not-disrupt"},
-      {PlantedBug::kEvictDoNotDisrupt, 28, "do-not-disrupt"},
-      {PlantedBug::kSkipInFlightBudgetCount, 33, "budget"},
-      {PlantedBug::kSkipInFlightBudgetCount, 120, "budget"},
+      {PlantedBug::kFinalizerBeforeInstanceGone, 3, "finalizer"},
+      {PlantedBug::kEvictDoNotDisrupt, 5, "do-not-disrupt"},
+      {PlantedBug::kEvictDoNotDisrupt, 12, "do-not-disrupt"},
+      {PlantedBug::kSkipInFlightBudgetCount, 1, "budget"},
+      {PlantedBug::kSkipInFlightBudgetCount, 8, "budget"},
   };
   for (const PlantCase& c : cases) {
     INFO(PlantedBugName(c.bug) << " seed " << c.seed);

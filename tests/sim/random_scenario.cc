@@ -79,8 +79,10 @@ struct PoolModel {
 
 BudgetModel RandomBudget(Rng& rng) {
   BudgetModel b;
-  b.nodes = Pick<std::string>(
-      rng, {"0", "1", "1", "2", "3", "10%", "20%", "34%", "50%", "100%"});
+  // Small numbers weigh most: a budget of 1 or 2 with several candidates
+  // is where the in-flight count decides whether a command may start.
+  b.nodes = Pick<std::string>(rng, {"0", "1", "1", "1", "2", "2", "3", "10%",
+                                    "20%", "34%", "50%", "100%"});
   if (rng.Chance(30)) {
     b.schedule = Pick<std::pair<std::string, std::string>>(
         rng, {{"0 * * * *", "20m"},
@@ -192,6 +194,13 @@ std::string RandomWorkload(Rng& rng, const PoolModel& pool, int index,
   const std::string cpu =
       Pick<std::string>(rng, {"100m", "200m", "250m", "500m"});
   int cpu_milli = std::stoi(cpu);
+  if (index == 0 && rng.Chance(40)) {
+    // A heavy workload, one replica per node taking most of it: a
+    // disrupted node's pods then fit nowhere else, so drift and
+    // consolidation wait for replacements, and commands overlap.
+    model.replicas = pool.nodes;
+    cpu_milli = std::max(10, free_cpu * rng.Uniform(55, 80) / 100);
+  }
   if (free_cpu < cpu_milli) cpu_milli = 10;  // Nearly full: a small one.
   model.replicas = std::min(model.replicas, free_cpu / cpu_milli * pool.nodes);
   free_cpu -= cpu_milli * ((model.replicas + pool.nodes - 1) / pool.nodes);
@@ -202,7 +211,7 @@ std::string RandomWorkload(Rng& rng, const PoolModel& pool, int index,
       Pick<std::string>(rng, {"128Mi", "256Mi", "512Mi", "1Gi"}),
       Pick<std::string>(rng, {"0s", "10s", "30s", "60s", "90s"}));
   if (model.job) absl::StrAppend(&out, ", job: true");
-  if (rng.Chance(15)) absl::StrAppend(&out, ", doNotDisrupt: true");
+  if (rng.Chance(25)) absl::StrAppend(&out, ", doNotDisrupt: true");
   if (!model.job && rng.Chance(50)) {
     if (rng.Chance(50)) {
       absl::StrAppend(&out, ", pdb: {minAvailable: \"",
@@ -237,22 +246,22 @@ void AddRandomChange(Rng& rng, std::vector<PoolModel>& pools, int window,
   auto add = [&](int when, std::string body) {
     out.push_back({when, std::move(body)});
   };
-  if (kind < 14) {
+  if (kind < 22) {
     add(at,
         absl::StrCat("driftNodePool: {nodePool: ", Pick(rng, pools).name, "}"));
-  } else if (kind < 22) {
+  } else if (kind < 30) {
     PoolModel& p = pools[rng.Uniform(0, pools.size() - 1)];
     PoolModel edited = p;
     edited.template_version = p.template_version + 1;
     if (rng.Chance(50)) edited.budgets = {RandomBudget(rng)};
     p.template_version = edited.template_version;
     add(at, absl::StrCat("nodePool:\n", PoolBody(edited, "        ")));
-  } else if (kind < 32) {
+  } else if (kind < 38) {
     add(at, absl::StrCat("deleteNode: ", RandomNode(rng, pools)));
-  } else if (kind < 40) {
+  } else if (kind < 45) {
     add(at,
         absl::StrCat("spotInterruption: {node: ", RandomNode(rng, pools), "}"));
-  } else if (kind < 52) {
+  } else if (kind < 55) {
     const auto [method, code, message] =
         Pick<std::tuple<std::string, std::string, std::string>>(
             rng, {{"Create", "ResourceExhausted", "insufficient capacity"},
@@ -263,18 +272,18 @@ void AddRandomChange(Rng& rng, std::vector<PoolModel>& pools, int window,
     add(at, absl::StrFormat("cloudFault: {method: %s, code: %s, message: "
                             "\"%s\", times: %d}",
                             method, code, message, rng.Uniform(1, 4)));
-  } else if (kind < 64) {
+  } else if (kind < 66) {
     add(at,
         absl::StrFormat("evictionFault: {httpStatus: %d, times: %d}",
                         Pick<int>(rng, {429, 500, 503, 0}), rng.Uniform(1, 8)));
-  } else if (kind < 70) {
+  } else if (kind < 72) {
     const std::string node = RandomNode(rng, pools);
     add(at, absl::StrCat("terminationProtection: {node: ", node,
                          ", enabled: true}"));
     add(std::min(window, at + rng.Uniform(60, 1200)),
         absl::StrCat("terminationProtection: {node: ", node,
                      ", enabled: false}"));
-  } else if (kind < 78) {
+  } else if (kind < 79) {
     const std::string node = RandomNode(rng, pools);
     add(at, absl::StrCat("nodeReadiness: {node: ", node, ", ready: false}"));
     if (rng.Chance(50)) {
