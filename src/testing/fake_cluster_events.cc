@@ -52,6 +52,14 @@ void FakeClusterState::ApplyEvent(absl::Time at, const Event& e) {
       schedule_at_.erase(at);
       RunScheduler(at);
       return;
+    case EventKind::kSucceed: {
+      // Stale if the pod is gone or is being deleted.
+      auto it = pods_.find(e.pod);
+      if (it != pods_.end() && !IsTerminating(it->second.pod)) {
+        Succeed(e.pod, at);
+      }
+      return;
+    }
     case EventKind::kRemove: {
       // Stale if the pod is gone or its deletion moved (it has its own event).
       auto it = pods_.find(e.pod);

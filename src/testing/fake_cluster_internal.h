@@ -93,7 +93,9 @@ struct PodRecord {
   std::vector<uint32_t> pdbs;  // Selecting PDBs, ascending.
   std::string controller;      // Controller key; empty without controller.
   bool replaceable = false;    // Controller-owned, not DaemonSet or Node.
-  std::string name_base;       // Prefix of its replacements' names.
+  // StatefulSet-owned: replaced under its own name once it is gone.
+  bool stateful = false;
+  std::string name_base;  // Prefix of its replacements' names.
   // Whether the mirror holds the pod (it was fed since its insertion).
   bool mirrored = false;
 };
@@ -122,11 +124,12 @@ enum class EventKind {
   kRemove,
   kDetach,
   kSchedule,  // kKubeScheduler: a scheduling pass.
+  kSucceed,   // A Job pod with a run-for annotation is done.
 };
 
 struct Event {
   EventKind kind = EventKind::kRemove;
-  PodId pod = 0;     // kBecomeReady, kRemove.
+  PodId pod = 0;     // kBecomeReady, kRemove, kSucceed.
   v1::Pod replaced;  // kCreateReplacement: the pod being replaced.
   std::string controller;
   std::string name_base;
@@ -234,6 +237,11 @@ class FakeClusterState {
                                         absl::string_view type);
   absl::Status AddNode(v1::Node node, absl::Time now);
   absl::Status SucceedPod(const PodRef& ref, absl::Time now);
+  // Pod `id`'s containers exited 0 (SucceedPod's effects).
+  void Succeed(PodId id, absl::Time now);
+  // Pushes the kSucceed event of a Job pod with a run-for annotation that
+  // started running at `started`.
+  void MaybeScheduleSuccess(PodId id, absl::Time started, absl::Time now);
   // fake_cluster_placement.cc.
   PlacementCheck CheckPlacement() const;
   bool HasUnscheduled() const { return !unscheduled_.empty(); }

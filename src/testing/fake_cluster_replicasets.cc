@@ -31,13 +31,25 @@ void FakeClusterState::ScheduleReplacement(const PodRecord& r, absl::Time now) {
 }
 
 void FakeClusterState::CreateReplacement(absl::Time at, const Event& e) {
+  const std::string& old_name = e.replaced.metadata().name();
+  const bool stateful = [&] {
+    const v1::OwnerReference* ref = ControllerRef(e.replaced);
+    return ref != nullptr && ref->kind() == "StatefulSet";
+  }();
+  if (stateful &&
+      pod_by_key_.contains(Key(e.replaced.metadata().namespace_(), old_name))) {
+    // The StatefulSet controller recreates a pod under its own name, once
+    // the old one is gone: look again in a second.
+    PushEvent(at + absl::Seconds(1), Event(e));
+    return;
+  }
   --controllers_[e.controller].pending;
   DirtyControllerPdbs(e.controller);
   pdb_status_stale_ = true;
   const std::string& ns = e.replaced.metadata().namespace_();
   v1::Pod pod = e.replaced;
   v1::ObjectMeta& meta = *pod.mutable_metadata();
-  meta.set_name(FreshPodName(ns, e.name_base));
+  meta.set_name(stateful ? old_name : FreshPodName(ns, e.name_base));
   meta.set_uid(absl::StrCat("fake-uid-", ++next_uid_));
   meta.clear_deletion_timestamp();
   meta.clear_deletion_grace_period_seconds();
@@ -74,6 +86,7 @@ void FakeClusterState::BecomeReady(absl::Time at, PodId id) {
   SetPodCondition(pod, well_known::kConditionTypeReady,
                   well_known::kConditionTrue, "", at);
   Log(at, absl::StrCat("ready ", it->second.key));
+  MaybeScheduleSuccess(id, at, at);
 }
 
 std::string FakeClusterState::FreshPodName(absl::string_view ns,

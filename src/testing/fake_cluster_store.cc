@@ -19,6 +19,8 @@
 #include "absl/time/time.h"
 #include "common/status_macros.h"
 #include "karpenter/cluster_view.h"
+#include "karpenter/duration.h"
+#include "karpenter/testing/fake_cluster.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 #include "testing/fake_cluster_internal.h"
@@ -62,6 +64,14 @@ absl::Status FakeClusterState::Load(snapshot::ObjectSet objects,
     const PodId id = InsertPod(std::move(pod), "");
     if (terminating && options_.remove_terminated_pods) {
       PushEvent(at, PodEvent(EventKind::kRemove, id));
+    }
+    const v1::Pod& loaded = pods_.at(id).pod;
+    if (loaded.status().phase() == "Running") {
+      MaybeScheduleSuccess(id,
+                           loaded.status().has_start_time()
+                               ? TimeFromProto(loaded.status().start_time())
+                               : now,
+                           now);
     }
     MaybeEnqueue(id, now);
   }
@@ -107,6 +117,7 @@ PodId FakeClusterState::InsertPod(v1::Pod pod, std::string name_base) {
     r.controller = absl::StrCat(ref->kind(), "/", meta.namespace_(), "/",
                                 ref->name(), "/", ref->uid());
     r.replaceable = ref->kind() != "DaemonSet" && ref->kind() != "Node";
+    r.stateful = ref->kind() == "StatefulSet";
     controllers_[r.controller].pods.insert(id);
   }
   auto bucket = pdbs_by_namespace_.find(meta.namespace_());
@@ -465,15 +476,35 @@ absl::Status FakeClusterState::SucceedPod(const PodRef& ref, absl::Time now) {
     return absl::FailedPreconditionError(absl::StrCat(
         "pods \"", ref.name, "\": UID ", ref.uid, " does not match"));
   }
-  if (IsTerminal(r.pod)) return absl::OkStatus();
-  TouchPod(key->second);
+  Succeed(key->second, now);
+  return absl::OkStatus();
+}
+
+void FakeClusterState::Succeed(PodId id, absl::Time now) {
+  PodRecord& r = pods_.at(id);
+  if (IsTerminal(r.pod)) return;
+  TouchPod(id);
   r.pod.mutable_status()->set_phase("Succeeded");
   SetPodCondition(r.pod, well_known::kConditionTypeReady,
                   well_known::kConditionFalse, "PodCompleted", now);
-  unscheduled_.erase(key->second);
+  unscheduled_.erase(id);
   Log(now, absl::StrCat("succeeded ", r.key));
   RefreshVolumesOn(r.pod.spec().node_name(), now);
-  return absl::OkStatus();
+}
+
+void FakeClusterState::MaybeScheduleSuccess(PodId id, absl::Time started,
+                                            absl::Time now) {
+  const v1::Pod& pod = pods_.at(id).pod;
+  const v1::OwnerReference* ref = ControllerRef(pod);
+  if (ref == nullptr || ref->kind() != "Job") return;
+  const auto& annotations = pod.metadata().annotations();
+  const auto it =
+      annotations.find(std::string(FakeCluster::kRunForAnnotationKey));
+  if (it == annotations.end()) return;
+  const absl::StatusOr<absl::Duration> run_for = ParseGoDuration(it->second);
+  if (!run_for.ok() || *run_for < absl::ZeroDuration()) return;
+  PushEvent(std::max(now, started + *run_for),
+            PodEvent(EventKind::kSucceed, id));
 }
 
 absl::Status FakeClusterState::SetNodeReady(absl::string_view node, bool ready,

@@ -26,6 +26,7 @@
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
 #include "karpenter/scheduling/resources.h"
+#include "karpenter/testing/fake_cluster.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -204,8 +205,25 @@ absl::Status ValidateWorkloads(const v1::ScenarioSpec& spec) {
       KARPENTER_RETURN_IF_ERROR(NonNegativeDuration(
           path + ".terminationGracePeriod", w.termination_grace_period()));
     }
-    if (w.daemon_set() && w.job()) {
-      return FieldError(path, "set only one of daemonSet and job", w.name());
+    if (int{w.daemon_set()} + int{w.job()} + int{w.stateful_set()} > 1) {
+      return FieldError(path, "set only one of daemonSet, job and statefulSet",
+                        w.name());
+    }
+    if (!w.volume_size().empty()) {
+      if (!w.stateful_set()) {
+        return FieldError(path + ".volumeSize",
+                          "needs statefulSet: true for workload", w.name());
+      }
+      KARPENTER_RETURN_IF_ERROR(
+          CheckQuantity(path + ".volumeSize", w.volume_size()));
+    }
+    if (!w.duration().empty()) {
+      if (!w.job()) {
+        return FieldError(path + ".duration", "needs job: true for workload",
+                          w.name());
+      }
+      KARPENTER_RETURN_IF_ERROR(
+          NonNegativeDuration(path + ".duration", w.duration()));
     }
     if (!w.daemon_set() && w.node_pool().empty()) {
       return FieldError(path + ".nodePool", "must be set for workload",
@@ -424,7 +442,8 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
   v1::Pod p;
   v1::ObjectMeta& m = *p.mutable_metadata();
   m.set_namespace_(std::string(ns));
-  m.set_name(absl::StrFormat("%s-%03d", w.name(), index));
+  m.set_name(w.stateful_set() ? absl::StrFormat("%s-%d", w.name(), index)
+                              : absl::StrFormat("%s-%03d", w.name(), index));
   m.set_uid(absl::StrFormat("uid-%s-%s-%03d", ns, w.name(), index));
   Stamp(ScenarioStart(scenario) - absl::Hours(1),
         m.mutable_creation_timestamp());
@@ -443,6 +462,9 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
   } else if (w.job()) {
     ref->set_api_version("batch/v1");
     ref->set_kind("Job");
+  } else if (w.stateful_set()) {
+    ref->set_api_version("apps/v1");
+    ref->set_kind("StatefulSet");
   } else {
     ref->set_api_version("apps/v1");
     ref->set_kind("ReplicaSet");
@@ -459,6 +481,19 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
                                            : w.termination_grace_period());
   p.mutable_spec()->set_termination_grace_period_seconds(
       absl::ToInt64Seconds(grace));
+  *p.mutable_spec()->mutable_topology_spread_constraints() =
+      w.topology_spread_constraints();
+  if (w.has_affinity()) *p.mutable_spec()->mutable_affinity() = w.affinity();
+  if (!w.volume_size().empty()) {
+    v1::Volume* v = p.mutable_spec()->add_volumes();
+    v->set_name("data");
+    v->mutable_persistent_volume_claim()->set_claim_name(
+        absl::StrCat("data-", m.name()));
+  }
+  if (!w.duration().empty()) {
+    (*m.mutable_annotations())[std::string(FakeCluster::kRunForAnnotationKey)] =
+        w.duration();
+  }
   v1::Container* c = p.mutable_spec()->add_containers();
   c->set_name("main");
   if (!w.cpu().empty()) {
@@ -468,7 +503,9 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
     (*c->mutable_resources()->mutable_requests())["memory"] = w.memory();
   }
   p.mutable_status()->set_phase("Running");
-  Stamp(ScenarioStart(scenario) - absl::Hours(1),
+  // A Job that runs for a duration starts with the scenario.
+  Stamp(ScenarioStart(scenario) -
+            (w.duration().empty() ? absl::Hours(1) : absl::ZeroDuration()),
         p.mutable_status()->mutable_start_time());
   AddCondition(p.mutable_status()->mutable_conditions(),
                well_known::kConditionTypeReady,
@@ -604,6 +641,68 @@ class Room {
   std::map<std::string, std::map<std::string, int64_t>> free_;
 };
 
+constexpr absl::string_view kZonalStorageClass = "sim-zonal";
+
+// PersistentVolumeClaim data-<pod> of `size`, bound to a new
+// PersistentVolume whose node affinity is the zone of `node`, and the
+// StorageClass they name (once).
+void AddZonalVolume(snapshot::ObjectSet& cluster, const v1::Pod& pod,
+                    absl::string_view size, absl::string_view node) {
+  const std::string class_name(kZonalStorageClass);
+  if (std::none_of(cluster.storage_classes.begin(),
+                   cluster.storage_classes.end(),
+                   [&](const v1::StorageClass& c) {
+                     return c.metadata().name() == class_name;
+                   })) {
+    v1::StorageClass& c = cluster.storage_classes.emplace_back();
+    c.set_api_version("storage.k8s.io/v1");
+    c.set_kind("StorageClass");
+    c.mutable_metadata()->set_name(class_name);
+    c.set_provisioner("sim.karpenter-sdk.dev/zonal");
+    c.set_volume_binding_mode("WaitForFirstConsumer");
+  }
+  std::string zone;
+  for (const v1::Node& n : cluster.nodes) {
+    if (n.metadata().name() != node) continue;
+    const auto& labels = n.metadata().labels();
+    const auto it = labels.find(std::string(well_known::kLabelTopologyZone));
+    if (it != labels.end()) zone = it->second;
+  }
+  const std::string& ns = pod.metadata().namespace_();
+  const std::string claim = absl::StrCat("data-", pod.metadata().name());
+  const std::string volume = absl::StrCat("pv-", ns, "-", claim);
+  v1::PersistentVolume& pv = cluster.persistent_volumes.emplace_back();
+  pv.set_api_version("v1");
+  pv.set_kind("PersistentVolume");
+  pv.mutable_metadata()->set_name(volume);
+  (*pv.mutable_spec()->mutable_capacity())["storage"] = std::string(size);
+  pv.mutable_spec()->add_access_modes("ReadWriteOnce");
+  pv.mutable_spec()->mutable_claim_ref()->set_namespace_(ns);
+  pv.mutable_spec()->mutable_claim_ref()->set_name(claim);
+  pv.mutable_spec()->set_storage_class_name(class_name);
+  if (!zone.empty()) {
+    v1::NodeSelectorRequirement* r = pv.mutable_spec()
+                                         ->mutable_node_affinity()
+                                         ->mutable_required()
+                                         ->add_node_selector_terms()
+                                         ->add_match_expressions();
+    r->set_key(std::string(well_known::kLabelTopologyZone));
+    r->set_operator_("In");
+    r->add_values(zone);
+  }
+  pv.mutable_status()->set_phase("Bound");
+  v1::PersistentVolumeClaim& pvc =
+      cluster.persistent_volume_claims.emplace_back();
+  pvc.set_api_version("v1");
+  pvc.set_kind("PersistentVolumeClaim");
+  pvc.mutable_metadata()->set_namespace_(ns);
+  pvc.mutable_metadata()->set_name(claim);
+  pvc.mutable_spec()->add_access_modes("ReadWriteOnce");
+  pvc.mutable_spec()->set_volume_name(volume);
+  pvc.mutable_spec()->set_storage_class_name(class_name);
+  pvc.mutable_status()->set_phase("Bound");
+}
+
 absl::Status ExpandWorkloads(const v1::Scenario& scenario,
                              snapshot::ObjectSet& cluster) {
   std::set<std::string> pods;
@@ -649,6 +748,9 @@ absl::Status ExpandWorkloads(const v1::Scenario& scenario,
       if (!pods.insert(absl::StrCat(ns, "/", p.metadata().name())).second) {
         return FieldError(path, "generated pod name already exists",
                           absl::StrCat(ns, "/", p.metadata().name()));
+      }
+      if (!w.volume_size().empty()) {
+        AddZonalVolume(cluster, p, w.volume_size(), node);
       }
       cluster.pods.push_back(std::move(p));
     }
@@ -866,12 +968,18 @@ absl::Status ExpandGenerated(const v1::Scenario& scenario,
   staged.node_pools = cluster.node_pools;
   staged.pods = cluster.pods;
   staged.pdbs = cluster.pdbs;
+  staged.persistent_volume_claims = cluster.persistent_volume_claims;
+  staged.persistent_volumes = cluster.persistent_volumes;
+  staged.storage_classes = cluster.storage_classes;
   KARPENTER_RETURN_IF_ERROR(ExpandNodes(scenario, staged));
   KARPENTER_RETURN_IF_ERROR(ExpandWorkloads(scenario, staged));
   cluster.nodes = std::move(staged.nodes);
   cluster.node_claims = std::move(staged.node_claims);
   cluster.pods = std::move(staged.pods);
   cluster.pdbs = std::move(staged.pdbs);
+  cluster.persistent_volume_claims = std::move(staged.persistent_volume_claims);
+  cluster.persistent_volumes = std::move(staged.persistent_volumes);
+  cluster.storage_classes = std::move(staged.storage_classes);
   return absl::OkStatus();
 }
 

@@ -13,6 +13,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/testing/fake_cluster.h"
+#include "karpenter/time_util.h"
 
 namespace karpenter::testing {
 namespace {
@@ -195,6 +197,36 @@ TEST_CASE("scenario: validation names the field path and the value",
          s.mutable_generate()->mutable_workloads(0)->set_cpu("lots");
        },
        "spec.generate.workloads[0].cpu: invalid quantity \"lots\""},
+      {"job and stateful set",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(0)->set_job(true);
+         s.mutable_generate()->mutable_workloads(0)->set_stateful_set(true);
+       },
+       "spec.generate.workloads[0]: set only one of daemonSet, job and "
+       "statefulSet \"web\""},
+      {"volume without stateful set",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(0)->set_volume_size("10Gi");
+       },
+       "spec.generate.workloads[0].volumeSize: needs statefulSet: true for "
+       "workload \"web\""},
+      {"bad volume size",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(0)->set_stateful_set(true);
+         s.mutable_generate()->mutable_workloads(0)->set_volume_size("big");
+       },
+       "spec.generate.workloads[0].volumeSize: invalid quantity \"big\""},
+      {"duration without job",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(0)->set_duration("10m");
+       },
+       "spec.generate.workloads[0].duration: needs job: true for workload "
+       "\"web\""},
+      {"bad duration",
+       [](v1::ScenarioSpec& s) {
+         s.mutable_generate()->mutable_workloads(2)->set_duration("-5m");
+       },
+       "spec.generate.workloads[2].duration: must not be negative \"-5m\""},
       {"bad pdb",
        [](v1::ScenarioSpec& s) {
          s.mutable_generate()
@@ -390,6 +422,55 @@ TEST_CASE("scenario: expansion errors leave the cluster unchanged",
         "spec.generate.nodes[0].nodePool: no NodePool in the cluster named "
         "\"general\"");
   CHECK(cluster.nodes.empty());
+}
+
+TEST_CASE("scenario: StatefulSet and Job workloads", "[scenario]") {
+  absl::StatusOr<LoadedScenario> s =
+      LoadScenario(Doc(kPool, kScenario), "s.yaml");
+  REQUIRE(s.ok());
+  v1::WorkloadSpec& db = *s->scenario.mutable_spec()
+                              ->mutable_generate()
+                              ->mutable_workloads()
+                              ->Add();
+  db.set_name("db");
+  db.set_replicas(2);
+  db.set_node_pool("general");
+  db.set_stateful_set(true);
+  db.set_volume_size("10Gi");
+  s->scenario.mutable_spec()
+      ->mutable_generate()
+      ->mutable_workloads(2)
+      ->set_duration("15m");
+  REQUIRE(ValidateScenario(s->scenario).ok());
+  REQUIRE(ExpandGenerated(s->scenario, s->cluster).ok());
+  std::map<std::string, const v1::Pod*> pods;
+  for (const v1::Pod& p : s->cluster.pods) pods[p.metadata().name()] = &p;
+  REQUIRE(pods.count("db-0") == 1);
+  REQUIRE(pods.count("db-1") == 1);
+  CHECK(pods["db-0"]->metadata().owner_references(0).kind() == "StatefulSet");
+  CHECK(
+      pods["db-1"]->spec().volumes(0).persistent_volume_claim().claim_name() ==
+      "data-db-1");
+  REQUIRE(s->cluster.storage_classes.size() == 1);
+  CHECK(s->cluster.storage_classes[0].volume_binding_mode() ==
+        "WaitForFirstConsumer");
+  REQUIRE(s->cluster.persistent_volume_claims.size() == 2);
+  REQUIRE(s->cluster.persistent_volumes.size() == 2);
+  const v1::PersistentVolume& pv = s->cluster.persistent_volumes[0];
+  CHECK(pv.spec().claim_ref().name() == "data-db-0");
+  CHECK(pv.spec()
+            .node_affinity()
+            .required()
+            .node_selector_terms(0)
+            .match_expressions(0)
+            .values(0) == "test-zone-a");
+  CHECK(s->cluster.persistent_volume_claims[0].spec().volume_name() ==
+        pv.metadata().name());
+  // The Job runs for its duration from the scenario's start.
+  const v1::Pod& job = *pods["job-000"];
+  CHECK(job.metadata().annotations().at(
+            std::string(FakeCluster::kRunForAnnotationKey)) == "15m");
+  CHECK(TimeFromProto(job.status().start_time()) == ScenarioStart(s->scenario));
 }
 
 TEST_CASE("scenario: a dump without a Scenario loads with the defaults",

@@ -6,6 +6,7 @@
 #include "karpenter/testing/simulation.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -251,6 +252,88 @@ TEST_CASE("simulation: the provisioner launches nodes for pending pods",
     CHECK(s.pending_pods.size() == 20);
     CHECK(s.nodes_launched == 0);
   }
+}
+
+TEST_CASE("simulation: StatefulSet, Job and spread workloads behave",
+          "[simulation]") {
+  // Two zones of two nodes. db is a StatefulSet with zonal volumes, report
+  // a Job that runs 10 minutes, web spreads over zones. za-00 (db-0, a web
+  // pod) is deleted at 2m.
+  const std::string text =
+      absl::StrCat(kSmallPool, R"(apiVersion: sim.karpenter-sdk.dev/v1
+kind: Scenario
+metadata: {name: workloads}
+spec:
+  start: "2024-01-08T08:00:00Z"
+  until: 30m
+  instanceTypes:
+    - name: m5.xlarge
+      capacity: {cpu: "4", memory: 16Gi, pods: "58"}
+      offerings:
+        - {zone: test-zone-a, capacityType: on-demand, price: 0.192}
+        - {zone: test-zone-b, capacityType: on-demand, price: 0.192}
+  generate:
+    nodes:
+      - {nodePool: pool, count: 2, instanceType: m5.xlarge, zone: test-zone-a, namePrefix: za}
+      - {nodePool: pool, count: 2, instanceType: m5.xlarge, zone: test-zone-b, namePrefix: zb}
+    workloads:
+      - {name: db, replicas: 2, nodePool: pool, cpu: 100m, statefulSet: true, volumeSize: 10Gi}
+      - {name: report, replicas: 2, nodePool: pool, cpu: 100m, job: true, duration: 10m}
+      - name: web
+        replicas: 4
+        nodePool: pool
+        cpu: 100m
+        topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}
+  changes:
+    - at: 2m
+      deleteNode: za-00
+)");
+  std::unique_ptr<Simulation> sim = RunAsCli(text);
+  const SimulationSummary s = sim->Summary();
+  CHECK(s.pending_pods.empty());
+  CHECK(s.misplaced_pods.empty());
+  const snapshot::ObjectSet objects = sim->cluster().ExportObjects();
+  std::map<std::string, std::string> zone_of_node;
+  for (const v1::Node& n : objects.nodes) {
+    zone_of_node[n.metadata().name()] =
+        n.metadata().labels().at("topology.kubernetes.io/zone");
+  }
+  std::map<std::string, const v1::Pod*> pods;
+  std::map<std::string, int> web_per_zone;
+  for (const v1::Pod& p : objects.pods) {
+    pods[p.metadata().name()] = &p;
+    if (p.metadata().labels().at("app") == "web" &&
+        p.status().phase() == "Running" &&
+        !p.metadata().has_deletion_timestamp()) {
+      ++web_per_zone[zone_of_node[p.spec().node_name()]];
+    }
+  }
+  // db-0 came back under its own name, in its volume's zone.
+  REQUIRE(pods.count("db-0") == 1);
+  for (const v1::Condition& c : pods["db-0"]->status().conditions()) {
+    UNSCOPED_INFO(c.type() << " " << c.status() << " " << c.message());
+  }
+  CHECK(pods["db-0"]->status().phase() == "Running");
+  CHECK(pods["db-0"]->spec().node_name() != "za-00");
+  CHECK(zone_of_node[pods["db-0"]->spec().node_name()] == "test-zone-a");
+  CHECK(
+      pods["db-0"]->spec().volumes(0).persistent_volume_claim().claim_name() ==
+      "data-db-0");
+  CHECK(pods.count("db-1") == 1);
+  // The Job's pods succeeded after their 10 minutes and were not replaced.
+  int succeeded = 0;
+  for (const auto& [name, p] : pods) {
+    if (absl::StartsWith(name, "report-")) {
+      CHECK(p->status().phase() == "Succeeded");
+      ++succeeded;
+    }
+  }
+  CHECK(succeeded == 2);
+  // web's replacement kept the zones within a skew of 1.
+  CHECK(web_per_zone["test-zone-a"] + web_per_zone["test-zone-b"] == 4);
+  CHECK(std::abs(web_per_zone["test-zone-a"] - web_per_zone["test-zone-b"]) <=
+        1);
 }
 
 TEST_CASE("simulation: injected 429s are counted and the drain still ends",

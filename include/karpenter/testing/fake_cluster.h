@@ -334,6 +334,13 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // InvalidArgument if `node` is empty; NotFound.
   absl::Status SetNodeReady(absl::string_view node, bool ready);
 
+  // A Job-owned pod carrying this annotation (a Go duration, e.g. "20m")
+  // succeeds that long after it starts running: after it turns Ready, or
+  // for a pod loaded running, after its status.startTime (the load time if
+  // unset). Scenario workloads with `job` and `duration` carry it.
+  static constexpr absl::string_view kRunForAnnotationKey =
+      "sim.karpenter-sdk.dev/run-for";
+
   // The pod's containers exited 0, as a finished Job's pod: phase
   // Succeeded, Ready False (reason PodCompleted). A terminal pod is not
   // replaced by its controller, holds no resources and uses its volumes no

@@ -22,8 +22,13 @@
 // its `overhead` (karpenter/catalog.h), Node Ready=True,
 // NodeClaim Launched/Registered/Initialized=True and its spec copied from
 // the NodePool's template. Pods are Running and Ready, started an hour
-// before `start`, owned by a ReplicaSet (controller: true) unless they
-// belong to a daemon set or a job.
+// before `start` (a job with a `duration`: at `start`, with annotation
+// FakeCluster::kRunForAnnotationKey), owned by a ReplicaSet (controller:
+// true) unless they belong to a daemon set, a job or a StatefulSet (pods
+// <name>-<i>; with `volumeSize`, PersistentVolumeClaim data-<pod> bound to
+// a PersistentVolume pinned to the zone of the pod's node, StorageClass
+// sim-zonal), and carry the workload's topology spread constraints and
+// affinity.
 //
 // Thread-safety: the functions are pure and reentrant.
 
