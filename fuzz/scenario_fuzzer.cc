@@ -1,8 +1,9 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
-// Fuzzes scenario ingestion (testing/scenario.h): LoadScenario on arbitrary
-// bytes (YAML or JSON; the cluster documents and the one Scenario document),
-// then ValidateScenario, then ExpandGenerated on what validated. Nothing may
+// Fuzzes scenario ingestion (testing/scenario.h): LoadChanges and
+// LoadScenarioOrDump (with DumpTime) on arbitrary bytes, and LoadScenario
+// (YAML or JSON; the cluster documents and the one Scenario document), then
+// ValidateScenario, then ExpandGenerated on what validated. Nothing may
 // crash, throw or allocate without bound (ValidateScenario caps the
 // generated counts); every error must be InvalidArgument.
 
@@ -25,6 +26,13 @@ void RequireInvalidArgument(const absl::Status& status) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const absl::string_view text(reinterpret_cast<const char*>(data), size);
+  // The same bytes as a --change file, and as a dump without a Scenario.
+  RequireInvalidArgument(
+      karpenter::testing::LoadChanges(text, "fuzz").status());
+  absl::StatusOr<karpenter::testing::LoadedScenario> dump =
+      karpenter::testing::LoadScenarioOrDump(text, "fuzz");
+  RequireInvalidArgument(dump.status());
+  if (dump.ok()) (void)karpenter::testing::DumpTime(dump->cluster);
   absl::StatusOr<karpenter::testing::LoadedScenario> loaded =
       karpenter::testing::LoadScenario(text, "fuzz");
   RequireInvalidArgument(loaded.status());
