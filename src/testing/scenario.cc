@@ -827,29 +827,18 @@ std::optional<absl::Time> DumpTime(const snapshot::ObjectSet& cluster) {
     const absl::Time t = TimeFromProto(ts);
     if (!latest.has_value() || t > *latest) latest = t;
   };
-  const auto see_conditions =
-      [&](const google::protobuf::RepeatedPtrField<v1::Condition>& cs) {
-        for (const v1::Condition& c : cs) {
-          see(c.last_transition_time());
-          see(c.last_heartbeat_time());
-        }
-      };
-  for (const v1::Node& n : cluster.nodes) {
-    see(n.metadata().creation_timestamp());
-    see_conditions(n.status().conditions());
-  }
-  for (const v1::NodeClaim& c : cluster.node_claims) {
-    see(c.metadata().creation_timestamp());
-    see_conditions(c.status().conditions());
-  }
-  for (const v1::Pod& p : cluster.pods) {
-    see(p.metadata().creation_timestamp());
-    see_conditions(p.status().conditions());
-  }
-  for (const v1::NodePool& p : cluster.node_pools) {
-    see(p.metadata().creation_timestamp());
-    see_conditions(p.status().conditions());
-  }
+  // An object's creation time and its conditions' times.
+  const auto see_object = [&](const auto& object) {
+    see(object.metadata().creation_timestamp());
+    for (const v1::Condition& c : object.status().conditions()) {
+      see(c.last_transition_time());
+      see(c.last_heartbeat_time());
+    }
+  };
+  for (const v1::Node& n : cluster.nodes) see_object(n);
+  for (const v1::NodeClaim& c : cluster.node_claims) see_object(c);
+  for (const v1::Pod& p : cluster.pods) see_object(p);
+  for (const v1::NodePool& p : cluster.node_pools) see_object(p);
   return latest;
 }
 

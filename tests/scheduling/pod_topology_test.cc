@@ -210,23 +210,10 @@ class World {
     INFO(c.status().ToString());
     REQUIRE(c.ok());
     const auto affinity = [&](snapshot::NodeIndex n) {
-      const auto& labels = snap_->nodes()[n].metadata().labels();
-      for (const auto& [k, v] : pod.spec().node_selector()) {
-        auto it = labels.find(k);
-        if (it == labels.end() || it->second != v) return false;
-      }
-      return true;
+      return MatchesNodeSelector(pod, n);
     };
     const auto taints = [&](snapshot::NodeIndex n) {
-      for (const v1::Taint& t : snap_->nodes()[n].spec().taints()) {
-        if (t.effect() != "NoSchedule" && t.effect() != "NoExecute") continue;
-        bool ok = false;
-        for (const v1::Toleration& tol : pod.spec().tolerations()) {
-          ok = ok || drain::ToleratesTaint(tol, t);
-        }
-        if (!ok) return false;
-      }
-      return true;
+      return ToleratesNodeTaints(pod, n);
     };
     const IncomingPod incoming{p, &*c, affinity, taints};
     std::map<std::string, std::string> out;
@@ -252,23 +239,10 @@ class World {
     REQUIRE(c.ok());
     REQUIRE(scoring.ok());
     const auto affinity = [&](snapshot::NodeIndex n) {
-      const auto& labels = snap_->nodes()[n].metadata().labels();
-      for (const auto& [k, v] : pod.spec().node_selector()) {
-        auto it = labels.find(k);
-        if (it == labels.end() || it->second != v) return false;
-      }
-      return true;
+      return MatchesNodeSelector(pod, n);
     };
     const auto taints = [&](snapshot::NodeIndex n) {
-      for (const v1::Taint& t : snap_->nodes()[n].spec().taints()) {
-        if (t.effect() != "NoSchedule" && t.effect() != "NoExecute") continue;
-        bool ok = false;
-        for (const v1::Toleration& tol : pod.spec().tolerations()) {
-          ok = ok || drain::ToleratesTaint(tol, t);
-        }
-        if (!ok) return false;
-      }
-      return true;
+      return ToleratesNodeTaints(pod, n);
     };
     const IncomingPod incoming{p, &*c, affinity, taints};
     std::vector<snapshot::NodeIndex> feasible;
@@ -293,6 +267,28 @@ class World {
                       scores[i]);
     }
     return out;
+  }
+
+  // The callbacks of IncomingPod: `pod`'s nodeSelector admits node n; it
+  // tolerates every NoSchedule and NoExecute taint of n.
+  bool MatchesNodeSelector(const v1::Pod& pod, snapshot::NodeIndex n) const {
+    const auto& labels = snap_->nodes()[n].metadata().labels();
+    for (const auto& [k, v] : pod.spec().node_selector()) {
+      auto it = labels.find(k);
+      if (it == labels.end() || it->second != v) return false;
+    }
+    return true;
+  }
+  bool ToleratesNodeTaints(const v1::Pod& pod, snapshot::NodeIndex n) const {
+    for (const v1::Taint& t : snap_->nodes()[n].spec().taints()) {
+      if (t.effect() != "NoSchedule" && t.effect() != "NoExecute") continue;
+      bool ok = false;
+      for (const v1::Toleration& tol : pod.spec().tolerations()) {
+        ok = ok || drain::ToleratesTaint(tol, t);
+      }
+      if (!ok) return false;
+    }
+    return true;
   }
 
   // Ask, as Str prints it.
