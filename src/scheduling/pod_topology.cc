@@ -725,6 +725,9 @@ struct TopologyState::Impl {
       scoring_selecting;
   // By shape id: the scoring terms of placed pods the index does not count.
   absl::flat_hash_map<uint32_t, std::vector<WeightedTerm>> placed_scoring;
+  // Placed pods the index does not count whose own terms score later pods
+  // (in placing order; a pod placed again appears again).
+  std::vector<std::pair<PodIndex, NodeIndex>> placed_scoring_holders;
 
   // Where pod p counts now (nullopt: nowhere).
   std::optional<NodeIndex> NodeOf(PodIndex p) const {
@@ -960,6 +963,9 @@ void TopologyState::AddPod(PodIndex p, NodeIndex n) {
     if (s.GroupMatches(*g, p)) g->added.emplace_back(p, n);
   }
   const v1::Pod& shape = s.snap.PodShape(p);
+  if (!s.index.Counted(p) && HasScoringTerms(shape)) {
+    s.placed_scoring_holders.emplace_back(p, n);
+  }
   if (!RequiredAntiAffinity(shape).empty()) {
     absl::StatusOr<std::vector<AffinityTerm>> terms = CompileHolderTerms(shape);
     // A pod whose terms do not compile was refused before it was placed.
@@ -1299,8 +1305,8 @@ std::vector<int64_t> TopologyState::InterPodAffinityScore(
     }
   }
   absl::flat_hash_set<PodIndex> seen;
-  for (const auto& [p, n] : s.placed) {
-    if (p == pod.pod || s.index.Counted(p) || s.removed_node[n]) continue;
+  for (const auto& [p, n] : s.placed_scoring_holders) {
+    if (p == pod.pod || s.removed_node[n]) continue;
     const auto at = s.placed_at.find(p);
     if (at == s.placed_at.end() || at->second != n || !seen.insert(p).second) {
       continue;

@@ -1460,7 +1460,9 @@ TEST_CASE("inter-pod affinity score: existing pods' terms",
            Preferred(20, Term(kHost, kWebApp)))
       .Pod("web", "", kWebApp)
       .Pod("api", "", {{"app", "api"}})
-      .Pod("web2", "", kWebApp);
+      .Pod("web2", "", kWebApp)
+      .Pod("sticky", "", {{"app", "sticky"}},
+           Preferred(50, Term(kZone, kWebApp)));
   World w(std::move(c));
   CHECK(w.Scores(kInterPodAffinity, "web") == "n1=62 n2=0 n3=100");
   // No term selects an api pod.
@@ -1471,6 +1473,10 @@ TEST_CASE("inter-pod affinity score: existing pods' terms",
   w.AddPod("cache", "n1");
   w.RemoveNode("n2");
   CHECK(w.Scores(kInterPodAffinity, "web2") == "n1=100 n3=0");
+  // A pending pod placed here carries its terms too: sticky's +50 in n3's
+  // zone outweighs n1's 21.
+  w.AddPod("sticky", "n3");
+  CHECK(w.Scores(kInterPodAffinity, "web2") == "n1=0 n3=100");
 }
 
 TEST_CASE("CompilePodScoring: what it keeps and what it refuses",
