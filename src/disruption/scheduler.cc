@@ -3331,8 +3331,9 @@ Scheduler::Bound SimulationPass::BindAll(absl::Span<const PodIndex> pods,
       max_taints = std::max(max_taints, f.taints);
       max_affinity = std::max(max_affinity, f.affinity);
     }
-    auto [sc, fresh] = scoring.try_emplace(b_.snap->PodShapeId(p));
-    if (fresh) {
+    const auto emplaced = scoring.try_emplace(b_.snap->PodShapeId(p));
+    const auto sc = emplaced.first;
+    if (emplaced.second) {
       absl::StatusOr<scheduling::PodScoring> c =
           scheduling::CompilePodScoring(b_.snap->PodShape(p));
       if (c.ok()) sc->second = *std::move(c);

@@ -1269,11 +1269,12 @@ std::vector<int64_t> TopologyState::InterPodAffinityScore(
     any = true;
   };
   // The pod's preferred terms, over the pods they select.
-  for (const auto& [terms, sign] :
+  for (const auto& terms_and_sign :
        {std::pair<const std::vector<WeightedTerm>*, int64_t>{
             &scoring.preferred_affinity, 1},
         {&scoring.preferred_anti_affinity, -1}}) {
-    for (const WeightedTerm& t : *terms) {
+    const int64_t sign = terms_and_sign.second;
+    for (const WeightedTerm& t : *terms_and_sign.first) {
       GroupState& g = s.Group({&t.term.pods}, /*with_terminating=*/true);
       s.ForEachMember(g, [&](NodeIndex n) {
         add(t.term.topology_key, n, sign * t.weight);
