@@ -290,7 +290,7 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
 }
 
 template <typename T, typename Name>
-std::vector<uint32_t> OrderByName(absl::Span<const T> objects, Name name) {
+std::vector<uint32_t> OrderByName(snapshot::ObjectList<T> objects, Name name) {
   std::vector<uint32_t> order(objects.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {

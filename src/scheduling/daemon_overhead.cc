@@ -32,6 +32,17 @@ absl::Status Prefixed(absl::string_view name, const absl::Status& s,
 
 absl::StatusOr<DaemonOverhead> DaemonOverhead::Build(
     absl::Span<const v1::DaemonSet> daemon_sets) {
+  return BuildFrom(daemon_sets);
+}
+
+absl::StatusOr<DaemonOverhead> DaemonOverhead::Build(
+    snapshot::ObjectList<v1::DaemonSet> daemon_sets) {
+  return BuildFrom(daemon_sets);
+}
+
+template <typename List>
+absl::StatusOr<DaemonOverhead> DaemonOverhead::BuildFrom(
+    const List& daemon_sets) {
   DaemonOverhead out;
   out.allow_.allow_undefined.assign(WellKnownLabels().begin(),
                                     WellKnownLabels().end());

@@ -92,8 +92,8 @@ absl::Status Duplicate(absl::string_view list, size_t i, absl::string_view key,
 }
 
 // Indexes `objects` by metadata.name, rejecting empty and duplicate names.
-template <typename T>
-absl::Status IndexByName(absl::Span<const T> objects, absl::string_view list,
+template <typename T, typename List>
+absl::Status IndexByName(const List& objects, absl::string_view list,
                          absl::flat_hash_map<absl::string_view, const T*>& out,
                          absl::flat_hash_map<absl::string_view, size_t>& at) {
   out.reserve(objects.size());
@@ -251,6 +251,23 @@ absl::StatusOr<VolumeIndex> VolumeIndex::Build(
     absl::Span<const v1::PersistentVolume> volumes,
     absl::Span<const v1::StorageClass> classes,
     absl::Span<const v1::CSINode> csi_nodes) {
+  return BuildFrom(claims, volumes, classes, csi_nodes);
+}
+
+absl::StatusOr<VolumeIndex> VolumeIndex::Build(
+    snapshot::ObjectList<v1::PersistentVolumeClaim> claims,
+    snapshot::ObjectList<v1::PersistentVolume> volumes,
+    snapshot::ObjectList<v1::StorageClass> classes,
+    snapshot::ObjectList<v1::CSINode> csi_nodes) {
+  return BuildFrom(claims, volumes, classes, csi_nodes);
+}
+
+template <typename Claims, typename Volumes, typename Classes,
+          typename CsiNodes>
+absl::StatusOr<VolumeIndex> VolumeIndex::BuildFrom(const Claims& claims,
+                                                   const Volumes& volumes,
+                                                   const Classes& classes,
+                                                   const CsiNodes& csi_nodes) {
   VolumeIndex index;
   {
     absl::flat_hash_map<NamespacedName, size_t> at;
@@ -268,12 +285,13 @@ absl::StatusOr<VolumeIndex> VolumeIndex::Build(
     }
   }
   absl::flat_hash_map<absl::string_view, size_t> at;
-  absl::Status s =
-      IndexByName(volumes, "persistentVolumes", index.volumes_, at);
+  absl::Status s = IndexByName<v1::PersistentVolume>(
+      volumes, "persistentVolumes", index.volumes_, at);
   if (!s.ok()) return s;
-  s = IndexByName(classes, "storageClasses", index.classes_, at);
+  s = IndexByName<v1::StorageClass>(classes, "storageClasses", index.classes_,
+                                    at);
   if (!s.ok()) return s;
-  s = IndexByName(csi_nodes, "csiNodes", index.csi_nodes_, at);
+  s = IndexByName<v1::CSINode>(csi_nodes, "csiNodes", index.csi_nodes_, at);
   if (!s.ok()) return s;
 
   for (const v1::PersistentVolume& pv : volumes) {

@@ -24,11 +24,10 @@ constexpr absl::string_view kDefaultNamespace = "default";
 // kNone and kAmbiguous are reserved, so a kind holds at most 2^32 - 2.
 constexpr size_t kMaxObjects = 0xFFFFFFFE;
 
-template <typename T>
-absl::Status CheckCount(const std::vector<T>& objects, absl::string_view what) {
-  if (objects.size() <= kMaxObjects) return absl::OkStatus();
+absl::Status CheckCount(size_t count, absl::string_view what) {
+  if (count <= kMaxObjects) return absl::OkStatus();
   return absl::InvalidArgumentError(
-      absl::StrCat("too many ", what, ": ", objects.size()));
+      absl::StrCat("too many ", what, ": ", count));
 }
 
 // Names object `i` of `list` for an error: where it was loaded from if the
@@ -83,9 +82,8 @@ absl::Status EmptyName(absl::string_view kind, const ObjectSet& loaded,
 // Indexes objects by metadata.name, rejecting empty and duplicate names.
 template <typename T>
 absl::Status IndexByName(
-    const std::vector<T>& objects, absl::string_view kind,
-    const ObjectSet& loaded, const std::vector<ObjectOrigin>& origins,
-    absl::string_view list,
+    ObjectList<T> objects, absl::string_view kind, const ObjectSet& loaded,
+    const std::vector<ObjectOrigin>& origins, absl::string_view list,
     absl::flat_hash_map<absl::string_view, uint32_t>& out) {
   out.reserve(objects.size());
   for (uint32_t i = 0; i < objects.size(); ++i) {
@@ -102,7 +100,7 @@ absl::Status IndexByName(
 // Runs `validate` (snapshot/validate.h) on each of the cluster-scoped
 // `objects`, naming the first that fails: "<place> (<Kind> <name>): ...".
 template <typename T>
-absl::Status ValidateEach(const std::vector<T>& objects, absl::string_view kind,
+absl::Status ValidateEach(ObjectList<T> objects, absl::string_view kind,
                           const ObjectSet& loaded,
                           const std::vector<ObjectOrigin>& origins,
                           absl::string_view list,
@@ -334,9 +332,14 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   const bool check_keys = !unique_pod_keys_;
   unique_pod_keys_ = false;
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
-  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_, "pods"));
+  KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_.size(), "pods"));
   // `objects` keeps the sources and origins, for error messages.
-  KARPENTER_RETURN_IF_ERROR(s.BuildNodeParts(objects, shared));
+  internal::HeldObjects held;
+  if (held_objects_ != nullptr) {
+    held = std::move(*held_objects_);
+    held_objects_.reset();
+  }
+  KARPENTER_RETURN_IF_ERROR(s.BuildNodeParts(objects, held, shared));
   // Hints hold only for the Nodes part they were resolved against, which
   // a builder shares (SnapshotParts::AddHeldPod).
   std::vector<uint32_t> hints = std::move(pod_node_hints_);
@@ -348,7 +351,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects, check_keys, hints));
   KARPENTER_RETURN_IF_ERROR(
       s.IndexPdbs(objects, (shared & internal::SnapshotParts::kPdbs) == 0));
-  KARPENTER_RETURN_IF_ERROR(s.BuildVolumeParts(objects, shared));
+  KARPENTER_RETURN_IF_ERROR(s.BuildVolumeParts(objects, held, shared));
   s.IndexVolumeAttachmentsByNode();
   return s;
 }
@@ -364,56 +367,72 @@ std::string Snapshot::PodKey(PodIndex p) const {
 }
 
 template <typename T>
-absl::Status Snapshot::NewPart(std::vector<T>& objects, uint32_t shared,
-                               uint32_t bit, absl::string_view list,
+absl::Status Snapshot::NewPart(std::vector<T>& objects,
+                               std::vector<std::shared_ptr<const T>>& held,
+                               uint32_t shared, uint32_t bit,
+                               absl::string_view list,
                                std::shared_ptr<Part<T>>& out) {
   if ((shared & bit) != 0) {
-    if (!objects.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the builder shares ", list, " from an earlier ",
-                       "snapshot but was given ", objects.size(), " more"));
+    if (!objects.empty() || !held.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the builder shares ", list, " from an earlier snapshot but was ",
+          "given ", objects.size() + held.size(), " more"));
     }
     return absl::OkStatus();
   }
-  KARPENTER_RETURN_IF_ERROR(CheckCount(objects, list));
+  if (!objects.empty() && !held.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the builder was given ", list, " both as objects (",
+                     objects.size(), ") and held (", held.size(), ")"));
+  }
+  KARPENTER_RETURN_IF_ERROR(CheckCount(objects.size() + held.size(), list));
   out = std::make_shared<Part<T>>();
-  out->objects = std::move(objects);
+  if (!held.empty()) {
+    out->objects = std::move(held);
+    held = {};
+    return absl::OkStatus();
+  }
+  out->objects.reserve(objects.size());
+  for (T& object : objects) {
+    out->objects.push_back(std::make_shared<const T>(std::move(object)));
+  }
   objects = {};
   return absl::OkStatus();
 }
 
-absl::Status Snapshot::BuildNodeParts(ObjectSet& loaded, uint32_t shared) {
+absl::Status Snapshot::BuildNodeParts(ObjectSet& loaded,
+                                      internal::HeldObjects& held,
+                                      uint32_t shared) {
   using Bits = internal::SnapshotParts;
   const ObjectOrigins& o = loaded.origins;
   std::shared_ptr<Part<v1::Node>> nodes;
   std::shared_ptr<Part<v1::PodDisruptionBudget>> pdbs;
   std::shared_ptr<Part<v1::NodePool>> pools;
   std::shared_ptr<Part<v1::NodeClaim>> claims;
+  DefaultNamespace(loaded.pdbs);
   KARPENTER_RETURN_IF_ERROR(
-      NewPart(loaded.nodes, shared, Bits::kNodes, "nodes", nodes));
+      NewPart(loaded.nodes, held.nodes, shared, Bits::kNodes, "nodes", nodes));
   KARPENTER_RETURN_IF_ERROR(
-      NewPart(loaded.pdbs, shared, Bits::kPdbs, "pdbs", pdbs));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_pools, shared, Bits::kNodePools,
-                                    "node_pools", pools));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_claims, shared,
-                                    Bits::kNodeClaims, "node_claims", claims));
+      NewPart(loaded.pdbs, held.pdbs, shared, Bits::kPdbs, "pdbs", pdbs));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_pools, held.node_pools, shared,
+                                    Bits::kNodePools, "node_pools", pools));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.node_claims, held.node_claims,
+                                    shared, Bits::kNodeClaims, "node_claims",
+                                    claims));
   if (nodes != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(nodes->objects, "Node", loaded,
+    KARPENTER_RETURN_IF_ERROR(IndexByName(nodes->List(), "Node", loaded,
                                           o.nodes, "nodes", nodes->by_name));
     nodes_ = std::move(nodes);
   }
-  if (pdbs != nullptr) {
-    DefaultNamespace(pdbs->objects);
-    pdbs_ = std::move(pdbs);
-  }
+  if (pdbs != nullptr) pdbs_ = std::move(pdbs);
   if (pools != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(pools->objects, "NodePool", loaded,
+    KARPENTER_RETURN_IF_ERROR(IndexByName(pools->List(), "NodePool", loaded,
                                           o.node_pools, "node_pools",
                                           pools->by_name));
     node_pools_ = std::move(pools);
   }
   if (claims != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(claims->objects, "NodeClaim", loaded,
+    KARPENTER_RETURN_IF_ERROR(IndexByName(claims->List(), "NodeClaim", loaded,
                                           o.node_claims, "node_claims",
                                           claims->by_name));
     const auto add = [](NameIndex& index, absl::string_view key, uint32_t i) {
@@ -422,7 +441,7 @@ absl::Status Snapshot::BuildNodeParts(ObjectSet& loaded, uint32_t shared) {
       if (!inserted) it->second = kAmbiguous;
     };
     for (uint32_t i = 0; i < claims->objects.size(); ++i) {
-      const v1::NodeClaimStatus& status = claims->objects[i].status();
+      const v1::NodeClaimStatus& status = claims->objects[i]->status();
       add(claims->by_node_name, status.node_name(), i);
       add(claims->by_provider_id, status.provider_id(), i);
     }
@@ -507,7 +526,7 @@ absl::Status Snapshot::IndexPods(const ObjectSet& loaded, bool check_keys,
 }
 
 void Snapshot::FillPdbKeyIndex() const {
-  const std::vector<v1::PodDisruptionBudget>& pdbs = pdbs_->objects;
+  const ObjectList<v1::PodDisruptionBudget> pdbs = pdbs_->List();
   auto& by_key = pdb_by_key_->map;
   by_key.reserve(pdbs.size());
   for (uint32_t i = 0; i < pdbs.size(); ++i) {
@@ -527,7 +546,7 @@ void Snapshot::FillPodKeyIndex() const {
 
 absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded, bool check_keys) {
   const std::vector<ObjectOrigin>& origins = loaded.origins.pdbs;
-  const std::vector<v1::PodDisruptionBudget>& pdbs = pdbs_->objects;
+  const ObjectList<v1::PodDisruptionBudget> pdbs = pdbs_->List();
   std::vector<NamespaceId> pdb_namespace(pdbs.size());
   auto& by_key = pdb_by_key_->map;
   if (check_keys) by_key.reserve(pdbs.size());
@@ -563,7 +582,7 @@ absl::Status Snapshot::IndexPdbs(const ObjectSet& loaded, bool check_keys) {
 // Indexes namespaced `objects` by (namespace, name), rejecting empty names
 // and duplicate keys.
 template <typename T, typename Index>
-absl::Status IndexByKey(const std::vector<T>& objects, absl::string_view kind,
+absl::Status IndexByKey(ObjectList<T> objects, absl::string_view kind,
                         const ObjectSet& loaded,
                         const std::vector<ObjectOrigin>& origins,
                         absl::string_view list, Index& out) {
@@ -585,7 +604,9 @@ absl::Status IndexByKey(const std::vector<T>& objects, absl::string_view kind,
   return absl::OkStatus();
 }
 
-absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
+absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded,
+                                        internal::HeldObjects& held,
+                                        uint32_t shared) {
   using Bits = internal::SnapshotParts;
   const ObjectOrigins& o = loaded.origins;
   std::shared_ptr<Part<v1::VolumeAttachment>> vas;
@@ -594,47 +615,48 @@ absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
   std::shared_ptr<Part<v1::StorageClass>> classes;
   std::shared_ptr<Part<v1::CSINode>> csi;
   std::shared_ptr<Part<v1::DaemonSet>> daemon_sets;
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.volume_attachments, shared,
-                                    Bits::kVolumeAttachments,
-                                    "volume_attachments", vas));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.persistent_volume_claims, shared,
-                                    Bits::kPersistentVolumeClaims,
-                                    "persistent_volume_claims", pvcs));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.persistent_volumes, shared,
-                                    Bits::kPersistentVolumes,
-                                    "persistent_volumes", pvs));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.storage_classes, shared,
-                                    Bits::kStorageClasses, "storage_classes",
-                                    classes));
+  DefaultNamespace(loaded.persistent_volume_claims);
+  DefaultNamespace(loaded.daemon_sets);
   KARPENTER_RETURN_IF_ERROR(
-      NewPart(loaded.csi_nodes, shared, Bits::kCSINodes, "csi_nodes", csi));
-  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.daemon_sets, shared,
-                                    Bits::kDaemonSets, "daemon_sets",
+      NewPart(loaded.volume_attachments, held.volume_attachments, shared,
+              Bits::kVolumeAttachments, "volume_attachments", vas));
+  KARPENTER_RETURN_IF_ERROR(NewPart(
+      loaded.persistent_volume_claims, held.persistent_volume_claims, shared,
+      Bits::kPersistentVolumeClaims, "persistent_volume_claims", pvcs));
+  KARPENTER_RETURN_IF_ERROR(
+      NewPart(loaded.persistent_volumes, held.persistent_volumes, shared,
+              Bits::kPersistentVolumes, "persistent_volumes", pvs));
+  KARPENTER_RETURN_IF_ERROR(
+      NewPart(loaded.storage_classes, held.storage_classes, shared,
+              Bits::kStorageClasses, "storage_classes", classes));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.csi_nodes, held.csi_nodes, shared,
+                                    Bits::kCSINodes, "csi_nodes", csi));
+  KARPENTER_RETURN_IF_ERROR(NewPart(loaded.daemon_sets, held.daemon_sets,
+                                    shared, Bits::kDaemonSets, "daemon_sets",
                                     daemon_sets));
   if (vas != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(vas->objects, "VolumeAttachment",
+    KARPENTER_RETURN_IF_ERROR(IndexByName(vas->List(), "VolumeAttachment",
                                           loaded, o.volume_attachments,
                                           "volume_attachments", vas->by_name));
     volume_attachments_ = std::move(vas);
   }
   if (pvcs != nullptr) {
-    DefaultNamespace(pvcs->objects);
     KARPENTER_RETURN_IF_ERROR(IndexByKey(
-        pvcs->objects, "PersistentVolumeClaim", loaded,
+        pvcs->List(), "PersistentVolumeClaim", loaded,
         o.persistent_volume_claims, "persistent_volume_claims", pvcs->by_key));
     persistent_volume_claims_ = std::move(pvcs);
   }
   if (pvs != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(pvs->objects, "PersistentVolume",
+    KARPENTER_RETURN_IF_ERROR(IndexByName(pvs->List(), "PersistentVolume",
                                           loaded, o.persistent_volumes,
                                           "persistent_volumes", pvs->by_name));
     KARPENTER_RETURN_IF_ERROR(ValidateEach(
-        pvs->objects, "PersistentVolume", loaded, o.persistent_volumes,
+        pvs->List(), "PersistentVolume", loaded, o.persistent_volumes,
         "persistent_volumes", &internal::ValidatePersistentVolume));
     persistent_volumes_ = std::move(pvs);
   }
   if (classes != nullptr) {
-    const std::vector<v1::StorageClass>& list = classes->objects;
+    const ObjectList<v1::StorageClass> list = classes->List();
     KARPENTER_RETURN_IF_ERROR(IndexByName(list, "StorageClass", loaded,
                                           o.storage_classes, "storage_classes",
                                           classes->by_name));
@@ -649,17 +671,16 @@ absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
     storage_classes_ = std::move(classes);
   }
   if (csi != nullptr) {
-    KARPENTER_RETURN_IF_ERROR(IndexByName(csi->objects, "CSINode", loaded,
+    KARPENTER_RETURN_IF_ERROR(IndexByName(csi->List(), "CSINode", loaded,
                                           o.csi_nodes, "csi_nodes",
                                           csi->by_name));
-    KARPENTER_RETURN_IF_ERROR(ValidateEach(csi->objects, "CSINode", loaded,
+    KARPENTER_RETURN_IF_ERROR(ValidateEach(csi->List(), "CSINode", loaded,
                                            o.csi_nodes, "csi_nodes",
                                            &internal::ValidateCSINode));
     csi_nodes_ = std::move(csi);
   }
   if (daemon_sets != nullptr) {
-    DefaultNamespace(daemon_sets->objects);
-    KARPENTER_RETURN_IF_ERROR(IndexByKey(daemon_sets->objects, "DaemonSet",
+    KARPENTER_RETURN_IF_ERROR(IndexByKey(daemon_sets->List(), "DaemonSet",
                                          loaded, o.daemon_sets, "daemon_sets",
                                          daemon_sets->by_key));
     daemon_sets_ = std::move(daemon_sets);
@@ -669,7 +690,7 @@ absl::Status Snapshot::BuildVolumeParts(ObjectSet& loaded, uint32_t shared) {
 
 void Snapshot::IndexVolumeAttachmentsByNode() {
   // Counting sort by node, as IndexPods does.
-  const std::vector<v1::VolumeAttachment>& vas = volume_attachments_->objects;
+  const ObjectList<v1::VolumeAttachment> vas = volume_attachments_->List();
   std::vector<NodeIndex> va_node(vas.size(), kNone);
   std::vector<uint32_t> count(nodes_->objects.size() + 1, 0);
   for (uint32_t i = 0; i < vas.size(); ++i) {
@@ -772,7 +793,7 @@ std::optional<DaemonSetIndex> Snapshot::FindDaemonSet(
 std::optional<StorageClassIndex> Snapshot::StorageClassOfClaim(
     PersistentVolumeClaimIndex c) const {
   const v1::PersistentVolumeClaimSpec& spec =
-      persistent_volume_claims_->objects[c].spec();
+      persistent_volume_claims_->objects[c]->spec();
   if (!spec.has_storage_class_name()) {
     if (!spec.volume_name().empty()) return std::nullopt;
     return DefaultStorageClass();
@@ -858,6 +879,13 @@ bool SnapshotParts::Same(const Snapshot& a, const Snapshot& b, uint32_t kinds) {
           a.storage_classes_ == b.storage_classes_) &&
          (!(kinds & kCSINodes) || a.csi_nodes_ == b.csi_nodes_) &&
          (!(kinds & kDaemonSets) || a.daemon_sets_ == b.daemon_sets_);
+}
+
+HeldObjects& SnapshotParts::Held(SnapshotBuilder& builder) {
+  if (builder.held_objects_ == nullptr) {
+    builder.held_objects_ = std::make_unique<HeldObjects>();
+  }
+  return *builder.held_objects_;
 }
 
 void SnapshotParts::AssumeUniquePodKeys(SnapshotBuilder& builder) {

@@ -27,6 +27,23 @@
 
 namespace karpenter::snapshot::internal {
 
+// Objects of each kind but pods, each held on its own (immutable, possibly
+// shared with the caller and other snapshots), for a builder to take as
+// they are: SnapshotParts::Held.
+struct HeldObjects {
+  std::vector<std::shared_ptr<const v1::Node>> nodes;
+  std::vector<std::shared_ptr<const v1::PodDisruptionBudget>> pdbs;
+  std::vector<std::shared_ptr<const v1::NodePool>> node_pools;
+  std::vector<std::shared_ptr<const v1::NodeClaim>> node_claims;
+  std::vector<std::shared_ptr<const v1::VolumeAttachment>> volume_attachments;
+  std::vector<std::shared_ptr<const v1::PersistentVolumeClaim>>
+      persistent_volume_claims;
+  std::vector<std::shared_ptr<const v1::PersistentVolume>> persistent_volumes;
+  std::vector<std::shared_ptr<const v1::StorageClass>> storage_classes;
+  std::vector<std::shared_ptr<const v1::CSINode>> csi_nodes;
+  std::vector<std::shared_ptr<const v1::DaemonSet>> daemon_sets;
+};
+
 struct SnapshotParts {
   // One bit per kind with a part.
   enum Kind : uint32_t {
@@ -62,6 +79,16 @@ struct SnapshotParts {
   // InvalidArgument if objects() still holds objects of one of those kinds.
   static void Share(SnapshotBuilder& builder, const Snapshot& from,
                     uint32_t kinds);
+
+  // The objects `builder` takes as they are, without a copy: its Build
+  // places the objects of each kind listed here in a new part in this
+  // order, sharing each object (so snapshots share the objects they have in
+  // common, and destroying one frees none the others hold). A kind listed
+  // here must have no objects in builder.objects() nor be shared (Share),
+  // or Build fails with InvalidArgument. The objects must be as Build would
+  // store them: namespaced kinds with a namespace ("default" when empty);
+  // their names are checked by Build as usual.
+  static HeldObjects& Held(SnapshotBuilder& builder);
 
   // Tells `builder` that no two of its pods share a namespace/name and that
   // none has an empty name (its caller's store is keyed by them and refuses

@@ -76,12 +76,14 @@ bool Older(std::optional<uint64_t> incoming, std::optional<uint64_t> held) {
   return incoming.has_value() && held.has_value() && *incoming < *held;
 }
 
-// How a kind is held: as its message, except pods, which are kept
-// compacted (snapshot/compact_pod.h) so that a snapshot is assembled from
-// them without serializing anything.
+// How a kind is held: each object on its own, immutable, shared with the
+// snapshots taken while it is current (a snapshot copies a pointer per
+// object, not the object); except pods, which are kept compacted
+// (snapshot/compact_pod.h) so that a snapshot is assembled from them
+// without serializing anything.
 template <typename T>
 struct Held {
-  using Type = T;
+  using Type = std::shared_ptr<const T>;
 };
 // A pod as applied, until it is compacted: in batches of kCompactBatch, or
 // all of them when a snapshot is taken. An event stays a few microseconds
@@ -287,30 +289,50 @@ struct ClusterState::Store {
         out.push_back(object.raw != nullptr ? *object.raw
                                             : object.record->Decode());
       } else {
-        out.push_back(object);
+        out.push_back(*object);
       }
     }
   }
 
-  // `object` as its kind is held.
-  // Copies every kind but pods (and the skipped-kind counts) into `out`,
-  // except the kinds in `skip` (SnapshotParts bits).
-  void ExportAllButPods(snapshot::ObjectSet& out, uint32_t skip = 0) const {
-    ExportUnless(skip, out.nodes);
-    ExportUnless(skip, out.pdbs);
-    ExportUnless(skip, out.node_pools);
-    ExportUnless(skip, out.node_claims);
-    ExportUnless(skip, out.volume_attachments);
-    ExportUnless(skip, out.persistent_volume_claims);
-    ExportUnless(skip, out.persistent_volumes);
-    ExportUnless(skip, out.storage_classes);
-    ExportUnless(skip, out.csi_nodes);
-    ExportUnless(skip, out.daemon_sets);
-    out.skipped_kinds = skipped_kinds;
+  // Hands the objects of every kind but pods to a builder as they are
+  // (SnapshotParts::Held), except the kinds in `skip` (SnapshotParts bits).
+  void HoldAllButPods(snapshot::SnapshotBuilder& builder, uint32_t skip) const {
+    snapshot::internal::HeldObjects& held =
+        snapshot::internal::SnapshotParts::Held(builder);
+    HoldUnless(skip, held.nodes);
+    HoldUnless(skip, held.pdbs);
+    HoldUnless(skip, held.node_pools);
+    HoldUnless(skip, held.node_claims);
+    HoldUnless(skip, held.volume_attachments);
+    HoldUnless(skip, held.persistent_volume_claims);
+    HoldUnless(skip, held.persistent_volumes);
+    HoldUnless(skip, held.storage_classes);
+    HoldUnless(skip, held.csi_nodes);
+    HoldUnless(skip, held.daemon_sets);
+    builder.objects().skipped_kinds = skipped_kinds;
   }
   template <typename T>
-  void ExportUnless(uint32_t skip, std::vector<T>& out) const {
-    if ((skip & PartBit<T>()) == 0) ExportKind(out);
+  void HoldUnless(uint32_t skip,
+                  std::vector<std::shared_ptr<const T>>& out) const {
+    if ((skip & PartBit<T>()) != 0) return;
+    const KindStore<T>& store = Of<T>();
+    out.reserve(store.objects.size());
+    for (const auto& [seq, object] : store.objects) out.push_back(object);
+  }
+
+  // Copies every kind but pods (and the skipped-kind counts) into `out`.
+  void ExportAllButPods(snapshot::ObjectSet& out) const {
+    ExportKind(out.nodes);
+    ExportKind(out.pdbs);
+    ExportKind(out.node_pools);
+    ExportKind(out.node_claims);
+    ExportKind(out.volume_attachments);
+    ExportKind(out.persistent_volume_claims);
+    ExportKind(out.persistent_volumes);
+    ExportKind(out.storage_classes);
+    ExportKind(out.csi_nodes);
+    ExportKind(out.daemon_sets);
+    out.skipped_kinds = skipped_kinds;
   }
 
   // The SnapshotParts bits of the kinds whose part in `parts` is current:
@@ -353,7 +375,7 @@ struct ClusterState::Store {
       held.raw = std::make_unique<v1::Pod>(std::move(object));
       return held;
     } else {
-      return object;
+      return std::make_shared<const T>(std::move(object));
     }
   }
 
@@ -608,7 +630,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   SnapshotParts::Share(builder, store.parts, unchanged);
   // The store holds one pod per namespace/name.
   SnapshotParts::AssumeUniquePodKeys(builder);
-  store.ExportAllButPods(builder.objects(), /*skip=*/unchanged);
+  store.HoldAllButPods(builder, /*skip=*/unchanged);
   absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
   if (snapshot.ok()) {
     store.KeepParts(*snapshot, SnapshotParts::kAll);
@@ -639,8 +661,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshotWithoutPods()
   // PDBs are left out like pods: neither shared nor exported.
   const uint32_t unchanged = store.UnchangedParts() & ~SnapshotParts::kPdbs;
   SnapshotParts::Share(builder, store.parts, unchanged);
-  store.ExportAllButPods(builder.objects(),
-                         /*skip=*/unchanged | SnapshotParts::kPdbs);
+  store.HoldAllButPods(builder, /*skip=*/unchanged | SnapshotParts::kPdbs);
   absl::StatusOr<snapshot::Snapshot> snapshot = std::move(builder).Build();
   if (snapshot.ok()) {
     store.KeepParts(*snapshot, SnapshotParts::kAll & ~SnapshotParts::kPdbs);

@@ -79,8 +79,8 @@ class Differ {
   }
 
   template <typename T>
-  void Messages(absl::string_view list, absl::Span<const T> x,
-                absl::Span<const T> y) {
+  void Messages(absl::string_view list, snapshot::ObjectList<T> x,
+                snapshot::ObjectList<T> y) {
     if (x.size() != y.size()) {
       Add(absl::StrCat(list, "().size(): ", x.size(), " vs ", y.size()));
     }

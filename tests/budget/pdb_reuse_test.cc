@@ -127,7 +127,8 @@ TEST_CASE(
     const PdbIndex reused = CheckReused(*first, first_index, *second);
     CHECK(reused.pdbs().data() == first_index.pdbs().data());
     // The PDBs part is shared: its keys are indexed on the first lookup.
-    REQUIRE(second->pdbs().data() == first->pdbs().data());
+    REQUIRE(snapshot::internal::SnapshotParts::Same(
+        *first, *second, snapshot::internal::SnapshotParts::kPdbs));
     for (snapshot::PdbIndex i = 0; i < second->pdbs().size(); ++i) {
       const v1::ObjectMeta& meta = second->pdbs()[i].metadata();
       CHECK(second->FindPdb(meta.namespace_(), meta.name()) == i);

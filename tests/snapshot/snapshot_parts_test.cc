@@ -6,7 +6,9 @@
 #include "snapshot/snapshot_parts.h"
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "karpenter/snapshot/load.h"
@@ -33,7 +35,7 @@ TEST_CASE("snapshot parts: shared kinds give the snapshot of the objects",
   REQUIRE(earlier.ok());
   const Snapshot parts = SnapshotParts::Of(*earlier);
   CHECK(parts.pod_count() == 0);
-  CHECK(parts.nodes().data() == earlier->nodes().data());
+  CHECK(SnapshotParts::Same(parts, *earlier, SnapshotParts::kAll));
 
   // Every kind shared but pods; or only nodes and claims shared.
   for (const uint32_t kinds :
@@ -54,9 +56,9 @@ TEST_CASE("snapshot parts: shared kinds give the snapshot of the objects",
     absl::StatusOr<Snapshot> shared = std::move(builder).Build();
     REQUIRE(shared.ok());
     CHECK(testing::SnapshotDiff(*shared, *earlier).empty());
-    CHECK(shared->nodes().data() == earlier->nodes().data());
-    CHECK(shared->node_claims().data() == earlier->node_claims().data());
-    CHECK((shared->node_pools().data() == earlier->node_pools().data()) ==
+    CHECK(SnapshotParts::Same(
+        *shared, *earlier, SnapshotParts::kNodes | SnapshotParts::kNodeClaims));
+    CHECK(SnapshotParts::Same(*shared, *earlier, SnapshotParts::kNodePools) ==
           (kinds == SnapshotParts::kAll));
   }
 }
@@ -73,6 +75,80 @@ TEST_CASE("snapshot parts: objects of a shared kind are refused",
   CHECK(s.status().message() ==
         "the builder shares nodes from an earlier snapshot but was given 1 "
         "more");
+}
+
+TEST_CASE("snapshot parts: held objects are shared, not copied", "[snapshot]") {
+  absl::StatusOr<Snapshot> built = Snapshot::Build(Cluster());
+  REQUIRE(built.ok());
+  ObjectSet objects = Cluster();
+  SnapshotBuilder builder;
+  internal::HeldObjects& held = SnapshotParts::Held(builder);
+  for (v1::Node& n : objects.nodes) {
+    held.nodes.push_back(std::make_shared<const v1::Node>(std::move(n)));
+  }
+  objects.nodes.clear();
+  for (v1::NodeClaim& c : objects.node_claims) {
+    held.node_claims.push_back(
+        std::make_shared<const v1::NodeClaim>(std::move(c)));
+  }
+  objects.node_claims.clear();
+  const std::vector<std::shared_ptr<const v1::Node>> nodes = held.nodes;
+  for (v1::Pod& pod : objects.pods) builder.AddPod(std::move(pod));
+  objects.pods.clear();
+  builder.objects() = std::move(objects);
+  absl::StatusOr<Snapshot> s = std::move(builder).Build();
+  REQUIRE(s.ok());
+  CHECK(testing::SnapshotDiff(*s, *built).empty());
+  REQUIRE(s->nodes().size() == nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    CHECK(&s->nodes()[i] == nodes[i].get());
+    // The snapshot holds a share: the caller's and the snapshot's.
+    CHECK(nodes[i].use_count() == 2);
+  }
+  CHECK(s->FindNode(nodes.back()->metadata().name()) == nodes.size() - 1);
+  const std::optional<NodeClaimIndex> by_provider =
+      s->FindNodeClaimByProviderId(s->node_claims()[0].status().provider_id());
+  CHECK(by_provider == NodeClaimIndex{0});
+  *std::move(s) = Snapshot();
+  for (const auto& n : nodes) CHECK(n.use_count() == 1);
+}
+
+TEST_CASE("snapshot parts: held and given objects of one kind are refused",
+          "[snapshot]") {
+  SnapshotBuilder builder;
+  SnapshotParts::Held(builder).nodes.push_back(
+      std::make_shared<const v1::Node>(testing::MakeNode({.name = "held"})));
+  builder.objects().nodes.push_back(testing::MakeNode({.name = "given"}));
+  absl::StatusOr<Snapshot> s = std::move(builder).Build();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().message() ==
+        "the builder was given nodes both as objects (1) and held (1)");
+
+  absl::StatusOr<Snapshot> earlier = Snapshot::Build(Cluster());
+  REQUIRE(earlier.ok());
+  SnapshotBuilder sharing;
+  SnapshotParts::Share(sharing, *earlier, SnapshotParts::kNodeClaims);
+  SnapshotParts::Held(sharing).node_claims.push_back(
+      std::make_shared<const v1::NodeClaim>(
+          testing::MakeNodeClaim({.name = "c"})));
+  s = std::move(sharing).Build();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().message() ==
+        "the builder shares node_claims from an earlier snapshot but was "
+        "given 1 more");
+}
+
+TEST_CASE("snapshot parts: held duplicates are refused as given ones are",
+          "[snapshot]") {
+  SnapshotBuilder builder;
+  auto& pools = SnapshotParts::Held(builder).node_pools;
+  pools.push_back(std::make_shared<const v1::NodePool>(
+      testing::MakeNodePool({.name = "default"})));
+  pools.push_back(pools.back());
+  absl::StatusOr<Snapshot> s = std::move(builder).Build();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().message() ==
+        "duplicate NodePool \"default\": node_pools[0] and node_pools[1]");
 }
 
 TEST_CASE("snapshot parts: an empty snapshot has empty parts", "[snapshot]") {

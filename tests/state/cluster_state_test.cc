@@ -12,10 +12,13 @@
 #include "absl/strings/str_cat.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/snapshot_equal.h"
+#include "snapshot/snapshot_parts.h"
 #include "state_test_util.h"
 
 namespace karpenter::state {
 namespace {
+
+using snapshot::internal::SnapshotParts;
 
 using ::karpenter::testing::MakeNode;
 using ::karpenter::testing::MakeNodeClaim;
@@ -284,8 +287,8 @@ TEST_CASE(
   MustApply(state, EventType::kAdded, PodAt("b", "p3", "2"));
   absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
   REQUIRE(second.ok());
-  CHECK(second->nodes().data() == first->nodes().data());
-  CHECK(second->storage_classes().data() == first->storage_classes().data());
+  CHECK(SnapshotParts::Same(
+      *second, *first, SnapshotParts::kNodes | SnapshotParts::kStorageClasses));
   CHECK(second->PodName(1).data() == first->PodName(1).data());  // a/p2
   CHECK(second->PodName(0).data() != first->PodName(0).data());  // a/p1
   absl::StatusOr<snapshot::Snapshot> built =
@@ -297,18 +300,33 @@ TEST_CASE(
   CHECK(first->NodeOfPod(0) == first->FindNode("n1"));
   CHECK(second->NodeOfPod(0) == second->FindNode("n2"));
 
-  // A Node event: that kind is copied and indexed again, the others are
-  // still shared, and the result is still the snapshot of the objects.
+  // A Node event: that kind is indexed again (its unchanged objects still
+  // shared one by one), the other kinds are still shared whole, and the
+  // result is still the snapshot of the objects.
   MustApply(state, EventType::kDeleted, NodeAt("n1", "3"));
   absl::StatusOr<snapshot::Snapshot> third = state.TakeSnapshot();
   REQUIRE(third.ok());
-  CHECK(third->nodes().data() != second->nodes().data());
-  CHECK(third->nodes().size() == 1);
-  CHECK(third->storage_classes().data() == first->storage_classes().data());
+  CHECK_FALSE(SnapshotParts::Same(*third, *second, SnapshotParts::kNodes));
+  REQUIRE(third->nodes().size() == 1);
+  CHECK(&third->nodes()[0] == &second->nodes()[1]);  // n2
+  CHECK(SnapshotParts::Same(*third, *first, SnapshotParts::kStorageClasses));
   built = snapshot::Snapshot::Build(state.Export());
   REQUIRE(built.ok());
   CHECK(testing::SnapshotDiff(*third, *built).empty());
   CHECK(second->nodes().size() == 2);
+
+  // A Node modified: the new one is its own object, the others shared.
+  MustApply(state, EventType::kAdded, NodeAt("n3", "4"));
+  absl::StatusOr<snapshot::Snapshot> fourth = state.TakeSnapshot();
+  REQUIRE(fourth.ok());
+  MustApply(state, EventType::kModified, NodeAt("n3", "5"));
+  absl::StatusOr<snapshot::Snapshot> fifth = state.TakeSnapshot();
+  REQUIRE(fifth.ok());
+  REQUIRE(fifth->nodes().size() == 2);
+  CHECK(&fifth->nodes()[0] == &third->nodes()[0]);   // n2
+  CHECK(&fifth->nodes()[1] != &fourth->nodes()[1]);  // n3
+  CHECK(fourth->nodes()[1].metadata().resource_version() == "4");
+  CHECK(fifth->nodes()[1].metadata().resource_version() == "5");
 }
 
 // Snapshot::Build over the state's objects without pods and PDBs.
@@ -338,7 +356,7 @@ TEST_CASE(
   REQUIRE(bare.ok());
   CHECK(bare->pod_count() == 0);
   CHECK(bare->pdbs().empty());
-  CHECK(bare->nodes().data() == full->nodes().data());
+  CHECK(SnapshotParts::Same(*bare, *full, SnapshotParts::kNodes));
   CHECK(testing::SnapshotDiff(*bare, BuiltWithoutPods(state)).empty());
 
   // A Node event: the pod-less snapshot indexes the Nodes again, and the
@@ -350,8 +368,8 @@ TEST_CASE(
   CHECK(testing::SnapshotDiff(*bare2, BuiltWithoutPods(state)).empty());
   absl::StatusOr<snapshot::Snapshot> full2 = state.TakeSnapshot();
   REQUIRE(full2.ok());
-  CHECK(full2->nodes().data() == bare2->nodes().data());
-  CHECK(full2->pdbs().data() == full->pdbs().data());
+  CHECK(SnapshotParts::Same(*full2, *bare2, SnapshotParts::kNodes));
+  CHECK(SnapshotParts::Same(*full2, *full, SnapshotParts::kPdbs));
   absl::StatusOr<snapshot::Snapshot> built =
       snapshot::Snapshot::Build(state.Export());
   REQUIRE(built.ok());

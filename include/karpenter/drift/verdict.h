@@ -202,8 +202,8 @@ class DriftBook {
   struct Entry;
   DriftBook() = default;
 
-  absl::Span<const v1::NodeClaim> claims_;
-  absl::Span<const v1::NodePool> pools_;
+  snapshot::ObjectList<v1::NodeClaim> claims_;
+  snapshot::ObjectList<v1::NodePool> pools_;
   std::vector<Entry> entries_;
 };
 

@@ -59,6 +59,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "karpenter/requirements.h"
+#include "karpenter/snapshot/object_list.h"
 #include "karpenter/v1/core.pb.h"
 
 namespace karpenter::scheduling {
@@ -90,6 +91,9 @@ class DaemonOverhead {
   // The first DaemonSet in input order with an error is reported.
   static absl::StatusOr<DaemonOverhead> Build(
       absl::Span<const v1::DaemonSet> daemon_sets);
+  // The same over a Snapshot's DaemonSets (karpenter/snapshot/object_list.h).
+  static absl::StatusOr<DaemonOverhead> Build(
+      snapshot::ObjectList<v1::DaemonSet> daemon_sets);
 
   // The summed requests (resource name -> milli-units, sorted by name, like
   // PodRequests) of the DaemonSets whose pod would run on a node with
@@ -107,6 +111,10 @@ class DaemonOverhead {
   size_t size() const { return daemons_.size(); }
 
  private:
+  // Build over any range of DaemonSets.
+  template <typename List>
+  static absl::StatusOr<DaemonOverhead> BuildFrom(const List& daemon_sets);
+
   struct Daemon {
     // "<namespace>/<name>".
     std::string name;

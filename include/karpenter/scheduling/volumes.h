@@ -85,6 +85,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "karpenter/scheduling/filter_status.h"
+#include "karpenter/snapshot/object_list.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/storage.pb.h"
 
@@ -110,6 +111,12 @@ class VolumeIndex {
       absl::Span<const v1::PersistentVolume> volumes,
       absl::Span<const v1::StorageClass> classes,
       absl::Span<const v1::CSINode> csi_nodes);
+  // The same over a Snapshot's lists (karpenter/snapshot/object_list.h).
+  static absl::StatusOr<VolumeIndex> Build(
+      snapshot::ObjectList<v1::PersistentVolumeClaim> claims,
+      snapshot::ObjectList<v1::PersistentVolume> volumes,
+      snapshot::ObjectList<v1::StorageClass> classes,
+      snapshot::ObjectList<v1::CSINode> csi_nodes);
 
   // The claim `name` in namespace `ns` ("" read as "default"), or null.
   const v1::PersistentVolumeClaim* FindClaim(absl::string_view ns,
@@ -135,6 +142,13 @@ class VolumeIndex {
   using NamespacedName = std::pair<absl::string_view, absl::string_view>;
 
   VolumeIndex() = default;
+  // Build over any random-access ranges of the four kinds.
+  template <typename Claims, typename Volumes, typename Classes,
+            typename CsiNodes>
+  static absl::StatusOr<VolumeIndex> BuildFrom(const Claims& claims,
+                                               const Volumes& volumes,
+                                               const Classes& classes,
+                                               const CsiNodes& csi_nodes);
 
   absl::flat_hash_map<NamespacedName, const v1::PersistentVolumeClaim*> claims_;
   absl::flat_hash_map<absl::string_view, const v1::PersistentVolume*> volumes_;

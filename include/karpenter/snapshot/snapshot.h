@@ -22,7 +22,7 @@
 // in a namespace, the unbound lists), so a given input always yields the
 // same snapshot; hash maps serve lookups only and are never iterated.
 //
-// Indexes are plain dense `uint32_t` positions into the object spans
+// Indexes are plain dense `uint32_t` positions into the object lists
 // (`nodes()[n]`), valid for the snapshot that returned them.
 //
 // Normalisation applied by Build: a Pod, PodDisruptionBudget,
@@ -74,13 +74,14 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "karpenter/snapshot/load.h"
+#include "karpenter/snapshot/object_list.h"
 #include "karpenter/v1/core.pb.h"
 #include "karpenter/v1/karpenter.pb.h"
 #include "karpenter/v1/storage.pb.h"
 
 namespace karpenter::snapshot {
 
-// Positions in the corresponding `Snapshot` span.
+// Positions in the corresponding `Snapshot` list.
 using NodeIndex = uint32_t;
 using PodIndex = uint32_t;
 using PdbIndex = uint32_t;
@@ -102,6 +103,7 @@ class SnapshotBuilder;
 namespace internal {
 class CompactPod;
 struct CompactShape;
+struct HeldObjects;
 struct SnapshotParts;
 }  // namespace internal
 
@@ -150,35 +152,27 @@ class Snapshot {
   Snapshot(const Snapshot&) = delete;
   Snapshot& operator=(const Snapshot&) = delete;
 
-  // The objects, in input order.
-  absl::Span<const v1::Node> nodes() const { return nodes_->objects; }
-  absl::Span<const v1::PodDisruptionBudget> pdbs() const {
-    return pdbs_->objects;
+  // The objects, in input order (karpenter/snapshot/object_list.h: a
+  // random-access range; successive snapshots taken from a
+  // state::ClusterState share each object that did not change).
+  ObjectList<v1::Node> nodes() const { return nodes_->List(); }
+  ObjectList<v1::PodDisruptionBudget> pdbs() const { return pdbs_->List(); }
+  ObjectList<v1::NodePool> node_pools() const { return node_pools_->List(); }
+  ObjectList<v1::NodeClaim> node_claims() const { return node_claims_->List(); }
+  ObjectList<v1::VolumeAttachment> volume_attachments() const {
+    return volume_attachments_->List();
   }
-  absl::Span<const v1::NodePool> node_pools() const {
-    return node_pools_->objects;
+  ObjectList<v1::PersistentVolumeClaim> persistent_volume_claims() const {
+    return persistent_volume_claims_->List();
   }
-  absl::Span<const v1::NodeClaim> node_claims() const {
-    return node_claims_->objects;
+  ObjectList<v1::PersistentVolume> persistent_volumes() const {
+    return persistent_volumes_->List();
   }
-  absl::Span<const v1::VolumeAttachment> volume_attachments() const {
-    return volume_attachments_->objects;
+  ObjectList<v1::StorageClass> storage_classes() const {
+    return storage_classes_->List();
   }
-  absl::Span<const v1::PersistentVolumeClaim> persistent_volume_claims() const {
-    return persistent_volume_claims_->objects;
-  }
-  absl::Span<const v1::PersistentVolume> persistent_volumes() const {
-    return persistent_volumes_->objects;
-  }
-  absl::Span<const v1::StorageClass> storage_classes() const {
-    return storage_classes_->objects;
-  }
-  absl::Span<const v1::CSINode> csi_nodes() const {
-    return csi_nodes_->objects;
-  }
-  absl::Span<const v1::DaemonSet> daemon_sets() const {
-    return daemon_sets_->objects;
-  }
+  ObjectList<v1::CSINode> csi_nodes() const { return csi_nodes_->List(); }
+  ObjectList<v1::DaemonSet> daemon_sets() const { return daemon_sets_->List(); }
 
   // The number of pods; PodIndex values run from 0 to pod_count() - 1, in
   // input order.
@@ -351,11 +345,14 @@ class Snapshot {
   // The objects of one kind other than pods, with the indexes that depend
   // on them alone: immutable once built, and shared between the snapshots
   // a state::ClusterState takes while the kind does not change (keys are
-  // views into `objects`, whose buffer never moves). Each kind fills the
+  // views into the objects, which never move). Each kind fills the
   // indexes it has.
   template <typename T>
   struct Part {
-    std::vector<T> objects;
+    // Each object non-null, immutable and possibly shared with other parts
+    // (and with the state::ClusterState that made them).
+    std::vector<std::shared_ptr<const T>> objects;
+    ObjectList<T> List() const { return {objects.data(), objects.size()}; }
     NameIndex by_name;  // Cluster-scoped kinds.
     KeyIndex by_key;    // PersistentVolumeClaims, DaemonSets.
     // NodeClaims by status.nodeName and status.providerID (or kAmbiguous).
@@ -402,18 +399,24 @@ class Snapshot {
                                         absl::string_view key);
   NamespaceId Intern(absl::string_view ns);
   // `loaded` holds the objects' sources and origins, for error messages.
-  // A new part holding `objects` (moved), in `out`, unless the kind's bit
-  // is in `shared` (a mask of internal::SnapshotParts bits: the part was
-  // taken from an earlier snapshot), when `out` is left null and `objects`
-  // must be empty.
+  // A new part holding `objects` (each moved into its own allocation) or
+  // `held` (as they are; at most one of the two is not empty), in `out`,
+  // unless the kind's bit is in `shared` (a mask of internal::SnapshotParts
+  // bits: the part was taken from an earlier snapshot), when `out` is left
+  // null and both must be empty.
   template <typename T>
-  static absl::Status NewPart(std::vector<T>& objects, uint32_t shared,
-                              uint32_t bit, absl::string_view list,
+  static absl::Status NewPart(std::vector<T>& objects,
+                              std::vector<std::shared_ptr<const T>>& held,
+                              uint32_t shared, uint32_t bit,
+                              absl::string_view list,
                               std::shared_ptr<Part<T>>& out);
   // Builds the parts not shared from an earlier snapshot, from `loaded`:
   // Nodes, PDBs, NodePools and NodeClaims, then the storage kinds.
-  absl::Status BuildNodeParts(ObjectSet& loaded, uint32_t shared);
-  absl::Status BuildVolumeParts(ObjectSet& loaded, uint32_t shared);
+  // `held`: objects taken as they are (internal::SnapshotParts::Held).
+  absl::Status BuildNodeParts(ObjectSet& loaded, internal::HeldObjects& held,
+                              uint32_t shared);
+  absl::Status BuildVolumeParts(ObjectSet& loaded, internal::HeldObjects& held,
+                                uint32_t shared);
   // `check_keys`: fill pod_by_key_, rejecting a duplicate namespace/name.
   // `node_hints`: empty, or per pod its pod_node_ value in an earlier
   // snapshot holding the same Nodes part, or kNoNodeHint (looked up).
@@ -563,6 +566,9 @@ class SnapshotBuilder {
   std::vector<std::shared_ptr<const void>> pod_owners_;
   // Kinds taken from an earlier snapshot (internal::SnapshotParts::Share).
   uint32_t shared_kinds_ = 0;
+  // Objects taken as they are (internal::SnapshotParts::Held); created on
+  // first use.
+  std::unique_ptr<internal::HeldObjects> held_objects_;
   // Set by internal::SnapshotParts::AssumeUniquePodKeys.
   bool unique_pod_keys_ = false;
   // Per pod added, its node as an earlier snapshot sharing the Nodes

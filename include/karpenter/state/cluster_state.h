@@ -50,9 +50,13 @@
 // 23). Successive snapshots share storage: each pod's compacted record is
 // shared by the state and every snapshot holding that pod (a snapshot pins
 // the records it reads; one the state replaces or deletes is freed once no
-// snapshot taken before is held), and the objects and indexes of each
-// other kind (snapshot/snapshot_parts.h) are shared by successive
-// snapshots until an event changes that kind. A publication builds its
+// snapshot taken before is held). Every other object is held on its own,
+// immutable, and shared by the state and every snapshot taken while it is
+// current (an event replaces it with a new one), so a snapshot copies a
+// pointer per object (Snapshot::nodes() is an ObjectList, not a span); and
+// each of those kinds' lists and indexes (snapshot/snapshot_parts.h) are
+// shared whole by successive snapshots until an event changes that kind.
+// A publication builds its
 // SnapshotFacts from the previous publication's (SnapshotFacts::Build's
 // `previous`): while no Node, NodeClaim or NodePool changed, the node half
 // of the facts is handed on, and so is whatever depends on a pod shape
