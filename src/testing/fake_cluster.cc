@@ -171,6 +171,12 @@ bool FakeCluster::HasUnschedulablePods() {
   return state_->HasUnscheduled();
 }
 
+std::string FakeCluster::NodeOfPod(const PodRef& pod) {
+  internal::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  return state_->NodeOfPod(pod);
+}
+
 PlacementCheck FakeCluster::CheckPlacement() {
   internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());

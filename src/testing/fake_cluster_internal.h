@@ -245,6 +245,13 @@ class FakeClusterState {
   // fake_cluster_placement.cc.
   PlacementCheck CheckPlacement() const;
   bool HasUnscheduled() const { return !unscheduled_.empty(); }
+  // The Node `pod` is bound to, if both exist; else "".
+  std::string NodeOfPod(const PodRef& pod) const {
+    const auto id = pod_by_key_.find(Key(pod.namespace_name, pod.name));
+    if (id == pod_by_key_.end()) return "";
+    const std::string& node = pods_.at(id->second).pod.spec().node_name();
+    return nodes_.count(node) > 0 ? node : "";
+  }
   absl::Status SetNodeClaimStatus(absl::string_view node_claim,
                                   v1::NodeClaimStatus status);
   absl::Status ApplyNodePool(v1::NodePool node_pool);

@@ -357,7 +357,7 @@ class Simulation::World {
   // and nominates the pods to them until their nodes are Ready.
   absl::Status RunProvisioner(absl::Time now);
   absl::Status Observe(absl::Time now);
-  void ObserveCalls(const snapshot::Snapshot& s, absl::Time now);
+  void ObserveCalls(absl::Time now);
   void ObserveNodes(const snapshot::Snapshot& s, absl::Time now);
   void ObserveBudgets(const snapshot::Snapshot& s, absl::Time now);
   void CheckBudgetsPerReason(absl::Time now,
@@ -367,7 +367,11 @@ class Simulation::World {
   void Sample(absl::Time now);
   absl::Time NextTime(absl::Time now, absl::Time end) const;
   std::optional<std::string> ProviderIdOfNode(absl::string_view node) const;
+  // The first claim (by name) whose status.nodeName is `node`, else the
+  // claim named `node`, else nullopt.
   std::optional<std::string> ClaimOfNode(absl::string_view node) const;
+  // status.nodeName -> the first claim (by name) naming it, as of claims_.
+  absl::flat_hash_map<std::string, std::string> claim_of_node_;
   // The last ProvisioningFailed text, while the provisioner keeps failing
   // for the same reason.
   std::string last_provisioning_failure_;
@@ -510,8 +514,8 @@ std::optional<std::string> Simulation::World::ProviderIdOfNode(
 
 std::optional<std::string> Simulation::World::ClaimOfNode(
     absl::string_view node) const {
-  for (const auto& [name, c] : claims_) {
-    if (c.node_name == node) return name;
+  if (auto it = claim_of_node_.find(node); it != claim_of_node_.end()) {
+    return it->second;
   }
   if (claims_.count(std::string(node))) return std::string(node);
   return std::nullopt;
@@ -908,18 +912,9 @@ absl::Status Simulation::World::RunProvisioner(absl::Time now) {
   return absl::OkStatus();
 }
 
-void Simulation::World::ObserveCalls(const snapshot::Snapshot& s,
-                                     absl::Time now) {
-  absl::flat_hash_map<std::string, std::string> pod_node;
-  for (snapshot::PodIndex p = 0; p < s.pod_count(); ++p) {
-    if (std::optional<snapshot::NodeIndex> n = s.NodeOfPod(p)) {
-      pod_node[s.PodKey(p)] = s.nodes()[*n].metadata().name();
-    }
-  }
-  auto node_of = [&](const PodRef& pod) {
-    auto it = pod_node.find(absl::StrCat(pod.namespace_name, "/", pod.name));
-    return it == pod_node.end() ? std::string() : it->second;
-  };
+void Simulation::World::ObserveCalls(absl::Time now) {
+  // An evicted pod stays bound while it terminates.
+  auto node_of = [&](const PodRef& pod) { return cluster_->NodeOfPod(pod); };
   for (const auto& [pod, r] : evictions_->answers) {
     const std::string key = absl::StrCat(pod.namespace_name, "/", pod.name);
     if (r.result == EvictionResult::kEvicted) {
@@ -1036,6 +1031,9 @@ void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
   if (nodes != nodes_ || claims != claims_) ++version_;
   nodes_ = std::move(nodes);
   claims_ = std::move(claims);
+  claim_of_node_.clear();
+  for (const auto& [name, c] : claims_)
+    claim_of_node_.try_emplace(c.node_name, name);
 
   std::set<std::string> instances;
   for (const Instance& i : cloud_->Instances()) instances.insert(i.provider_id);
@@ -1184,17 +1182,12 @@ void Simulation::World::Sample(absl::Time now) {
 }
 
 absl::Status Simulation::World::Observe(absl::Time now) {
-  // Pods are only needed to place this step's evictions on their nodes (an
-  // evicted pod stays bound while it terminates).
-  const bool pods =
-      !evictions_->answers.empty() || !view_->force_deleted.empty();
-  absl::StatusOr<snapshot::Snapshot> s =
-      pods ? cluster_->Read() : cluster_->ReadWithoutPods();
+  absl::StatusOr<snapshot::Snapshot> s = cluster_->ReadWithoutPods();
   if (!s.ok()) {
     return absl::Status(s.status().code(),
                         absl::StrCat("observe: ", s.status().message()));
   }
-  ObserveCalls(*s, now);
+  ObserveCalls(now);
   ObserveNodes(*s, now);
   ObserveBudgets(*s, now);
   Sample(now);

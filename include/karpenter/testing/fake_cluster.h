@@ -361,6 +361,12 @@ class FakeCluster final : public ClusterView, public EvictionClient {
   // reads the cluster only when there is something to provision.
   bool HasUnschedulablePods();
 
+  // The name of the Node the pod (by namespace and name; the UID is not
+  // compared) is bound to, or "" if there is no such pod, it is not bound
+  // or its Node is gone: where an observer places an eviction it saw,
+  // without reading every pod. Not a ClusterView call. O(log pods).
+  std::string NodeOfPod(const PodRef& pod);
+
   // The objects Read() would build its snapshot from, as of now, for a
   // caller that keeps a copy to serve later (a lagging cache). Not a
   // ClusterView call: no fault injection, no CallLog line.
