@@ -157,6 +157,24 @@ TEST_CASE("fake cluster: eviction response codes", "[fake-cluster]") {
   CHECK(env.cluster->EvictCount(EvictionResult::kOtherError) == 0);
 }
 
+TEST_CASE("fake cluster: NodeOfPod names the bound pod's existing node",
+          "[fake-cluster]") {
+  snapshot::ObjectSet o = ThreeWebPods();
+  o.pods.push_back(Pod("pending", {.app = "lone", .node = ""}));
+  o.pods.push_back(Pod("orphan", {.app = "lone", .node = "gone"}));
+  Env env(std::move(o));
+  CHECK(env.cluster->NodeOfPod(Ref("a")) == "n1");
+  // By namespace and name: the UID is not compared.
+  CHECK(env.cluster->NodeOfPod(Ref("a", "uid-other")) == "n1");
+  CHECK(env.cluster->NodeOfPod(PodRef{"other", "a", ""}).empty());
+  CHECK(env.cluster->NodeOfPod(Ref("missing")).empty());
+  CHECK(env.cluster->NodeOfPod(Ref("pending")).empty());
+  CHECK(env.cluster->NodeOfPod(Ref("orphan")).empty());
+  // An evicted pod stays bound while it terminates.
+  REQUIRE(env.Evict("a") == 200);
+  CHECK(env.cluster->NodeOfPod(Ref("a")) == "n1");
+}
+
 TEST_CASE("fake cluster: a pod under two PDBs gets the multiple-PDB 500",
           "[fake-cluster]") {
   snapshot::ObjectSet o = ThreeWebPods();
