@@ -344,8 +344,31 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // a builder shares (SnapshotParts::AddHeldPod).
   std::vector<uint32_t> hints = std::move(pod_node_hints_);
   pod_node_hints_ = {};
-  if ((shared & internal::SnapshotParts::kNodes) == 0 ||
-      s.nodes_->objects.size() >= Snapshot::kNoNodeHint) {
+  const Snapshot::PartPtr<v1::Node> hint_nodes = std::move(hint_nodes_);
+  const bool hints_from = std::exchange(hints_from_, false);
+  if (s.nodes_->objects.size() >= Snapshot::kNoNodeHint) {
+    hints.clear();
+  } else if (hints_from && !(hint_nodes == s.nodes_)) {
+    // Hints index an earlier Nodes part: translate them by name, one
+    // lookup per earlier Node. A pod on a Node that is gone names an
+    // unknown node now; one that named an unknown node is looked up again
+    // (the Node may have come).
+    std::vector<uint32_t> to(hint_nodes->objects.size());
+    for (size_t i = 0; i < to.size(); ++i) {
+      to[i] = Snapshot::Lookup(s.nodes_->by_name,
+                               hint_nodes->objects[i]->metadata().name())
+                  .value_or(Snapshot::kUnknownNode);
+    }
+    for (uint32_t& h : hints) {
+      if (h < to.size()) {
+        h = to[h];
+      } else if (h == Snapshot::kUnknownNode) {
+        h = Snapshot::kNoNodeHint;
+      } else if (h != Snapshot::kNone) {
+        h = Snapshot::kNoNodeHint;  // Not an index of the earlier part.
+      }
+    }
+  } else if (!hints_from && (shared & internal::SnapshotParts::kNodes) == 0) {
     hints.clear();
   }
   KARPENTER_RETURN_IF_ERROR(s.IndexPods(objects, check_keys, hints));
@@ -934,6 +957,12 @@ std::vector<uint32_t> SnapshotParts::SameShapes(const Snapshot& before,
     }
   }
   return out;
+}
+
+void SnapshotParts::HintsFrom(SnapshotBuilder& builder,
+                              const Snapshot& earlier) {
+  builder.hint_nodes_ = earlier.nodes_;
+  builder.hints_from_ = true;
 }
 
 absl::Span<const uint32_t> SnapshotParts::PodNodes(const Snapshot& snapshot) {

@@ -109,12 +109,18 @@ struct SnapshotParts {
   // id seen first is a shape seen first. `node_hint` is
   // the pod's node as PodNodes() of an earlier snapshot gave it for the
   // same record, or kNoNodeHint: Build takes the hint instead of looking
-  // the node up by name, provided the builder shares that snapshot's Nodes
-  // part (Share with kNodes); otherwise it ignores every hint. A caller
-  // must only hint a pod with the value a snapshot holding the same Nodes
-  // part computed for it.
+  // the node up by name. Hints are read against the Nodes part of the
+  // snapshot named by HintsFrom, translated to the new snapshot's Nodes
+  // by name when its Nodes changed (a lookup per Node, not per pod);
+  // without HintsFrom, only if the builder shares the Nodes part (Share
+  // with kNodes), as indexes of that part; otherwise every hint is
+  // ignored. A caller must only hint a pod with the value a snapshot
+  // holding that Nodes part computed for the same record.
   static void AddHeldPod(SnapshotBuilder& builder, const CompactPod* pod,
                          uint32_t shape_id, PodReady ready, uint32_t node_hint);
+  // The snapshot whose PodNodes() gave the hints of AddHeldPod (only its
+  // Nodes part is read, and kept until Build).
+  static void HintsFrom(SnapshotBuilder& builder, const Snapshot& earlier);
   // Makes the snapshot `builder` builds hold `owner` (a share of whatever
   // keeps the pods given to AddHeldPod alive) as long as it lives.
   static void KeepPodsAlive(SnapshotBuilder& builder,

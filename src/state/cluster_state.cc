@@ -100,9 +100,9 @@ struct HeldPod {
   std::unique_ptr<v1::Pod> raw;
   internal::PodRecordKeeper::Record record;
   uint32_t shape_id = snapshot::internal::CompactShape::kNoId;
-  // The pod's node as the last snapshot taken resolved it, valid while
-  // that snapshot's Nodes part is shared (Store::hints_at); a pod stored
-  // since has none.
+  // The pod's node as the last snapshot with pods resolved it: an index
+  // of that snapshot's Nodes (Store::hint_source), which the next snapshot
+  // translates if its Nodes differ; a pod stored since has none.
   uint32_t node_hint = snapshot::internal::SnapshotParts::kNoNodeHint;
   snapshot::PodReady ready = snapshot::PodReady::kAbsent;
 };
@@ -437,9 +437,9 @@ struct ClusterState::Store {
   // as of its kind's KindStore::part_at: the next snapshot shares those of
   // the kinds no event has changed since.
   snapshot::Snapshot parts;
-  // The Nodes part_at of the snapshot that gave the pods their node hints
-  // (HeldPod::node_hint); nullopt before any.
-  std::optional<uint64_t> hints_at;
+  // The parts of the snapshot that gave the pods their node hints
+  // (HeldPod::node_hint: indexes of its Nodes); nullopt before any.
+  std::optional<snapshot::Snapshot> hint_source;
 };
 
 template <typename T>
@@ -606,20 +606,22 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
   snapshot::SnapshotBuilder builder;
   auto& pods = store.Of<v1::Pod>().objects;
   const uint32_t unchanged = store.UnchangedParts();
-  // The pods' node hints hold if this snapshot shares the Nodes part they
-  // were resolved against.
-  const KindStore<v1::Node>& nodes = store.Of<v1::Node>();
-  const bool hinted = (unchanged & SnapshotParts::kNodes) != 0 &&
-                      store.hints_at.has_value() &&
-                      nodes.part_at == store.hints_at;
+  // The pods' node hints index the Nodes of the last snapshot with pods;
+  // the builder translates them if the Nodes changed since.
+  const bool hinted = store.hint_source.has_value();
+  if (hinted) SnapshotParts::HintsFrom(builder, *store.hint_source);
+  // With hints whose Nodes part is this snapshot's, the pods without one
+  // (stored since the last snapshot), by their index in this one: the
+  // only hints the snapshot can change.
+  const bool same_nodes = hinted && (unchanged & SnapshotParts::kNodes) != 0 &&
+                          SnapshotParts::Same(*store.hint_source, store.parts,
+                                              SnapshotParts::kNodes);
   builder.ReservePods(pods.size());
   SnapshotParts::KeepPodsAlive(builder, store.pod_records->Pin());
-  // With hints, the pods without one (stored since the last snapshot), by
-  // their index in this one: the only hints the snapshot can change.
   std::vector<std::pair<uint32_t, HeldPod*>> unhinted;
   uint32_t index = 0;
   for (auto& [seq, pod] : pods) {
-    if (hinted && pod.node_hint == SnapshotParts::kNoNodeHint) {
+    if (same_nodes && pod.node_hint == SnapshotParts::kNoNodeHint) {
       unhinted.emplace_back(index, &pod);
     }
     SnapshotParts::AddHeldPod(
@@ -637,7 +639,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
     // Pods are in the store's order: pod i is the i-th held.
     const absl::Span<const uint32_t> resolved =
         SnapshotParts::PodNodes(*snapshot);
-    if (hinted) {
+    if (same_nodes) {
       // A hinted pod was placed by its hint: only the others change.
       for (const auto& [i, pod] : unhinted) pod->node_hint = resolved[i];
     } else {
@@ -648,7 +650,7 @@ absl::StatusOr<snapshot::Snapshot> ClusterState::TakeSnapshot() const {
         ++i;
       }
     }
-    store.hints_at = nodes.part_at;
+    store.hint_source = SnapshotParts::Of(*snapshot);
   }
   return snapshot;
 }

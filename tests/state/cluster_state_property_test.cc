@@ -35,6 +35,7 @@
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/random_events.h"
+#include "karpenter/testing/snapshot_equal.h"
 
 namespace karpenter::state {
 namespace {
@@ -312,6 +313,13 @@ void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
     CHECK((*published)->generation == state.generation());
     // Nothing applied since: the same publication.
     CHECK(state.Publish()->get() == published->get());
+    // The snapshot, accessor by accessor (pods on their nodes: the node
+    // hints the state keeps across snapshots), is the one built from
+    // scratch.
+    absl::StatusOr<snapshot::Snapshot> scratch =
+        snapshot::Snapshot::Build(model.Objects());
+    REQUIRE(scratch.ok());
+    CHECK(testing::SnapshotDiff((*published)->snapshot, *scratch).empty());
     const std::string from_state = PlanFromPublished(pass, **published);
     const std::string from_model = PlanFromScratch(pass, model.Objects());
     CHECK(from_state == from_model);

@@ -418,8 +418,8 @@ class Snapshot {
   absl::Status BuildVolumeParts(ObjectSet& loaded, internal::HeldObjects& held,
                                 uint32_t shared);
   // `check_keys`: fill pod_by_key_, rejecting a duplicate namespace/name.
-  // `node_hints`: empty, or per pod its pod_node_ value in an earlier
-  // snapshot holding the same Nodes part, or kNoNodeHint (looked up).
+  // `node_hints`: empty, or per pod its NodeIndex in this snapshot,
+  // kNone (unbound), kUnknownNode, or kNoNodeHint (looked up).
   absl::Status IndexPods(const ObjectSet& loaded, bool check_keys,
                          absl::Span<const uint32_t> node_hints);
   void FillPodKeyIndex() const;
@@ -575,6 +575,10 @@ class SnapshotBuilder {
   // resolved it, or kNoNodeHint (internal::SnapshotParts::AddHeldPod);
   // empty when no pod came with a hint.
   std::vector<uint32_t> pod_node_hints_;
+  // The Nodes part the hints index (internal::SnapshotParts::HintsFrom),
+  // or the empty part: then hints index the shared Nodes part, if any.
+  Snapshot::PartPtr<v1::Node> hint_nodes_;
+  bool hints_from_ = false;
 };
 
 }  // namespace karpenter::snapshot
