@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -195,6 +197,20 @@ class SeqList {
   void append(uint64_t seq, V value) {
     entries_.push_back(Entry{seq, std::move(value)});
   }
+  // Adds `value` at `seq`, which no entry holds (O(entries) unless last).
+  void insert(uint64_t seq, V value) {
+    auto it = std::lower_bound(
+        entries_.begin(), entries_.end(), seq,
+        [](const Entry& e, uint64_t s) { return (e.seq & ~kDead) < s; });
+    entries_.insert(it, Entry{seq, std::move(value)});
+  }
+  // Drops the dead entries, then gives the live ones, in order, the
+  // sequence numbers `next()` returns (which must increase).
+  template <typename Next>
+  void Renumber(Next next) {
+    Sweep();
+    for (Entry& e : entries_) e.seq = next();
+  }
   // Erases the live value at `seq` (its value is reset first).
   void erase(uint64_t seq) {
     auto it = std::lower_bound(
@@ -240,7 +256,42 @@ struct KindStore {
   // The generation at which Store::parts took this kind's part (none yet:
   // nullopt).
   std::optional<uint64_t> part_at;
+  // Kept in key order (ClusterStateOptions): each key's sequence number,
+  // by key; the numbers are this kind's own, spaced kKeyGap apart when
+  // assigned afresh, so that a new key usually fits between its
+  // neighbours.
+  bool by_key = false;
+  std::map<std::string, uint64_t, std::less<>> order;
 };
+
+// The spacing of a key-ordered kind's sequence numbers, and the largest
+// one (below SeqList's dead bit).
+constexpr uint64_t kKeyGap = uint64_t{1} << 32;
+constexpr uint64_t kMaxKeySeq = uint64_t{1} << 62;
+
+// The sequence number for the new `key` of a key-ordered kind, between
+// its neighbours' (renumbering the kind when they are adjacent).
+template <typename T>
+uint64_t KeyOrderedSeq(KindStore<T>& store, absl::string_view key) {
+  while (true) {
+    const auto next = store.order.lower_bound(key);
+    const uint64_t lo =
+        next == store.order.begin() ? 0 : std::prev(next)->second;
+    if (next == store.order.end()) {
+      if (lo + kKeyGap < kMaxKeySeq) return lo + kKeyGap;
+    } else if (next->second - lo >= 2) {
+      return lo + (next->second - lo) / 2;
+    }
+    // No room: renumber the kind, kKeyGap apart (then there is).
+    uint64_t seq = 0;
+    store.objects.Renumber([&] { return seq += kKeyGap; });
+    seq = 0;
+    for (auto& [k, s] : store.order) {
+      s = (seq += kKeyGap);
+      store.slots.find(k)->second.seq = s;
+    }
+  }
+}
 
 // The SnapshotParts bit of each kind but pods.
 template <typename T>
@@ -265,7 +316,12 @@ KARPENTER_STATE_PART(v1::DaemonSet, kDaemonSets);
 }  // namespace
 
 struct ClusterState::Store {
-  explicit Store(budget::BudgetOptions b) : budgets(std::move(b)) {}
+  explicit Store(const ClusterStateOptions& options)
+      : budgets(options.budgets) {
+    Of<v1::Node>().by_key = options.nodes_by_name;
+    Of<v1::NodeClaim>().by_key = options.node_claims_by_name;
+    Of<v1::VolumeAttachment>().by_key = options.volume_attachments_by_name;
+  }
 
   template <typename T>
   KindStore<T>& Of() {
@@ -476,6 +532,7 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     if (rv.has_value() && (!last.has_value() || *rv > *last)) last = rv;
     if (auto* held = store.objects.find(slot->second.seq)) Release(*held);
     store.objects.erase(slot->second.seq);
+    if (store.by_key) store.order.erase(slot->first);
     store.slots.erase(slot);
     if (last.has_value()) store.tombstones[key] = *last;
     --size;
@@ -498,6 +555,15 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
     if (rv.has_value() && *rv <= tomb->second) return Applied::kStale;
     store.tombstones.erase(tomb);
   }
+  if (store.by_key) {
+    const uint64_t seq = KeyOrderedSeq(store, key);
+    store.objects.insert(seq, Hold(std::move(object), seq));
+    store.order.emplace(key, seq);
+    store.slots.emplace(std::move(key), typename KindStore<T>::Slot{seq, rv});
+    ++size;
+    store.changed_at = ++generation;
+    return Applied::kStored;
+  }
   const uint64_t seq = next_seq++;
   store.objects.append(seq, Hold(std::move(object), seq));
   CompactRawPods(/*all=*/false);
@@ -507,8 +573,18 @@ absl::StatusOr<Applied> ClusterState::Store::Apply(EventType type, T object,
   return Applied::kStored;
 }
 
+namespace {
+ClusterStateOptions WithBudgets(budget::BudgetOptions budgets) {
+  ClusterStateOptions o;
+  o.budgets = std::move(budgets);
+  return o;
+}
+}  // namespace
+
 ClusterState::ClusterState(budget::BudgetOptions budgets)
-    : store_(std::make_unique<Store>(std::move(budgets))) {}
+    : ClusterState(WithBudgets(std::move(budgets))) {}
+ClusterState::ClusterState(const ClusterStateOptions& options)
+    : store_(std::make_unique<Store>(options)) {}
 ClusterState::ClusterState(ClusterState&&) noexcept = default;
 ClusterState& ClusterState::operator=(ClusterState&&) noexcept = default;
 ClusterState::~ClusterState() = default;

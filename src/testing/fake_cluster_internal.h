@@ -400,7 +400,15 @@ class FakeClusterState {
   uint64_t changes_at_pass_ = 0;
 
   // The mirror (fake_cluster_mirror.cc) and what it has not been fed yet.
-  state::ClusterState mirror_;
+  // The store's order: Nodes, NodeClaims and VolumeAttachments by name.
+  static state::ClusterStateOptions MirrorOptions() {
+    state::ClusterStateOptions o;
+    o.nodes_by_name = true;
+    o.node_claims_by_name = true;
+    o.volume_attachments_by_name = true;
+    return o;
+  }
+  state::ClusterState mirror_{MirrorOptions()};
   // Pods changed since the last feed, by id, with their "namespace/name"
   // (a removed pod's record is gone).
   std::map<PodId, std::string> dirty_pods_;

@@ -13,11 +13,9 @@
 //  - Pods are exported by insertion order (PodId): a new pod goes last, as
 //    in the mirror; a pod removed and re-created under the same name is a
 //    new PodId, fed as DELETED then ADDED, so it goes last in both.
-//  - Nodes, NodeClaims and VolumeAttachments are exported by name. A new
-//    name that sorts before names the mirror holds would go last in the
-//    mirror, so those names are deleted from the mirror and added back after
-//    it, in name order (a cost in the number of later names, paid only when
-//    an object is added).
+//  - Nodes, NodeClaims and VolumeAttachments are exported by name, and the
+//    mirror keeps them in name order (state::ClusterStateOptions), so a new
+//    name is fed as ADDED wherever it sorts.
 //  - NodePools are exported in the order of their first ApplyNodePool and
 //    never removed: an upsert keeps that order.
 //  - PDBs carry the status the disruption controller would compute now: it
@@ -93,40 +91,24 @@ absl::Status Remove(state::ClusterState& mirror, absl::string_view ns,
                   state::Applied::kDeleted);
 }
 
-// Syncs one kind the store keeps in a name-ordered map (see the file
-// comment); `get` returns the object of a map value.
+// Syncs one kind the store keeps in a name-ordered map, which the mirror
+// keeps in name order too (see the file comment); `get` returns the object
+// of a map value.
 template <typename T, typename Map, typename Get>
 absl::Status SyncByName(state::ClusterState& mirror, const Map& map, Get get,
                         std::set<std::string, std::less<>>& dirty,
                         std::set<std::string, std::less<>>& mirrored) {
-  const std::string* first_new = nullptr;
   for (const std::string& name : dirty) {
     const auto it = map.find(name);
+    absl::Status s;
     if (it == map.end()) {
-      if (mirrored.erase(name) > 0) {
-        absl::Status s = Remove<T>(mirror, "", name);
-        if (!s.ok()) return s;
-      }
-    } else if (!mirrored.contains(name)) {
-      // `dirty` is sorted: the first new name is the smallest.
-      if (first_new == nullptr) first_new = &name;
-    } else if (first_new == nullptr) {
-      // (A name after the first new one is fed again below.)
-      absl::Status s = Store(mirror, EventType::kModified, get(it->second));
-      if (!s.ok()) return s;
+      if (mirrored.erase(name) > 0) s = Remove<T>(mirror, "", name);
+    } else if (mirrored.insert(name).second) {
+      s = Store(mirror, EventType::kAdded, get(it->second));
+    } else {
+      s = Store(mirror, EventType::kModified, get(it->second));
     }
-  }
-  if (first_new != nullptr) {
-    for (auto m = mirrored.upper_bound(*first_new); m != mirrored.end();) {
-      absl::Status s = Remove<T>(mirror, "", *m);
-      if (!s.ok()) return s;
-      m = mirrored.erase(m);
-    }
-    for (auto it = map.lower_bound(*first_new); it != map.end(); ++it) {
-      absl::Status s = Store(mirror, EventType::kAdded, get(it->second));
-      if (!s.ok()) return s;
-      mirrored.insert(it->first);
-    }
+    if (!s.ok()) return s;
   }
   dirty.clear();
   return absl::OkStatus();

@@ -73,6 +73,65 @@ TEST_CASE("cluster state: objects keep the order of their first addition",
   CHECK(state.Export().nodes[0].metadata().resource_version() == "5");
 }
 
+TEST_CASE("cluster state: kinds kept by name stay in name order",
+          "[cluster-state]") {
+  ClusterStateOptions options;
+  options.nodes_by_name = true;
+  options.node_claims_by_name = true;
+  ClusterState state(options);
+  for (const char* name : {"c", "a", "b"}) {
+    MustApply(state, EventType::kAdded, NodeAt(name, "1"));
+  }
+  CHECK(NodeNames(state) == std::vector<std::string>{"a", "b", "c"});
+  // A MODIFIED keeps its place; a DELETED then ADDED comes back in place.
+  MustApply(state, EventType::kModified, NodeAt("a", "5"));
+  MustApply(state, EventType::kDeleted, NodeAt("b", "6"));
+  MustApply(state, EventType::kAdded, NodeAt("b", "7"));
+  CHECK(NodeNames(state) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(state.Export().nodes[0].metadata().resource_version() == "5");
+  // Kinds not named keep the order of first addition.
+  MustApply(state, EventType::kAdded, MakeNodePool({.name = "z"}));
+  MustApply(state, EventType::kAdded, MakeNodePool({.name = "y"}));
+  CHECK(state.Export().node_pools[0].metadata().name() == "z");
+
+  // Each new name the largest below "b": the spacing between neighbours
+  // halves every time, until the kind is renumbered (more than once).
+  std::string name = "a";
+  std::vector<std::string> want = {"a"};
+  for (int i = 0; i < 80; ++i) {
+    name += "1";
+    want.push_back(name);
+    MustApply(state, EventType::kAdded, NodeAt(name, "8"));
+    // Pods on the new node, so snapshots translate their node hints.
+    MustApply(state, EventType::kAdded,
+              PodAt("p", absl::StrCat("pod-", i), "8", name));
+    if (i % 9 == 0) {
+      absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
+      REQUIRE(taken.ok());
+      absl::StatusOr<snapshot::Snapshot> built =
+          snapshot::Snapshot::Build(state.Export());
+      REQUIRE(built.ok());
+      CHECK(testing::SnapshotDiff(*taken, *built).empty());
+    }
+  }
+  want.push_back("b");
+  want.push_back("c");
+  CHECK(NodeNames(state) == want);
+  // Deleting and modifying after the renumbering finds every node.
+  MustApply(state, EventType::kDeleted, NodeAt("a1", "9"));
+  MustApply(state, EventType::kModified, NodeAt("a11", "9"));
+  want.erase(want.begin() + 1);
+  CHECK(NodeNames(state) == want);
+  CHECK(state.Export().nodes[1].metadata().resource_version() == "9");
+  absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
+  REQUIRE(taken.ok());
+  absl::StatusOr<snapshot::Snapshot> built =
+      snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*taken, *built).empty());
+  CHECK(state.size() == want.size() + 2 + 80);
+}
+
 TEST_CASE("cluster state: ADDED and MODIFIED are both upserts",
           "[cluster-state]") {
   ClusterState state;

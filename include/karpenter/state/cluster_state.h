@@ -32,7 +32,9 @@
 //    them.
 //  - Order: objects keep the order in which they were first added; a
 //    MODIFIED keeps the object's place, a DELETED followed by an ADDED puts
-//    it last. `Export()` returns the objects in that order, and a Snapshot
+//    it last. The kinds ClusterStateOptions names are kept in name order
+//    instead, as the API server lists them (etcd's key order, bytewise).
+//    `Export()` returns the objects in that order, and a Snapshot
 //    taken from the state equals, index for index, `Snapshot::Build` over
 //    `Export()`. So every plan decided from it is the one decided from a
 //    snapshot built from scratch over the same objects.
@@ -141,10 +143,23 @@ struct Published {
   uint64_t generation = 0;
 };
 
+struct ClusterStateOptions {
+  // Parameterises the published SnapshotFacts (budget/allowed.h).
+  budget::BudgetOptions budgets;
+  // Keep the Nodes, NodeClaims or VolumeAttachments in name order (see the
+  // file comment) instead of the order of their first addition: for a
+  // host whose snapshots must list them as `kubectl get` does. An addition
+  // then costs O(objects of the kind) at worst (usually O(log)).
+  bool nodes_by_name = false;
+  bool node_claims_by_name = false;
+  bool volume_attachments_by_name = false;
+};
+
 class ClusterState {
  public:
   // `budgets` parameterises the published SnapshotFacts (budget/allowed.h).
   explicit ClusterState(budget::BudgetOptions budgets = {});
+  explicit ClusterState(const ClusterStateOptions& options);
   ClusterState(ClusterState&&) noexcept;
   ClusterState& operator=(ClusterState&&) noexcept;
   ClusterState(const ClusterState&) = delete;
