@@ -82,7 +82,9 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
                                orchestrator_->Reconcile(before));
   }
   // Read again: the pass must see the deletions and rollbacks just made.
-  KARPENTER_ASSIGN_OR_RETURN(snapshot::Snapshot snap, view_.Read());
+  auto pass = std::make_unique<PassState>();
+  KARPENTER_ASSIGN_OR_RETURN(pass->snapshot, view_.Read());
+  const snapshot::Snapshot& snap = pass->snapshot;
   if (absl::StatusOr<std::vector<std::string>> cleaned =
           orchestrator_->CleanUp(snap);
       !cleaned.ok()) {
@@ -90,9 +92,15 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
         absl::StrCat("cleanup: ", StatusText(cleaned.status())));
   }
 
-  // Built once: validation and the pass read the same snapshot.
-  const SnapshotFacts facts =
-      SnapshotFacts::Build(snap, controller_.options().budgets);
+  // Built once: validation and the pass read the same snapshot. Built
+  // from the previous pass's facts: what the parts and pod shapes the two
+  // snapshots share decide is taken from there (a view whose snapshots
+  // share nothing, as Snapshot::Build makes them, gains nothing).
+  pass->facts = std::make_unique<const SnapshotFacts>(SnapshotFacts::Build(
+      snap, controller_.options().budgets,
+      previous_ != nullptr ? previous_->facts.get() : nullptr));
+  const SnapshotFacts& facts = *pass->facts;
+  previous_.reset();
   PassInputs inputs;
   inputs.drift = drift::ObserveDrift(cloud_, snap, &inputs.catalog);
   inputs.in_flight = orchestrator_->InFlightProviderIds();
@@ -160,6 +168,7 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
   }
   report.waiting_validation = static_cast<int64_t>(waiting_.size());
 
+  previous_ = std::move(pass);
   report.next_wake = report.plan.next_pass;
   if (report.orchestration.next_wake.has_value()) {
     report.next_wake =

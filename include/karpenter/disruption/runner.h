@@ -90,6 +90,14 @@ class Runner {
   std::unique_ptr<Orchestrator> orchestrator_;
   // Commands computed with a validate_at, waiting for it.
   std::vector<Command> waiting_;
+  // The last pass's snapshot and facts, which the next pass's facts are
+  // built from (SnapshotFacts::Build's `previous`); soft state like the
+  // rest (the facts equal those built from scratch).
+  struct PassState {
+    snapshot::Snapshot snapshot;
+    std::unique_ptr<const SnapshotFacts> facts;  // Over `snapshot`.
+  };
+  std::unique_ptr<PassState> previous_;
 };
 
 }  // namespace karpenter::disruption
