@@ -102,7 +102,7 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
   const SnapshotFacts& facts = *pass->facts;
   previous_.reset();
   PassInputs inputs;
-  inputs.drift = drift::ObserveDrift(cloud_, snap, &inputs.catalog);
+  inputs.drift = drift::ObserveDrift(cloud_, facts.drift(), &inputs.catalog);
   inputs.in_flight = orchestrator_->InFlightProviderIds();
   inputs.in_flight_replacements = orchestrator_->InFlightReplacements();
   for (const auto& [pool, until] : orchestrator_->Backoffs()) {

@@ -393,8 +393,8 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
   if (shares(SnapshotParts::kNodeClaims | SnapshotParts::kNodePools)) {
     f.drift_ = previous->drift_;
   } else {
-    f.drift_ = std::make_shared<const drift::DriftBook>(
-        drift::DriftBook::Build(snapshot));
+    f.drift_ = std::make_shared<const drift::DriftBook>(drift::DriftBook::Build(
+        snapshot, previous != nullptr ? previous->drift_.get() : nullptr));
   }
   // The node halves of the candidate facts and the scheduler's tables read
   // the Nodes, NodeClaims and NodePools.

@@ -2,12 +2,14 @@
 
 #include "karpenter/drift/verdict.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -370,7 +372,10 @@ DriftVerdict EvaluateDrift(const v1::NodeClaim& claim, const v1::NodePool* pool,
 struct DriftBook::Entry {
   // The verdict as far as the snapshot decides it.
   DriftVerdict verdict;
-  // Precheck passed: the condition is decided at the pass time.
+  // Precheck passed (ObserveDrift's "eligible").
+  bool eligible = false;
+  // Precheck passed and no error: the condition is decided at the pass
+  // time.
   bool checked = false;
   // The snapshot checks did not settle it: the observed checks run.
   bool observe = false;
@@ -380,16 +385,36 @@ struct DriftBook::Entry {
   ExistingDrifted existing;
 };
 
-DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
+DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot,
+                           const DriftBook* previous) {
   DriftBook book;
   book.claims_ = snapshot.node_claims();
   book.pools_ = snapshot.node_pools();
   internal::DriftMemo memo(nullptr, snapshot.node_pools().size());
   const auto claims = snapshot.node_claims();
+  // An entry depends on its claim and the NodePools alone: with the very
+  // same NodePools, a claim object the previous book checked keeps its
+  // entry.
+  absl::flat_hash_map<const v1::NodeClaim*, size_t> before;
+  if (previous != nullptr && previous->pools_.size() == book.pools_.size() &&
+      std::equal(previous->pools_.begin(), previous->pools_.end(),
+                 book.pools_.begin(),
+                 [](const v1::NodePool& a, const v1::NodePool& b) {
+                   return &a == &b;
+                 })) {
+    before.reserve(previous->claims_.size());
+    for (size_t i = 0; i < previous->claims_.size(); ++i) {
+      before.emplace(&previous->claims_[i], i);
+    }
+  }
   book.entries_.resize(claims.size());
   for (size_t i = 0; i < claims.size(); ++i) {
     const v1::NodeClaim& claim = claims[i];
     Entry& e = book.entries_[i];
+    if (const auto it = before.find(&claim); it != before.end()) {
+      e = previous->entries_[it->second];
+      continue;
+    }
     const std::optional<absl::string_view> label =
         Label(claim.metadata(), well_known::kNodePoolLabelKey);
     std::optional<snapshot::NodePoolIndex> p;
@@ -398,6 +423,7 @@ DriftBook DriftBook::Build(const snapshot::Snapshot& snapshot) {
                   e.verdict)) {
       continue;
     }
+    e.eligible = true;
     e.pool = *p;
     e.existing = ExistingOf(claim);
     e.observe = !RunSnapshotChecks(
@@ -480,6 +506,44 @@ DriftObservations ObserveDrift(CloudProvider& cloud,
         cloud.IsDrifted(*claim);
     if (absl::IsNotFound(drifted.status())) continue;
     ProviderDrift& entry = obs.provider[claim->metadata().name()];
+    if (drifted.ok()) {
+      entry.reason = *std::move(drifted);
+    } else {
+      entry.error = drifted.status();
+    }
+  }
+  return obs;
+}
+
+DriftObservations ObserveDrift(CloudProvider& cloud, const DriftBook& book,
+                               InstanceTypeCatalog* catalog_out) {
+  DriftObservations obs;
+  std::vector<bool> pool_needed(book.pools_.size(), false);
+  for (const DriftBook::Entry& e : book.entries_) {
+    if (e.eligible) pool_needed[e.pool] = true;
+  }
+  if (catalog_out != nullptr) {
+    catalog_out->clear();
+    for (size_t p = 0; p < pool_needed.size(); ++p) {
+      if (!pool_needed[p]) continue;
+      const v1::NodePool& pool = book.pools_[p];
+      absl::StatusOr<std::vector<InstanceType>> types =
+          cloud.GetInstanceTypes(pool);
+      if (types.ok()) {
+        (*catalog_out)[pool.metadata().name()] = *std::move(types);
+      } else {
+        obs.catalog_errors[pool.metadata().name()] = types.status();
+      }
+    }
+    obs.catalog = catalog_out;
+  }
+  for (size_t i = 0; i < book.entries_.size(); ++i) {
+    // Settled by the static or requirements check: not observed.
+    if (!book.entries_[i].eligible || !book.entries_[i].observe) continue;
+    const v1::NodeClaim& claim = book.claims_[i];
+    absl::StatusOr<std::optional<std::string>> drifted = cloud.IsDrifted(claim);
+    if (absl::IsNotFound(drifted.status())) continue;
+    ProviderDrift& entry = obs.provider[claim.metadata().name()];
     if (drifted.ok()) {
       entry.reason = *std::move(drifted);
     } else {

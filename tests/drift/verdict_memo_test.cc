@@ -21,6 +21,7 @@
 #include "karpenter/drift/verdict.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/state/cluster_state.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/v1/karpenter.pb.h"
 
@@ -490,6 +491,70 @@ TEST_CASE(
   CHECK_FALSE(got[4].reason.has_value());  // Too young for the type check.
   CHECK(got[5].skipped == "not launched");
   CHECK(book.Evaluate(nothing, kNow)[3].unchecked.size() == 2);
+}
+
+TEST_CASE(
+    "drift verdict: a DriftBook built from the previous one is the book "
+    "built afresh",
+    "[drift][memo]") {
+  const Labels placed = Placed("h");
+  state::ClusterState state;
+  const auto apply = [&](state::EventType type, auto object) {
+    REQUIRE(state.Apply(state::Event{type, std::move(object), ""}).ok());
+  };
+  apply(state::EventType::kAdded, Pool("main", {{kArch, "In", {"amd64"}}}));
+  apply(state::EventType::kAdded, Pool("bare", {}));
+  for (const ClaimSpec& spec :
+       {Spec("clean", "main", placed),
+        Spec("arm", "main", With(placed, kArch, "arm64")),
+        Spec("stale", "main", placed).Hash("0"),
+        Spec("young", "main", With(placed, kZone, "us-west-2c"))
+            .Age(absl::Minutes(5)),
+        Spec("pending", "main", placed).Pending(),
+        Spec("bare", "bare", placed)}) {
+    apply(state::EventType::kAdded, Claim(spec));
+  }
+  const InstanceType m5{
+      "m5.large", {}, {{"us-west-2a", "on-demand", 0.1, true}}};
+  const InstanceTypeCatalog catalog = {{"main", {m5}}};
+  DriftObservations obs;
+  obs.catalog = &catalog;
+  obs.provider["bare"].reason = "AMIDrift";
+
+  absl::StatusOr<snapshot::Snapshot> first = state.TakeSnapshot();
+  REQUIRE(first.ok());
+  const DriftBook first_book = DriftBook::Build(*first);
+  CheckMatchesEvaluateDrift(*first, obs, first_book.Evaluate(obs, kNow));
+
+  // One claim now drifts, one launches, one goes, one comes: the others
+  // are the same objects and keep their entries.
+  apply(state::EventType::kModified,
+        Claim(Spec("clean", "main", With(placed, kArch, "arm64"))));
+  apply(state::EventType::kModified, Claim(Spec("pending", "main", placed)));
+  apply(state::EventType::kDeleted, Claim(Spec("young", "main", placed)));
+  apply(state::EventType::kAdded,
+        Claim(Spec("new", "main", With(placed, kArch, "arm64"))));
+  absl::StatusOr<snapshot::Snapshot> second = state.TakeSnapshot();
+  REQUIRE(second.ok());
+  REQUIRE(&second->node_claims()[1] == &first->node_claims()[1]);  // arm
+  const DriftBook handed = DriftBook::Build(*second, &first_book);
+  const std::vector<DriftVerdict> got = handed.Evaluate(obs, kNow);
+  CheckMatchesEvaluateDrift(*second, obs, got);
+  REQUIRE(got.size() == 6);
+  CHECK(got[0].reason == "RequirementsDrifted");  // clean, now arm64
+  CHECK(got[1].reason == "RequirementsDrifted");  // arm, handed on
+  CHECK(got[2].reason == "NodePoolDrifted");      // stale, handed on
+  CHECK(got[3].skipped.empty());                  // pending, launched now
+  CHECK(got[5].node_claim == "new");
+
+  // A NodePool edit: nothing is handed on, and the verdicts follow it.
+  apply(state::EventType::kModified, Pool("main", {}));
+  absl::StatusOr<snapshot::Snapshot> third = state.TakeSnapshot();
+  REQUIRE(third.ok());
+  const DriftBook rebuilt = DriftBook::Build(*third, &handed);
+  const std::vector<DriftVerdict> after = rebuilt.Evaluate(obs, kNow);
+  CheckMatchesEvaluateDrift(*third, obs, after);
+  CHECK_FALSE(after[1].reason.has_value());  // arm: no requirement now
 }
 
 }  // namespace

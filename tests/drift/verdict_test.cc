@@ -569,9 +569,18 @@ TEST_CASE("drift verdict: ObserveDrift asks the cloud provider", "[drift]") {
   const snapshot::Snapshot s =
       BuildSnapshot({std::move(idle), MakePool()}, MixedClaims());
   InstanceTypeCatalog catalog;
+  // From the snapshot, or from a DriftBook over it: the same calls and
+  // observations.
+  const bool from_book = GENERATE(false, true);
+  CAPTURE(from_book);
+  const DriftBook book = DriftBook::Build(s);
+  const auto observe = [&](InstanceTypeCatalog* out) {
+    return from_book ? ObserveDrift(cloud, book, out)
+                     : ObserveDrift(cloud, s, out);
+  };
 
   SECTION("calls and answers") {
-    const DriftObservations obs = ObserveDrift(cloud, s, &catalog);
+    const DriftObservations obs = observe(&catalog);
     // One NodePool has eligible claims; c-hash is settled without asking,
     // c-vanished answers NotFound.
     CHECK(cloud.CallCount(testing::CloudMethod::kGetInstanceTypes) == 1);
@@ -600,7 +609,7 @@ TEST_CASE("drift verdict: ObserveDrift asks the cloud provider", "[drift]") {
                           absl::UnavailableError("throttled"))
                 .ok());
     catalog["stale"] = {};
-    const DriftObservations obs = ObserveDrift(cloud, s, &catalog);
+    const DriftObservations obs = observe(&catalog);
     CHECK(catalog.empty());
     CHECK(obs.catalog_errors.at("default") ==
           absl::NotFoundError("nodeclass missing"));
@@ -614,7 +623,7 @@ TEST_CASE("drift verdict: ObserveDrift asks the cloud provider", "[drift]") {
     CHECK(v[1].unchecked.size() == 1);
   }
   SECTION("no catalogue wanted") {
-    const DriftObservations obs = ObserveDrift(cloud, s, nullptr);
+    const DriftObservations obs = observe(nullptr);
     CHECK(cloud.CallCount(testing::CloudMethod::kGetInstanceTypes) == 0);
     CHECK(obs.catalog == nullptr);
     CHECK(obs.provider.size() == 2);

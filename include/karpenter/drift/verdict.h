@@ -181,7 +181,14 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
 // which is how SnapshotFacts hands a book on to the next publication.
 class DriftBook {
  public:
-  static DriftBook Build(const snapshot::Snapshot& snapshot);
+  // `previous`, when given, is a book built over an earlier snapshot that
+  // is still alive: each NodeClaim that is the very same object as one of
+  // its claims (a state::ClusterState shares unchanged objects between
+  // snapshots) takes that claim's entry instead of being checked again,
+  // provided the NodePools are the very same objects in the same order.
+  // The book is the one built without `previous`.
+  static DriftBook Build(const snapshot::Snapshot& snapshot,
+                         const DriftBook* previous = nullptr);
 
   DriftBook(DriftBook&&) noexcept;
   DriftBook& operator=(DriftBook&&) noexcept;
@@ -201,6 +208,10 @@ class DriftBook {
  private:
   struct Entry;
   DriftBook() = default;
+
+  friend DriftObservations ObserveDrift(CloudProvider& cloud,
+                                        const DriftBook& book,
+                                        InstanceTypeCatalog* catalog_out);
 
   snapshot::ObjectList<v1::NodeClaim> claims_;
   snapshot::ObjectList<v1::NodePool> pools_;
@@ -222,6 +233,11 @@ class DriftBook {
 // must outlive their use. Errors: none of its own (call errors are data).
 DriftObservations ObserveDrift(CloudProvider& cloud,
                                const snapshot::Snapshot& snapshot,
+                               InstanceTypeCatalog* catalog_out);
+// The same calls and observations for the snapshot `book` was built over
+// (which must be alive), with the static and requirements checks the book
+// already made instead of making them again.
+DriftObservations ObserveDrift(CloudProvider& cloud, const DriftBook& book,
                                InstanceTypeCatalog* catalog_out);
 
 }  // namespace karpenter::drift
