@@ -471,6 +471,45 @@ std::vector<DriftVerdict> EvaluateAllDrift(const snapshot::Snapshot& snapshot,
                                            absl::Time now) {
   return DriftBook::Build(snapshot).Evaluate(obs, now);
 }
+namespace {
+
+// ObserveDrift's calls: GetInstanceTypes for each needed NodePool (into
+// `*catalog_out`, cleared first; none if null), and IsDrifted for one
+// claim (NotFound records nothing).
+void ObserveCatalog(CloudProvider& cloud,
+                    snapshot::ObjectList<v1::NodePool> pools,
+                    const std::vector<bool>& pool_needed,
+                    InstanceTypeCatalog* catalog_out, DriftObservations& obs) {
+  if (catalog_out == nullptr) return;
+  catalog_out->clear();
+  for (size_t p = 0; p < pool_needed.size(); ++p) {
+    if (!pool_needed[p]) continue;
+    const v1::NodePool& pool = pools[p];
+    absl::StatusOr<std::vector<InstanceType>> types =
+        cloud.GetInstanceTypes(pool);
+    if (types.ok()) {
+      (*catalog_out)[pool.metadata().name()] = *std::move(types);
+    } else {
+      obs.catalog_errors[pool.metadata().name()] = types.status();
+    }
+  }
+  obs.catalog = catalog_out;
+}
+
+void ObserveProvider(CloudProvider& cloud, const v1::NodeClaim& claim,
+                     DriftObservations& obs) {
+  absl::StatusOr<std::optional<std::string>> drifted = cloud.IsDrifted(claim);
+  if (absl::IsNotFound(drifted.status())) return;
+  ProviderDrift& entry = obs.provider[claim.metadata().name()];
+  if (drifted.ok()) {
+    entry.reason = *std::move(drifted);
+  } else {
+    entry.error = drifted.status();
+  }
+}
+
+}  // namespace
+
 DriftObservations ObserveDrift(CloudProvider& cloud,
                                const snapshot::Snapshot& snapshot,
                                InstanceTypeCatalog* catalog_out) {
@@ -483,34 +522,12 @@ DriftObservations ObserveDrift(CloudProvider& cloud,
     pool_needed[*snapshot.FindNodePool(
         *Label(claim.metadata(), well_known::kNodePoolLabelKey))] = true;
   }
-  if (catalog_out != nullptr) {
-    catalog_out->clear();
-    for (size_t p = 0; p < pool_needed.size(); ++p) {
-      if (!pool_needed[p]) continue;
-      const v1::NodePool& pool = snapshot.node_pools()[p];
-      absl::StatusOr<std::vector<InstanceType>> types =
-          cloud.GetInstanceTypes(pool);
-      if (types.ok()) {
-        (*catalog_out)[pool.metadata().name()] = *std::move(types);
-      } else {
-        obs.catalog_errors[pool.metadata().name()] = types.status();
-      }
-    }
-    obs.catalog = catalog_out;
-  }
+  ObserveCatalog(cloud, snapshot.node_pools(), pool_needed, catalog_out, obs);
   for (const v1::NodeClaim* claim : eligible) {
     const v1::NodePool& pool = snapshot.node_pools()[*snapshot.FindNodePool(
         *Label(claim->metadata(), well_known::kNodePoolLabelKey))];
     if (SettledWithoutProvider(*claim, pool)) continue;
-    absl::StatusOr<std::optional<std::string>> drifted =
-        cloud.IsDrifted(*claim);
-    if (absl::IsNotFound(drifted.status())) continue;
-    ProviderDrift& entry = obs.provider[claim->metadata().name()];
-    if (drifted.ok()) {
-      entry.reason = *std::move(drifted);
-    } else {
-      entry.error = drifted.status();
-    }
+    ObserveProvider(cloud, *claim, obs);
   }
   return obs;
 }
@@ -522,33 +539,11 @@ DriftObservations ObserveDrift(CloudProvider& cloud, const DriftBook& book,
   for (const DriftBook::Entry& e : book.entries_) {
     if (e.eligible) pool_needed[e.pool] = true;
   }
-  if (catalog_out != nullptr) {
-    catalog_out->clear();
-    for (size_t p = 0; p < pool_needed.size(); ++p) {
-      if (!pool_needed[p]) continue;
-      const v1::NodePool& pool = book.pools_[p];
-      absl::StatusOr<std::vector<InstanceType>> types =
-          cloud.GetInstanceTypes(pool);
-      if (types.ok()) {
-        (*catalog_out)[pool.metadata().name()] = *std::move(types);
-      } else {
-        obs.catalog_errors[pool.metadata().name()] = types.status();
-      }
-    }
-    obs.catalog = catalog_out;
-  }
+  ObserveCatalog(cloud, book.pools_, pool_needed, catalog_out, obs);
   for (size_t i = 0; i < book.entries_.size(); ++i) {
     // Settled by the static or requirements check: not observed.
     if (!book.entries_[i].eligible || !book.entries_[i].observe) continue;
-    const v1::NodeClaim& claim = book.claims_[i];
-    absl::StatusOr<std::optional<std::string>> drifted = cloud.IsDrifted(claim);
-    if (absl::IsNotFound(drifted.status())) continue;
-    ProviderDrift& entry = obs.provider[claim.metadata().name()];
-    if (drifted.ok()) {
-      entry.reason = *std::move(drifted);
-    } else {
-      entry.error = drifted.status();
-    }
+    ObserveProvider(cloud, book.claims_[i], obs);
   }
   return obs;
 }
