@@ -73,6 +73,16 @@ TEST_CASE("cluster state: objects keep the order of their first addition",
   CHECK(state.Export().nodes[0].metadata().resource_version() == "5");
 }
 
+// A snapshot taken from `state` is the one built from its objects.
+void CheckTakenIsBuilt(const ClusterState& state) {
+  absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
+  REQUIRE(taken.ok());
+  absl::StatusOr<snapshot::Snapshot> built =
+      snapshot::Snapshot::Build(state.Export());
+  REQUIRE(built.ok());
+  CHECK(testing::SnapshotDiff(*taken, *built).empty());
+}
+
 TEST_CASE("cluster state: kinds kept by name stay in name order",
           "[cluster-state]") {
   ClusterStateOptions options;
@@ -105,14 +115,7 @@ TEST_CASE("cluster state: kinds kept by name stay in name order",
     // Pods on the new node, so snapshots translate their node hints.
     MustApply(state, EventType::kAdded,
               PodAt("p", absl::StrCat("pod-", i), "8", name));
-    if (i % 9 == 0) {
-      absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
-      REQUIRE(taken.ok());
-      absl::StatusOr<snapshot::Snapshot> built =
-          snapshot::Snapshot::Build(state.Export());
-      REQUIRE(built.ok());
-      CHECK(testing::SnapshotDiff(*taken, *built).empty());
-    }
+    if (i % 9 == 0) CheckTakenIsBuilt(state);
   }
   want.push_back("b");
   want.push_back("c");
@@ -123,12 +126,7 @@ TEST_CASE("cluster state: kinds kept by name stay in name order",
   want.erase(want.begin() + 1);
   CHECK(NodeNames(state) == want);
   CHECK(state.Export().nodes[1].metadata().resource_version() == "9");
-  absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
-  REQUIRE(taken.ok());
-  absl::StatusOr<snapshot::Snapshot> built =
-      snapshot::Snapshot::Build(state.Export());
-  REQUIRE(built.ok());
-  CHECK(testing::SnapshotDiff(*taken, *built).empty());
+  CheckTakenIsBuilt(state);
   CHECK(state.size() == want.size() + 2 + 80);
 }
 
