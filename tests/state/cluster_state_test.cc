@@ -73,14 +73,16 @@ TEST_CASE("cluster state: objects keep the order of their first addition",
   CHECK(state.Export().nodes[0].metadata().resource_version() == "5");
 }
 
-// A snapshot taken from `state` is the one built from its objects.
-void CheckTakenIsBuilt(const ClusterState& state) {
+// Takes a snapshot from `state` and checks that it is the one built from
+// its objects, accessor for accessor; returns it.
+snapshot::Snapshot CheckTakenIsBuilt(const ClusterState& state) {
   absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
   REQUIRE(taken.ok());
   absl::StatusOr<snapshot::Snapshot> built =
       snapshot::Snapshot::Build(state.Export());
   REQUIRE(built.ok());
   CHECK(testing::SnapshotDiff(*taken, *built).empty());
+  return *std::move(taken);
 }
 
 TEST_CASE("cluster state: kinds kept by name stay in name order",
@@ -278,24 +280,19 @@ TEST_CASE(
   MustApply(state, EventType::kModified, PodAt("a", "p1", "2", "n2"));
   MustApply(state, EventType::kDeleted, NodeAt("n1", "3"));
 
-  absl::StatusOr<snapshot::Snapshot> taken = state.TakeSnapshot();
-  REQUIRE(taken.ok());
   // Assembled from the held (compacted) pods, it is the snapshot of the
   // exported objects, accessor for accessor.
-  absl::StatusOr<snapshot::Snapshot> built =
-      snapshot::Snapshot::Build(state.Export());
-  REQUIRE(built.ok());
-  CHECK(testing::SnapshotDiff(*taken, *built).empty());
-  CHECK(taken->nodes().size() == 1);
-  REQUIRE(taken->pod_count() == 3);
-  const std::optional<snapshot::NodeIndex> n2 = taken->FindNode("n2");
+  const snapshot::Snapshot taken = CheckTakenIsBuilt(state);
+  CHECK(taken.nodes().size() == 1);
+  REQUIRE(taken.pod_count() == 3);
+  const std::optional<snapshot::NodeIndex> n2 = taken.FindNode("n2");
   REQUIRE(n2.has_value());
   // p1 moved to n2: both a/p1 and a/p2 are there, in pod order.
-  const auto on_n2 = taken->PodsOnNode(*n2);
+  const auto on_n2 = taken.PodsOnNode(*n2);
   REQUIRE(on_n2.size() == 2);
-  CHECK(taken->PodKey(on_n2[0]) == "a/p1");
-  CHECK(taken->PodKey(on_n2[1]) == "a/p2");
-  CHECK(taken->UnboundPods().size() == 1);
+  CHECK(taken.PodKey(on_n2[0]) == "a/p1");
+  CHECK(taken.PodKey(on_n2[1]) == "a/p2");
+  CHECK(taken.UnboundPods().size() == 1);
 }
 
 TEST_CASE("cluster state: a publication outlives later events",
