@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "karpenter/budget/pdb.h"
@@ -89,7 +90,32 @@ struct Drainer::StepContext {
   // The pass of each report (same order; nullopt when planning failed).
   std::vector<std::optional<DrainPass>> passes;
   StepReport report;
+  // The pods of the registered nodes by "namespace/name" (filled by the
+  // first FindPod): the queue's pods are found here without the snapshot's
+  // index of every pod.
+  std::optional<absl::flat_hash_map<std::string, snapshot::PodIndex>>
+      drained_pods;
 };
+
+std::optional<snapshot::PodIndex> Drainer::FindPod(StepContext& ctx,
+                                                   const PodRef& ref) const {
+  if (!ctx.drained_pods.has_value()) {
+    ctx.drained_pods.emplace();
+    for (const auto& [node, unused] : nodes_) {
+      const std::optional<snapshot::NodeIndex> n = ctx.snap.FindNode(node);
+      if (!n) continue;
+      for (const snapshot::PodIndex p : ctx.snap.PodsOnNode(*n)) {
+        ctx.drained_pods->emplace(ctx.snap.PodKey(p), p);
+      }
+    }
+  }
+  // Pod keys are unique in a snapshot, so a pod found here is the one
+  // Snapshot::FindPod would return; anything else is asked of it.
+  const auto it =
+      ctx.drained_pods->find(absl::StrCat(ref.namespace_name, "/", ref.name));
+  if (it != ctx.drained_pods->end()) return it->second;
+  return ctx.snap.FindPod(ref.namespace_name, ref.name);
+}
 
 void DrainCounts::Add(const DrainCounts& o) {
   evict_calls += o.evict_calls;
@@ -279,8 +305,7 @@ absl::Status Drainer::Execute(StepContext& ctx, const EvictionWork& work) {
         EvictionResultName(*result), ": ", done.status().message()));
   }
   if (done->event) {
-    const std::optional<snapshot::PodIndex> p =
-        ctx.snap.FindPod(pod.namespace_name, pod.name);
+    const std::optional<snapshot::PodIndex> p = FindPod(ctx, pod);
     const std::optional<snapshot::NodeIndex> n =
         p ? ctx.snap.NodeOfPod(*p) : std::nullopt;
     ctx.report.events.push_back(
@@ -296,8 +321,7 @@ std::optional<EvictionResult> Drainer::Skip(StepContext& ctx,
                                             EvictionWorkKind kind,
                                             const PodRef& ref) {
   DrainCounts& c = ctx.report.counts;
-  const std::optional<snapshot::PodIndex> p =
-      ctx.snap.FindPod(ref.namespace_name, ref.name);
+  const std::optional<snapshot::PodIndex> p = FindPod(ctx, ref);
   if (!p || ctx.pods->Get(*p).metadata().uid() != ref.uid) {
     ++c.skipped_gone;
     return EvictionResult::kNotFound;
@@ -333,8 +357,7 @@ std::optional<EvictionResult> Drainer::Skip(StepContext& ctx,
 EvictionResult Drainer::Run(StepContext& ctx, EvictionWorkKind kind,
                             const PodRef& ref) {
   DrainCounts& c = ctx.report.counts;
-  const std::optional<snapshot::PodIndex> p =
-      ctx.snap.FindPod(ref.namespace_name, ref.name);
+  const std::optional<snapshot::PodIndex> p = FindPod(ctx, ref);
   if (kind == EvictionWorkKind::kForceDelete) {
     ++c.force_deletes;
     EvictionResult result = EvictionResult::kNotFound;

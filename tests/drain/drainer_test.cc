@@ -390,6 +390,97 @@ TEST_CASE("drainer: pods gone or going before execution get no call",
   CHECK(env.cluster->evict_calls() == 2);
 }
 
+// A ClusterView whose reads lack the Node `hidden` (its pods stay): a
+// host's cache that saw the Node's deletion before its pods'. Writes go to
+// the fake.
+class HidingView final : public ClusterView {
+ public:
+  explicit HidingView(FakeCluster& inner) : inner_(inner) {}
+  void Hide(std::string node) { hidden_ = std::move(node); }
+  absl::StatusOr<snapshot::Snapshot> Read() override {
+    snapshot::ObjectSet o = inner_.ExportObjects();
+    std::erase_if(o.nodes, [&](const v1::Node& n) {
+      return n.metadata().name() == hidden_;
+    });
+    return snapshot::Snapshot::Build(std::move(o));
+  }
+  absl::Status AddFinalizer(ObjectKind k, absl::string_view n,
+                            absl::string_view f) override {
+    return inner_.AddFinalizer(k, n, f);
+  }
+  absl::Status RemoveFinalizer(ObjectKind k, absl::string_view n,
+                               absl::string_view f) override {
+    return inner_.RemoveFinalizer(k, n, f);
+  }
+  absl::Status TaintNode(absl::string_view n, const v1::Taint& t) override {
+    return inner_.TaintNode(n, t);
+  }
+  absl::Status SetLabel(ObjectKind k, absl::string_view n,
+                        absl::string_view key,
+                        absl::string_view value) override {
+    return inner_.SetLabel(k, n, key, value);
+  }
+  absl::Status SetAnnotation(ObjectKind k, absl::string_view n,
+                             absl::string_view key,
+                             absl::string_view value) override {
+    return inner_.SetAnnotation(k, n, key, value);
+  }
+  absl::Status SetNodeClaimCondition(absl::string_view c,
+                                     const v1::Condition& cond) override {
+    return inner_.SetNodeClaimCondition(c, cond);
+  }
+  absl::Status DeleteNode(absl::string_view n) override {
+    return inner_.DeleteNode(n);
+  }
+  absl::Status DeleteNodeClaim(absl::string_view c) override {
+    return inner_.DeleteNodeClaim(c);
+  }
+  absl::Status DeletePod(const PodRef& p, absl::Duration grace) override {
+    return inner_.DeletePod(p, grace);
+  }
+  absl::Status CreateNodeClaim(const v1::NodeClaim& c) override {
+    return inner_.CreateNodeClaim(c);
+  }
+  absl::Status RemoveTaint(absl::string_view n, absl::string_view key,
+                           absl::string_view effect) override {
+    return inner_.RemoveTaint(n, key, effect);
+  }
+  absl::Status RemoveNodeClaimCondition(absl::string_view c,
+                                        absl::string_view type) override {
+    return inner_.RemoveNodeClaimCondition(c, type);
+  }
+
+ private:
+  FakeCluster& inner_;
+  std::string hidden_;
+};
+
+TEST_CASE("drainer: a queued pod whose node is gone is still asked for",
+          "[drainer]") {
+  // The pod outlives its Node in the view's reads (the pod GC has not
+  // removed it yet): its queued eviction is retried, not counted as gone.
+  snapshot::ObjectSet o;
+  o.pods = {Pod("orphan", {.app = "a"})};
+  o.pdbs = {testing::MakePdb({.name = "a",
+                              .selector = testing::Labels{{"app", "a"}},
+                              .min_available = "1"})};
+  Env env(std::move(o));
+  HidingView view(*env.cluster);
+  auto created = Drainer::Create(view, *env.cluster, env.clock, {});
+  REQUIRE(created.ok());
+  Drainer& drainer = **created;
+  REQUIRE(drainer.Drain("n1").ok());
+  const StepReport first = env.Step(drainer);
+  CHECK(first.counts.evict_calls == 1);  // 429: queued, backing off.
+  view.Hide("n1");
+  REQUIRE(env.clock.SetTime(first.next_wake).ok());
+  const StepReport second = env.Step(drainer);
+  CHECK(Report(second, "n1").gone);
+  CHECK(second.counts.skipped_gone == 0);
+  CHECK(second.counts.evict_calls == 1);
+  CHECK(env.cluster->evict_calls() == 2);
+}
+
 // Three nodes of four ReplicaSet pods under two maxUnavailable-1 PDBs, spare
 // node n9.
 snapshot::ObjectSet ThreeNodes() {

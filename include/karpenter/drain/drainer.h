@@ -227,6 +227,10 @@ class Drainer {
   absl::Status Execute(StepContext& ctx, const EvictionWork& work);
   std::optional<EvictionResult> Skip(StepContext& ctx, EvictionWorkKind kind,
                                      const PodRef& pod);
+  // Snapshot::FindPod on the step's snapshot, by way of the registered
+  // nodes' pods.
+  std::optional<snapshot::PodIndex> FindPod(StepContext& ctx,
+                                            const PodRef& ref) const;
   EvictionResult Run(StepContext& ctx, EvictionWorkKind kind,
                      const PodRef& pod);
   void Annotate(StepContext& ctx, const DrainPass& pass,
