@@ -207,26 +207,19 @@ void FakeClusterState::RunScheduler(absl::Time now) {
   };
   std::vector<Queued> queue;
   queue.reserve(unscheduled_.size());
-  // The mirror holds the pods in PodId order (fake_cluster_mirror.cc), so a
-  // pod's index is its rank in pods_; checked by name, else looked up.
-  snapshot::PodIndex rank = 0;
-  auto next = unscheduled_.begin();
-  for (auto it = pods_.begin(); it != pods_.end() && next != unscheduled_.end();
-       ++it, ++rank) {
-    if (it->first != *next) continue;
-    const PodRecord& r = it->second;
-    std::optional<snapshot::PodIndex> index = rank;
-    if (rank >= snap.pod_count() ||
-        snap.PodName(rank) != r.pod.metadata().name()) {
-      index =
-          snap.FindPod(r.pod.metadata().namespace_(), r.pod.metadata().name());
+  // The queued pods are unbound in the mirror, so the snapshot's unbound
+  // pods (a few, where pods_ holds every pod) find them by key.
+  for (const snapshot::PodIndex p : snap.UnboundPods()) {
+    const auto id = pod_by_key_.find(snap.PodKey(p));
+    if (id == pod_by_key_.end() || !unscheduled_.contains(id->second)) {
+      continue;
     }
-    if (index) queue.push_back({r.pod.spec().priority(), *next, *index});
-    ++next;
+    queue.push_back(
+        {pods_.at(id->second).pod.spec().priority(), id->second, p});
   }
-  std::stable_sort(
-      queue.begin(), queue.end(),
-      [](const Queued& a, const Queued& b) { return a.priority > b.priority; });
+  std::sort(queue.begin(), queue.end(), [](const Queued& a, const Queued& b) {
+    return a.priority != b.priority ? a.priority > b.priority : a.id < b.id;
+  });
   std::vector<snapshot::PodIndex> order;
   absl::flat_hash_map<snapshot::PodIndex, PodId> id_of;
   for (const Queued& q : queue) {
