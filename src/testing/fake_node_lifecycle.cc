@@ -106,6 +106,12 @@ absl::StatusOr<LifecycleReport> FakeNodeLifecycle::Reconcile() {
     auto found = by_id.find(id);
     if (found == by_id.end()) continue;  // Gone, or never launched.
     const Instance& instance = *found->second;
+    const auto& conditions = claim.status().conditions();
+    if (IsConditionTrue(conditions, well_known::kConditionTypeLaunched) &&
+        IsConditionTrue(conditions, well_known::kConditionTypeRegistered) &&
+        IsConditionTrue(conditions, well_known::kConditionTypeInitialized)) {
+      continue;  // Nothing left to do for it (most claims, most passes).
+    }
     v1::NodeClaimStatus status = claim.status();
     bool changed = false;
     if (!IsConditionTrue(status.conditions(),
