@@ -2,12 +2,16 @@
 #include "karpenter/disruption/snapshot_facts.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "disruption/facts_internal.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/budget/disruption_spec.h"
@@ -22,6 +26,50 @@
 
 namespace karpenter::disruption {
 namespace internal {
+
+// A part of SnapshotFacts built on its first use: by `build` from the
+// caller's snapshot and a seed (the same part of an earlier snapshot, which
+// the build may reuse, or null). Get may be called from any thread.
+template <typename T>
+class LazyPart {
+ public:
+  using BuildFn = std::function<std::shared_ptr<const T>(
+      const snapshot::Snapshot&, std::shared_ptr<const T> seed)>;
+
+  LazyPart(BuildFn build, std::shared_ptr<const T> seed)
+      : build_(std::move(build)), seed_(std::move(seed)) {}
+
+  const T& Get(const snapshot::Snapshot& snapshot) {
+    if (const T* ready = ready_.load(std::memory_order_acquire)) return *ready;
+    absl::MutexLock lock(&mu_);
+    if (value_ == nullptr) {
+      value_ = build_(snapshot, std::move(seed_));
+      build_ = nullptr;
+      seed_ = nullptr;
+      ready_.store(value_.get(), std::memory_order_release);
+    }
+    return *value_;
+  }
+  // The value when built, else null.
+  std::shared_ptr<const T> Value() const {
+    absl::MutexLock lock(&mu_);
+    return value_;
+  }
+  // The value when built, else the seed it would be built from (may be
+  // null): what a later snapshot's part may reuse.
+  std::shared_ptr<const T> ValueOrSeed() const {
+    absl::MutexLock lock(&mu_);
+    return value_ != nullptr ? value_ : seed_;
+  }
+
+ private:
+  mutable absl::Mutex mu_;
+  BuildFn build_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const T> seed_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const T> value_ ABSL_GUARDED_BY(mu_);
+  std::atomic<const T*> ready_{nullptr};  // value_.get() once built.
+};
+
 namespace {
 
 using Conditions = google::protobuf::RepeatedPtrField<v1::Condition>;
@@ -360,6 +408,8 @@ CandidateFacts BuildCandidateFacts(const snapshot::Snapshot& snap,
 SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
                                    const budget::BudgetOptions& budgets,
                                    const SnapshotFacts* previous) {
+  using internal::CandidateFacts;
+  using internal::LazyPart;
   using snapshot::internal::SnapshotParts;
   SnapshotFacts f;
   f.snapshot_ = &snapshot;
@@ -369,10 +419,9 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
     return previous != nullptr &&
            SnapshotParts::Same(snapshot, *previous->snapshot_, kinds);
   };
-  // The PDB index reuses what it parsed from the same PDBs.
   // Per shape, the same shape object in the previous snapshot: what
   // depends on a shape alone is taken from the previous facts.
-  const std::vector<uint32_t> same_shapes =
+  std::vector<uint32_t> same_shapes =
       previous != nullptr
           ? SnapshotParts::SameShapes(*previous->snapshot_, snapshot)
           : std::vector<uint32_t>();
@@ -386,27 +435,44 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
       previous->budget_options_ == budgets) {
     f.budgets_ = previous->budgets_;
   } else {
-    f.budgets_ = std::make_shared<const budget::BudgetBook>(
-        budget::BudgetBook::Build(snapshot, budgets));
+    f.budgets_ = std::make_shared<LazyPart<budget::BudgetBook>>(
+        [budgets](const snapshot::Snapshot& snap,
+                  std::shared_ptr<const budget::BudgetBook>) {
+          return std::make_shared<const budget::BudgetBook>(
+              budget::BudgetBook::Build(snap, budgets));
+        },
+        nullptr);
   }
   // DriftBook::Build reads the NodeClaims and NodePools.
   if (shares(SnapshotParts::kNodeClaims | SnapshotParts::kNodePools)) {
     f.drift_ = previous->drift_;
   } else {
-    f.drift_ = std::make_shared<const drift::DriftBook>(drift::DriftBook::Build(
-        snapshot, previous != nullptr ? previous->drift_.get() : nullptr));
+    f.drift_ = std::make_shared<LazyPart<drift::DriftBook>>(
+        [](const snapshot::Snapshot& snap,
+           std::shared_ptr<const drift::DriftBook> from) {
+          return std::make_shared<const drift::DriftBook>(
+              drift::DriftBook::Build(snap, from.get()));
+        },
+        previous != nullptr ? previous->drift_->ValueOrSeed() : nullptr);
   }
   // The node halves of the candidate facts and the scheduler's tables read
   // the Nodes, NodeClaims and NodePools.
   const bool same_nodes =
       shares(SnapshotParts::kNodes | SnapshotParts::kNodeClaims |
              SnapshotParts::kNodePools);
-  f.candidates_ =
-      std::make_unique<internal::CandidateFacts>(internal::BuildCandidateFacts(
-          snapshot, *f.pdbs_,
-          same_nodes ? previous->candidates_.get() : nullptr,
-          previous != nullptr ? previous->candidates_.get() : nullptr,
-          same_shapes));
+  // The candidates' shapes are carried from previous facts built already
+  // (`same_shapes` maps to the previous snapshot's shapes only).
+  std::shared_ptr<const CandidateFacts> shapes_from =
+      previous != nullptr ? previous->candidates_->Value() : nullptr;
+  f.candidates_ = std::make_unique<LazyPart<CandidateFacts>>(
+      [pdbs = f.pdbs_.get(), shapes_from,
+       same = shapes_from != nullptr ? same_shapes : std::vector<uint32_t>()](
+          const snapshot::Snapshot& snap,
+          std::shared_ptr<const CandidateFacts> nodes_from) {
+        return std::make_shared<const CandidateFacts>(BuildCandidateFacts(
+            snap, *pdbs, nodes_from.get(), shapes_from.get(), same));
+      },
+      same_nodes ? previous->candidates_->ValueOrSeed() : nullptr);
   auto base = std::make_unique<internal::SchedulerBase>();
   // The volume index reads the storage kinds.
   const bool same_volumes =
@@ -420,6 +486,18 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
       previous != nullptr ? previous->scheduler_.get() : nullptr, same_shapes);
   if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);
   return f;
+}
+
+const budget::BudgetBook& SnapshotFacts::budgets() const {
+  return budgets_->Get(*snapshot_);
+}
+
+const drift::DriftBook& SnapshotFacts::drift() const {
+  return drift_->Get(*snapshot_);
+}
+
+const internal::CandidateFacts& SnapshotFacts::candidate_facts() const {
+  return candidates_->Get(*snapshot_);
 }
 
 SnapshotFacts::SnapshotFacts(SnapshotFacts&&) noexcept = default;

@@ -247,6 +247,10 @@ struct RunOptions {
   // so that successive publications share every other kind and hand their
   // node facts on (SnapshotFacts::Build's `previous`).
   bool pods_only = false;
+  // When > 0, publish after every `publish_every`-th event between
+  // checkpoints without deciding: the checkpoints' facts then follow
+  // publications whose lazily built parts were never built.
+  int publish_every = 0;
 };
 
 // What the runs saw, so the test can tell it exercised what it claims.
@@ -361,6 +365,10 @@ void RunSeed(uint64_t seed, const RunOptions& options, Coverage& coverage) {
       event = generator.Next();
     }
     apply(event);
+    if (options.publish_every > 0 && i % options.publish_every == 0 &&
+        i % every != 0) {
+      REQUIRE(state.Publish().ok());
+    }
     if (i % every == 0) {
       const std::string plan = check();
       if (held == nullptr) {
@@ -403,6 +411,12 @@ TEST_CASE(
   Coverage coverage;
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     RunSeed(seed, {}, coverage);
+  }
+  // With publications nobody decided on between the checkpoints.
+  RunOptions unread;
+  unread.publish_every = 3;
+  for (uint64_t seed = 101; seed <= 130; ++seed) {
+    RunSeed(seed, unread, coverage);
   }
   CheckCoverage(coverage);
 }
@@ -452,6 +466,13 @@ TEST_CASE(
   options.cluster.daemon_sets = 1;
   options.cluster.scheduling_constraints = true;
   for (uint64_t seed = 2200; seed < 2230; ++seed) {
+    RunSeed(seed, options, coverage);
+  }
+  // Publications nobody decided on in between: the checkpoints' facts
+  // take the node facts those never built from the last that did.
+  options.cluster.scheduling_constraints = false;
+  options.publish_every = 2;
+  for (uint64_t seed = 2300; seed < 2330; ++seed) {
     RunSeed(seed, options, coverage);
   }
   // Most checkpoints follow pod events only: their facts reused the node

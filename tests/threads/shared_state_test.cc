@@ -126,6 +126,65 @@ TEST_CASE("threads: concurrent passes over one Snapshot and SnapshotFacts",
   }
 }
 
+TEST_CASE(
+    "threads: a publication's facts are built on first use by concurrent "
+    "passes while the next publication hands them on",
+    "[threads][disruption]") {
+  testing::SyntheticClusterOptions options;
+  options.nodes = 60;
+  options.app_pods_per_node = 6;
+  absl::StatusOr<snapshot::ObjectSet> objects =
+      testing::MakeSyntheticCluster(options);
+  REQUIRE(objects.ok());
+  state::ClusterState cluster;
+  REQUIRE(cluster.ApplyAll(*objects).ok());
+  absl::StatusOr<std::shared_ptr<const state::Published>> published =
+      cluster.Publish();
+  REQUIRE(published.ok());
+  const snapshot::Snapshot& snap = (*published)->snapshot;
+  const disruption::SnapshotFacts& facts = *(*published)->facts;
+  disruption::PassInputs inputs;
+  inputs.catalog = PricedCatalog(snap);
+  const disruption::Controller controller;
+  // The reference: facts of their own over the same snapshot.
+  const disruption::SnapshotFacts own = disruption::SnapshotFacts::Build(snap);
+  std::vector<std::string> expected;
+  for (int i = 0; i < kThreads; ++i) {
+    expected.push_back(
+        PlanBytes(controller.Decide(own, inputs, kNow + absl::Hours(7 * i))));
+  }
+  REQUIRE(expected[0].rfind("error", 0) != 0);
+  // The threads race to build the budgets, the drift book and the candidate
+  // facts of `facts`; meanwhile this thread publishes twice more (pod
+  // events only), each publication reading what the one before holds.
+  std::vector<std::string> got(kThreads);
+  std::vector<const budget::BudgetBook*> books(kThreads);
+  std::thread publisher([&] {
+    for (int i = 0; i < 2; ++i) {
+      v1::Pod pod = objects->pods[0];
+      pod.mutable_metadata()->set_name(absl::StrCat("extra-", i));
+      pod.mutable_metadata()->set_uid(absl::StrCat("extra-uid-", i));
+      state::Event event;
+      event.object = std::move(pod);
+      absl::StatusOr<state::Applied> applied = cluster.Apply(std::move(event));
+      absl::StatusOr<std::shared_ptr<const state::Published>> next =
+          cluster.Publish();
+      if (!applied.ok() || !next.ok()) return;
+      (void)(*next)->facts->budgets();
+    }
+  });
+  RunOnThreads([&](int t) {
+    got[t] =
+        PlanBytes(controller.Decide(facts, inputs, kNow + absl::Hours(7 * t)));
+    books[t] = &facts.budgets();
+  });
+  publisher.join();
+  for (int t = 0; t < kThreads; ++t) {
+    CHECK(got[t] == expected[t]);
+    CHECK(books[t] == books[0]);
+  }
+}
+
 std::string Describe(const disruption::SimulationResult& r) {
   std::vector<std::string> claims;
   for (const disruption::Replacement& c : r.new_node_claims) {

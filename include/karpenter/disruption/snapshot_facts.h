@@ -26,8 +26,14 @@
 // Decide(snapshot, ...) overload does so), a host or test that decides
 // several times over one Snapshot builds it once.
 //
-// Thread-safety: immutable after Build; any number of passes may read one
-// SnapshotFacts concurrently. It keeps a pointer to its Snapshot, which must
+// Build computes the PDB index and the scheduling simulation's tables; the
+// BudgetBook, the DriftBook and the candidates' facts are computed on their
+// first use (a host that only simulates, such as a scheduler pass, never
+// pays for them), each from the same inputs as if Build had.
+//
+// Thread-safety: logically immutable after Build; any number of passes may
+// read one SnapshotFacts concurrently (a part built on first use is built
+// once, under a lock). It keeps a pointer to its Snapshot, which must
 // outlive it and must not be moved from while it is in use (a moved-to
 // Snapshot keeps its objects, but the pointer names the old variable).
 #ifndef KARPENTER_DISRUPTION_SNAPSHOT_FACTS_H_
@@ -46,6 +52,8 @@ namespace karpenter::disruption {
 namespace internal {
 struct CandidateFacts;
 struct SchedulerBase;
+template <typename T>
+class LazyPart;
 }  // namespace internal
 
 class SnapshotFacts {
@@ -67,8 +75,11 @@ class SnapshotFacts {
   // the PDBs; and what depends on a pod shape alone for the shape objects
   // both snapshots hold). The result is the same as without it. `previous`
   // and its Snapshot are only read during the call (both must be alive):
-  // the facts built may share immutable tables with `previous` but keep no
-  // reference to it, nor to its Snapshot.
+  // the facts built may share immutable tables (and parts not built yet)
+  // with `previous` but keep no reference to it, nor to its Snapshot. What
+  // is handed on is what `previous` holds at the call: a part it has not
+  // built by then is built from scratch here, unless the inputs of both
+  // are the same (then both share one, built by whichever uses it first).
   static SnapshotFacts Build(const snapshot::Snapshot& snapshot,
                              const budget::BudgetOptions& budgets = {},
                              const SnapshotFacts* previous = nullptr);
@@ -80,10 +91,11 @@ class SnapshotFacts {
   const snapshot::Snapshot& snapshot() const { return *snapshot_; }
   // The PDB index of the snapshot.
   const budget::PdbIndex& pdbs() const { return *pdbs_; }
-  // The NodePool budgets of the snapshot, to Evaluate at a pass time.
-  const budget::BudgetBook& budgets() const { return *budgets_; }
-  // The Snapshot-only half of drift evaluation.
-  const drift::DriftBook& drift() const { return *drift_; }
+  // The NodePool budgets of the snapshot, to Evaluate at a pass time (built
+  // on the first call).
+  const budget::BudgetBook& budgets() const;
+  // The Snapshot-only half of drift evaluation (built on the first call).
+  const drift::DriftBook& drift() const;
   // The options the BudgetBook was built with.
   const budget::BudgetOptions& budget_options() const {
     return budget_options_;
@@ -92,10 +104,9 @@ class SnapshotFacts {
   // simulation could not read (see Scheduler::Build for the messages).
   const absl::Status& simulation_status() const { return simulation_status_; }
 
-  // For the disruption sources; not part of the supported API.
-  const internal::CandidateFacts& candidate_facts() const {
-    return *candidates_;
-  }
+  // For the disruption sources; not part of the supported API (built on the
+  // first call).
+  const internal::CandidateFacts& candidate_facts() const;
   // Null when simulation_status() is not OK.
   const internal::SchedulerBase* scheduler_base() const {
     return scheduler_.get();
@@ -107,10 +118,12 @@ class SnapshotFacts {
   const snapshot::Snapshot* snapshot_ = nullptr;
   budget::BudgetOptions budget_options_;
   std::unique_ptr<budget::PdbIndex> pdbs_;
-  // Shared with the facts of later snapshots that share their inputs.
-  std::shared_ptr<const budget::BudgetBook> budgets_;
-  std::shared_ptr<const drift::DriftBook> drift_;
-  std::unique_ptr<internal::CandidateFacts> candidates_;
+  // The parts built on first use (snapshot_facts.cc). The budgets and the
+  // drift book are shared with the facts of later snapshots that share
+  // their inputs, built or not.
+  std::shared_ptr<internal::LazyPart<budget::BudgetBook>> budgets_;
+  std::shared_ptr<internal::LazyPart<drift::DriftBook>> drift_;
+  std::unique_ptr<internal::LazyPart<internal::CandidateFacts>> candidates_;
   std::unique_ptr<internal::SchedulerBase> scheduler_;
   absl::Status simulation_status_;
 };
