@@ -115,6 +115,7 @@ class FakeCloudState {
   absl::Status Delete(absl::string_view id, absl::Time now);
   absl::StatusOr<Instance> Get(absl::string_view id) const;
   std::vector<Instance> List() const;
+  std::vector<std::string> ProviderIds() const;
   absl::StatusOr<std::optional<std::string>> IsDrifted(
       const v1::NodeClaim& claim) const;
   std::vector<InstanceType> InstanceTypes() const { return catalogue_; }
@@ -327,6 +328,13 @@ std::vector<Instance> FakeCloudState::List() const {
   std::vector<Instance> out;
   out.reserve(instances_.size());
   for (const auto& [id, r] : instances_) out.push_back(r.instance);
+  return out;
+}
+
+std::vector<std::string> FakeCloudState::ProviderIds() const {
+  std::vector<std::string> out;
+  out.reserve(instances_.size());
+  for (const auto& [id, r] : instances_) out.push_back(id);
   return out;
 }
 
@@ -622,6 +630,12 @@ std::vector<Instance> FakeCloudProvider::Instances() {
   internal::MutexLock lock(&mu_);
   state_->Advance(clock_.Now());
   return state_->List();
+}
+
+std::vector<std::string> FakeCloudProvider::ProviderIds() {
+  internal::MutexLock lock(&mu_);
+  state_->Advance(clock_.Now());
+  return state_->ProviderIds();
 }
 
 bool FakeCloudProvider::Exists(absl::string_view provider_id) {

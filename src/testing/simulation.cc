@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -206,13 +208,22 @@ class ObservedCloud final : public CloudProvider {
   std::map<std::string, std::string> active_;
 };
 
+// What an observation reads of a Node and of a NodeClaim. `object` is the
+// object it was read from (held by the World's last snapshot until the
+// next observation, so an object at the same address is the same object),
+// and `seen` the observation that last found it; neither is compared.
 struct NodeObs {
   std::string pool;
   std::string provider_id;
   bool tainted = false;
   bool deleting = false;
+  const v1::Node* object = nullptr;
+  int64_t seen = 0;
 
-  friend bool operator==(const NodeObs&, const NodeObs&) = default;
+  bool SameAs(const NodeObs& o) const {
+    return std::tie(pool, provider_id, tainted, deleting) ==
+           std::tie(o.pool, o.provider_id, o.tainted, o.deleting);
+  }
 };
 
 struct ClaimObs {
@@ -223,9 +234,91 @@ struct ClaimObs {
   bool deleting = false;
   bool initialized = false;
   bool instance_terminating = false;
+  const v1::NodeClaim* object = nullptr;
+  int64_t seen = 0;
 
-  friend bool operator==(const ClaimObs&, const ClaimObs&) = default;
+  bool SameAs(const ClaimObs& o) const {
+    return std::tie(pool, node_name, provider_id, reason, deleting,
+                    initialized, instance_terminating) ==
+           std::tie(o.pool, o.node_name, o.provider_id, o.reason, o.deleting,
+                    o.initialized, o.instance_terminating);
+  }
 };
+
+NodeObs ObserveNode(const v1::Node& n, int64_t seen) {
+  NodeObs o;
+  o.pool = LabelOf(n.metadata(), well_known::kNodePoolLabelKey);
+  o.provider_id = n.spec().provider_id();
+  o.tainted = Tainted(n);
+  o.deleting = n.metadata().has_deletion_timestamp();
+  o.object = &n;
+  o.seen = seen;
+  return o;
+}
+
+ClaimObs ObserveClaim(const v1::NodeClaim& c, int64_t seen) {
+  ClaimObs o;
+  o.pool = LabelOf(c.metadata(), well_known::kNodePoolLabelKey);
+  o.node_name = c.status().node_name();
+  o.provider_id = c.status().provider_id();
+  if (const v1::Condition* r = FindCondition(
+          c.status().conditions(), well_known::kConditionTypeDisruptionReason);
+      IsConditionTrue(r)) {
+    o.reason = r->reason();
+  }
+  o.deleting = c.metadata().has_deletion_timestamp();
+  o.initialized = IsConditionTrue(c.status().conditions(),
+                                  well_known::kConditionTypeInitialized);
+  o.instance_terminating = IsConditionTrue(
+      c.status().conditions(), well_known::kConditionTypeInstanceTerminating);
+  o.object = &c;
+  o.seen = seen;
+  return o;
+}
+
+// An observation's reading of the objects of one kind against the last
+// one's (`known`, by name): the objects new or changed since (by object
+// identity), in name order, with their last reading (null when new), and
+// the names gone, in name order. `known` is updated to the new readings;
+// the gone stay in it for the caller to erase.
+template <typename Obs>
+struct Changes {
+  std::vector<std::pair<std::string, std::optional<Obs>>> changed;
+  std::vector<std::string> gone;
+  bool any = false;  // Some reading differs (or is new, or gone).
+};
+
+template <typename Obs, typename T, typename Read>
+Changes<Obs> Reobserve(snapshot::ObjectList<T> objects,
+                                std::map<std::string, Obs>& known,
+                                int64_t seen, Read read) {
+  Changes<Obs> out;
+  for (const T& object : objects) {
+    const std::string& name = object.metadata().name();
+    auto it = known.find(name);
+    if (it != known.end() && it->second.object == &object) {
+      it->second.seen = seen;
+      continue;
+    }
+    Obs now = read(object, seen);
+    if (it == known.end()) {
+      out.any = true;
+      out.changed.emplace_back(name, std::nullopt);
+      known.emplace(name, std::move(now));
+      continue;
+    }
+    if (!it->second.SameAs(now)) out.any = true;
+    out.changed.emplace_back(name, std::move(it->second));
+    it->second = std::move(now);
+  }
+  std::sort(out.changed.begin(), out.changed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [name, o] : known) {
+    if (o.seen != seen) out.gone.push_back(name);
+  }
+  if (!out.gone.empty()) out.any = true;
+  return out;
+}
 
 struct PendingChange {
   absl::Time at;
@@ -401,9 +494,13 @@ class Simulation::World {
   absl::Time cloud_event_ = absl::InfiniteFuture();
   // The last observation.
   std::optional<snapshot::Snapshot> last_;
+  // The last observation's snapshot once Step has read a newer last_: the
+  // objects nodes_ and claims_ name stay alive.
+  std::optional<snapshot::Snapshot> observed_;
   std::map<std::string, NodeObs> nodes_;
   std::map<std::string, ClaimObs> claims_;
-  std::set<std::string> instances_;
+  int64_t observations_ = 0;  // ObserveNodes calls.
+  std::vector<std::string> instances_;  // Provider IDs, sorted.
   std::map<std::string, std::string> node_of_provider_id_;
   std::map<std::string, absl::Time> disrupting_since_;
   // Budgets before the step's decisions, and the nodes marked in it.
@@ -948,57 +1045,35 @@ void Simulation::World::ObserveCalls(absl::Time now) {
 
 void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
                                      absl::Time now) {
-  std::map<std::string, NodeObs> nodes;
-  for (const v1::Node& n : s.nodes()) {
-    NodeObs o;
-    o.pool = LabelOf(n.metadata(), well_known::kNodePoolLabelKey);
-    o.provider_id = n.spec().provider_id();
-    o.tainted = Tainted(n);
-    o.deleting = n.metadata().has_deletion_timestamp();
-    nodes.emplace(n.metadata().name(), std::move(o));
-  }
-  std::map<std::string, ClaimObs> claims;
-  for (const v1::NodeClaim& c : s.node_claims()) {
-    ClaimObs o;
-    o.pool = LabelOf(c.metadata(), well_known::kNodePoolLabelKey);
-    o.node_name = c.status().node_name();
-    o.provider_id = c.status().provider_id();
-    if (const v1::Condition* r =
-            FindCondition(c.status().conditions(),
-                          well_known::kConditionTypeDisruptionReason);
-        IsConditionTrue(r)) {
-      o.reason = r->reason();
-    }
-    o.deleting = c.metadata().has_deletion_timestamp();
-    o.initialized = IsConditionTrue(c.status().conditions(),
-                                    well_known::kConditionTypeInitialized);
-    o.instance_terminating = IsConditionTrue(
-        c.status().conditions(), well_known::kConditionTypeInstanceTerminating);
-    claims.emplace(c.metadata().name(), std::move(o));
-  }
+  // Only the objects that are not the very ones the last observation read
+  // are read again (last_ or observed_ still holds those, so no other
+  // object can be at their addresses).
+  const int64_t seen = ++observations_;
+  auto claims = Reobserve(s.node_claims(), claims_, seen, ObserveClaim);
   // Claims: created, deleting, instance terminating (name order).
-  for (const auto& [name, c] : claims) {
-    auto prev = claims_.find(name);
-    if (prev == claims_.end() && !last_.has_value()) continue;
-    if (prev == claims_.end()) {
+  for (const auto& [name, prev] : claims.changed) {
+    const ClaimObs& c = claims_.at(name);
+    if (!prev.has_value() && !last_.has_value()) continue;
+    if (!prev.has_value()) {
       Emit(now, name, "NodeClaimCreated", c.pool);
     }
-    const bool was_deleting = prev != claims_.end() && prev->second.deleting;
+    const bool was_deleting = prev.has_value() && prev->deleting;
     if (c.deleting && !was_deleting) Emit(now, name, "NodeClaimDeleting", "");
-    const bool was_term =
-        prev != claims_.end() && prev->second.instance_terminating;
+    const bool was_term = prev.has_value() && prev->instance_terminating;
     if (c.instance_terminating && !was_term) {
       Emit(now, c.node_name.empty() ? name : c.node_name, "InstanceTerminating",
            c.provider_id);
     }
   }
-  for (const auto& [name, n] : nodes) {
-    auto prev = nodes_.find(name);
-    const bool was_tainted = prev != nodes_.end() && prev->second.tainted;
-    const bool was_deleting = prev != nodes_.end() && prev->second.deleting;
+  for (const std::string& name : claims.gone) claims_.erase(name);
+  auto nodes = Reobserve(s.nodes(), nodes_, seen, ObserveNode);
+  for (const auto& [name, prev] : nodes.changed) {
+    const NodeObs& n = nodes_.at(name);
+    const bool was_tainted = prev.has_value() && prev->tainted;
+    const bool was_deleting = prev.has_value() && prev->deleting;
     if (n.tainted && !was_tainted) {
       std::optional<std::string> claim;
-      for (const auto& [cn, c] : claims) {
+      for (const auto& [cn, c] : claims_) {
         if (c.node_name == name) claim = c.reason;
       }
       Emit(now, name, "NodeDisrupting", claim.value_or(""));
@@ -1007,14 +1082,15 @@ void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
       Emit(now, name, "NodeUndisrupted", "");
     }
     if (n.deleting && !was_deleting) Emit(now, name, "NodeDeleting", "");
+    // An unchanged node's entry is as its last observation left it.
     if ((n.tainted || n.deleting) && !disrupting_since_.count(name)) {
       disrupting_since_[name] = now;
     }
     if (!n.tainted && !n.deleting) disrupting_since_.erase(name);
     if (!n.provider_id.empty()) node_of_provider_id_[n.provider_id] = name;
   }
-  for (const auto& [name, n] : nodes_) {
-    if (nodes.count(name)) continue;
+  for (const std::string& name : nodes.gone) {
+    nodes_.erase(name);
     Emit(now, name, "NodeDeleted", "");
     if (auto it = disrupting_since_.find(name); it != disrupting_since_.end()) {
       const absl::Duration d = now - it->second;
@@ -1025,20 +1101,22 @@ void Simulation::World::ObserveNodes(const snapshot::Snapshot& s,
       disrupting_since_.erase(it);
     }
   }
-  for (const auto& [name, c] : claims_) {
-    if (!claims.count(name)) Emit(now, name, "NodeClaimDeleted", "");
+  for (const std::string& name : claims.gone) {
+    Emit(now, name, "NodeClaimDeleted", "");
   }
-  if (nodes != nodes_ || claims != claims_) ++version_;
-  nodes_ = std::move(nodes);
-  claims_ = std::move(claims);
-  claim_of_node_.clear();
-  for (const auto& [name, c] : claims_)
-    claim_of_node_.try_emplace(c.node_name, name);
+  if (nodes.any || claims.any) ++version_;
+  if (!claims.changed.empty() || !claims.gone.empty()) {
+    claim_of_node_.clear();
+    for (const auto& [name, c] : claims_)
+      claim_of_node_.try_emplace(c.node_name, name);
+  }
 
-  std::set<std::string> instances;
-  for (const Instance& i : cloud_->Instances()) instances.insert(i.provider_id);
-  for (const std::string& pid : instances_) {
-    if (instances.count(pid)) continue;
+  std::vector<std::string> instances = cloud_->ProviderIds();
+  // Both sorted: the provider IDs gone since the last observation.
+  std::vector<std::string> gone;
+  std::set_difference(instances_.begin(), instances_.end(), instances.begin(),
+                      instances.end(), std::back_inserter(gone));
+  for (const std::string& pid : gone) {
     auto it = node_of_provider_id_.find(pid);
     Emit(now, it == node_of_provider_id_.end() ? "" : it->second,
          "InstanceTerminated", pid);
@@ -1191,6 +1269,7 @@ absl::Status Simulation::World::Observe(absl::Time now) {
   ObserveNodes(*s, now);
   ObserveBudgets(*s, now);
   Sample(now);
+  observed_.reset();
   last_ = *std::move(s);
   return absl::OkStatus();
 }
@@ -1202,6 +1281,11 @@ absl::Status Simulation::World::Step(absl::Time now) {
   if (applied || !last_.has_value()) {
     absl::StatusOr<snapshot::Snapshot> s = cluster_->ReadWithoutPods();
     if (!s.ok()) return s.status();
+    // ObserveNodes tells the objects it read by their addresses: they stay
+    // alive until the next observation.
+    if (last_.has_value() && !observed_.has_value()) {
+      observed_ = std::move(last_);
+    }
     last_ = *std::move(s);
   }
   if (applied) ++version_;

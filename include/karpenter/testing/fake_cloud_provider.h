@@ -199,6 +199,9 @@ class FakeCloudProvider final : public CloudProvider {
 
   // A copy of every instance not gone, ordered by provider ID.
   std::vector<Instance> Instances();
+  // Their provider IDs alone, in the same order (for an observer that
+  // only tracks which exist).
+  std::vector<std::string> ProviderIds();
 
   // Whether the instance exists (is not gone).
   bool Exists(absl::string_view provider_id);
