@@ -238,8 +238,8 @@ struct ClaimObs {
   int64_t seen = 0;
 
   bool SameAs(const ClaimObs& o) const {
-    return std::tie(pool, node_name, provider_id, reason, deleting,
-                    initialized, instance_terminating) ==
+    return std::tie(pool, node_name, provider_id, reason, deleting, initialized,
+                    instance_terminating) ==
            std::tie(o.pool, o.node_name, o.provider_id, o.reason, o.deleting,
                     o.initialized, o.instance_terminating);
   }
@@ -290,8 +290,8 @@ struct Changes {
 
 template <typename Obs, typename T, typename Read>
 Changes<Obs> Reobserve(snapshot::ObjectList<T> objects,
-                                std::map<std::string, Obs>& known,
-                                int64_t seen, Read read) {
+                       std::map<std::string, Obs>& known, int64_t seen,
+                       Read read) {
   Changes<Obs> out;
   for (const T& object : objects) {
     const std::string& name = object.metadata().name();
@@ -499,7 +499,7 @@ class Simulation::World {
   std::optional<snapshot::Snapshot> observed_;
   std::map<std::string, NodeObs> nodes_;
   std::map<std::string, ClaimObs> claims_;
-  int64_t observations_ = 0;  // ObserveNodes calls.
+  int64_t observations_ = 0;            // ObserveNodes calls.
   std::vector<std::string> instances_;  // Provider IDs, sorted.
   std::map<std::string, std::string> node_of_provider_id_;
   std::map<std::string, absl::Time> disrupting_since_;
