@@ -349,13 +349,17 @@ struct SchedulerBase {
 // `shapes_from` and `same_shapes`: as for BuildCandidateFacts, for the
 // flags each shape has (terminal, terminating, DaemonSet, do-not-disrupt)
 // and its requests.
-absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
-                                const budget::PdbIndex& pdbs,
-                                SchedulerBase& out,
-                                const SchedulerBase* nodes_from = nullptr,
-                                const SchedulerBase* volumes_from = nullptr,
-                                const SchedulerBase* shapes_from = nullptr,
-                                absl::Span<const uint32_t> same_shapes = {});
+// `node_objects_from`, when given (and `nodes_from` is not), is the
+// SchedulerBase of a snapshot holding the same NodeClaims and NodePools,
+// whose Snapshot is alive: a Node that is the very object (same address)
+// of one of its Nodes takes that node's facts. The result is the same.
+absl::Status BuildSchedulerBase(
+    const snapshot::Snapshot& snapshot, const budget::PdbIndex& pdbs,
+    SchedulerBase& out, const SchedulerBase* nodes_from = nullptr,
+    const SchedulerBase* volumes_from = nullptr,
+    const SchedulerBase* shapes_from = nullptr,
+    absl::Span<const uint32_t> same_shapes = {},
+    const SchedulerBase* node_objects_from = nullptr);
 
 }  // namespace karpenter::disruption::internal
 

@@ -437,12 +437,14 @@ class BaseBuilder {
               SchedulerBase& out, const SchedulerBase* nodes_from,
               const SchedulerBase* volumes_from,
               const SchedulerBase* shapes_from,
-              absl::Span<const uint32_t> same_shapes)
+              absl::Span<const uint32_t> same_shapes,
+              const SchedulerBase* node_objects_from)
       : snap_(snap),
         pdbs_(pdbs),
         b_(out),
         nodes_from_(nodes_from),
-        volumes_from_(volumes_from) {
+        volumes_from_(volumes_from),
+        node_objects_from_(node_objects_from) {
     b_.snap = &snap;
     b_.shape_flags.assign(snap.pod_shape_count(), 0);
     if (shapes_from != nullptr &&
@@ -832,14 +834,22 @@ class BaseBuilder {
     return absl::OkStatus();
   }
 
-  bool NodeDeleting(const v1::Node& node) const {
+  // The node's NodeClaim: by providerID, else by status.nodeName.
+  std::optional<snapshot::NodeClaimIndex> ClaimOfNode(
+      const v1::Node& node) const {
+    std::optional<snapshot::NodeClaimIndex> claim =
+        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
+    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+    return claim;
+  }
+
+  // `claim`: ClaimOfNode(node), as for the two below.
+  bool NodeDeleting(const v1::Node& node,
+                    std::optional<snapshot::NodeClaimIndex> claim) const {
     bool deleting = node.metadata().has_deletion_timestamp();
     for (const v1::Taint& t : node.spec().taints()) {
       if (t.key() == well_known::kDisruptedTaintKey) deleting = true;
     }
-    std::optional<snapshot::NodeClaimIndex> claim =
-        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
-    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
     return deleting ||
            (claim &&
             snap_.node_claims()[*claim].metadata().has_deletion_timestamp());
@@ -848,14 +858,13 @@ class BaseBuilder {
   // Karpenter's StateNode.Initialized: a node without a NodeClaim is
   // initialized; with one, when the NodeClaim's Initialized condition is
   // True or the node carries karpenter.sh/initialized=true.
-  bool NodeInitialized(const v1::Node& node) const {
-    std::optional<snapshot::NodeClaimIndex> claim =
-        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
-    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
+  bool NodeInitialized(const v1::Node& node,
+                       std::optional<snapshot::NodeClaimIndex> claim) const {
     if (!claim) return true;
+    static const std::string* const kInitialized =
+        new std::string(well_known::kNodeInitializedLabelKey);
     const auto& labels = node.metadata().labels();
-    const auto it =
-        labels.find(std::string(well_known::kNodeInitializedLabelKey));
+    const auto it = labels.find(*kInitialized);
     return (it != labels.end() && it->second == "true") ||
            IsConditionTrue(snap_.node_claims()[*claim].status().conditions(),
                            well_known::kConditionTypeInitialized);
@@ -863,12 +872,11 @@ class BaseBuilder {
 
   // Karpenter's IsUnderConsolidateAfter (utils/disruption): until when the
   // node's NodeClaim is inside its NodePool's consolidateAfter.
-  absl::Time QuietUntil(const v1::Node& node) const {
-    std::optional<snapshot::NodeClaimIndex> claim =
-        snap_.FindNodeClaimByProviderId(node.spec().provider_id());
-    if (!claim) claim = snap_.FindNodeClaimByNodeName(node.metadata().name());
-    const auto label = node.metadata().labels().find(
-        std::string(well_known::kNodePoolLabelKey));
+  absl::Time QuietUntil(const v1::Node& node,
+                        std::optional<snapshot::NodeClaimIndex> claim) const {
+    static const std::string* const kNodePool =
+        new std::string(well_known::kNodePoolLabelKey);
+    const auto label = node.metadata().labels().find(*kNodePool);
     if (!claim || label == node.metadata().labels().end()) {
       return absl::InfinitePast();
     }
@@ -981,12 +989,36 @@ class BaseBuilder {
     b_.node_deleting.assign(nodes.size(), 0);
     b_.node_uninitialized.assign(nodes.size(), 0);
     b_.node_quiet_until.assign(nodes.size(), absl::InfinitePast());
+    // The Nodes of node_objects_from_'s snapshot by address: one of them
+    // here is the same object, read against the same NodeClaims and
+    // NodePools.
+    absl::flat_hash_map<const v1::Node*, NodeIndex> earlier;
+    const SchedulerBase* from = node_objects_from_;
+    if (from != nullptr && from->dims == b_.dims) {
+      const auto old = from->snap->nodes();
+      earlier.reserve(old.size());
+      for (NodeIndex m = 0; m < old.size(); ++m) earlier.emplace(&old[m], m);
+    }
+    const size_t d = b_.d;
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
-      if (absl::Status s = NodeFree(n); !s.ok()) return s;
       const v1::Node& node = nodes[n];
-      b_.node_deleting[n] = NodeDeleting(node);
-      b_.node_uninitialized[n] = !NodeInitialized(node);
-      b_.node_quiet_until[n] = QuietUntil(node);
+      if (const auto it = earlier.find(&node); it != earlier.end()) {
+        const NodeIndex m = it->second;
+        std::copy_n(&from->node_alloc[size_t{m} * d], d,
+                    &b_.node_alloc[size_t{n} * d]);
+        std::copy_n(&from->node_alloc[size_t{m} * d], d,
+                    &b_.node_free[size_t{n} * d]);
+        b_.node_deleting[n] = from->node_deleting[m];
+        b_.node_uninitialized[n] = from->node_uninitialized[m];
+        b_.node_quiet_until[n] = from->node_quiet_until[m];
+      } else {
+        if (absl::Status s = NodeFree(n); !s.ok()) return s;
+        const std::optional<snapshot::NodeClaimIndex> claim =
+            ClaimOfNode(node);
+        b_.node_deleting[n] = NodeDeleting(node, claim);
+        b_.node_uninitialized[n] = !NodeInitialized(node, claim);
+        b_.node_quiet_until[n] = QuietUntil(node, claim);
+      }
       if (!b_.node_deleting[n] && !node.spec().unschedulable() &&
           IsConditionTrue(node.status().conditions(),
                           well_known::kConditionTypeReady)) {
@@ -1186,6 +1218,7 @@ class BaseBuilder {
   SchedulerBase& b_;
   const SchedulerBase* nodes_from_;
   const SchedulerBase* volumes_from_;
+  const SchedulerBase* node_objects_from_;
   scheduling::PodRequestsCalculator requests_;
   std::vector<PodIndex> daemon_pods_;  // Bound, indexed, DaemonSet-owned.
   // Indexed (or pending) pods whose shape has kShapeClaims.
@@ -1217,9 +1250,11 @@ absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 const SchedulerBase* nodes_from,
                                 const SchedulerBase* volumes_from,
                                 const SchedulerBase* shapes_from,
-                                absl::Span<const uint32_t> same_shapes) {
+                                absl::Span<const uint32_t> same_shapes,
+                                const SchedulerBase* node_objects_from) {
   return BaseBuilder(snapshot, pdbs, out, nodes_from, volumes_from, shapes_from,
-                     same_shapes)
+                     same_shapes, nodes_from == nullptr ? node_objects_from
+                                                        : nullptr)
       .Build();
 }
 

@@ -483,7 +483,12 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
       snapshot, *f.pdbs_, *base,
       same_nodes ? previous->scheduler_.get() : nullptr,
       same_volumes ? previous->scheduler_.get() : nullptr,
-      previous != nullptr ? previous->scheduler_.get() : nullptr, same_shapes);
+      previous != nullptr ? previous->scheduler_.get() : nullptr, same_shapes,
+      // Otherwise, the facts of each Node object both snapshots hold.
+      !same_nodes && shares(SnapshotParts::kNodeClaims |
+                            SnapshotParts::kNodePools)
+          ? previous->scheduler_.get()
+          : nullptr);
   if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);
   return f;
 }

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "karpenter/disruption/candidates.h"
+#include "karpenter/disruption/scheduler.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/snapshot_equal.h"
 #include "snapshot/snapshot_parts.h"
@@ -504,6 +507,124 @@ TEST_CASE(
   CHECK(handed_on[0].node_pool == rebuilt[0].node_pool);
   CHECK(handed_on[0].skipped == rebuilt[0].skipped);
   CHECK(handed_on[0].reason == rebuilt[0].reason);
+}
+
+// Where the pods of node `candidate` would go in a consolidation simulation
+// at `now` over `facts`: "scheduled" and the replacements' count, or the
+// pods left unschedulable.
+std::string WhereCandidatePodsGo(const disruption::SnapshotFacts& facts,
+                                 const std::string& candidate, absl::Time now) {
+  InstanceTypeCatalog catalog;
+  catalog["default"] = {testing::MakeInstanceType({.name = "m5.xlarge",
+                                                   .cpu = "4",
+                                                   .memory = "16Gi",
+                                                   .pods = "58",
+                                                   .zones = {"us-west-2a"},
+                                                   .on_demand_price = 0.192})};
+  disruption::CandidateContext ctx;
+  ctx.snapshot = &facts.snapshot();
+  ctx.facts = &facts;
+  ctx.pdbs = &facts.pdbs();
+  ctx.catalog = &catalog;
+  ctx.now = now;
+  absl::StatusOr<disruption::CandidatePool> pool =
+      disruption::CandidatePool::Build(ctx);
+  REQUIRE(pool.ok());
+  disruption::SimulatorOptions options;
+  options.now = now;
+  absl::StatusOr<disruption::Scheduler> scheduler =
+      disruption::Scheduler::Build(facts, catalog, options);
+  REQUIRE(scheduler.ok());
+  for (const disruption::Candidate& c :
+       pool->For(disruption::Method::kSingleNodeConsolidation).candidates) {
+    if (facts.snapshot().nodes()[c.node].metadata().name() != candidate) {
+      continue;
+    }
+    const disruption::SimulationResult r =
+        scheduler->SimulateConsolidation({c});
+    return r.all_pods_scheduled
+               ? absl::StrCat("scheduled, ", r.new_node_claims.size(),
+                              " new NodeClaim(s)")
+               : absl::StrCat("unschedulable: ",
+                              absl::StrJoin(r.unschedulable, "; "));
+  }
+  return "not a candidate";
+}
+
+TEST_CASE(
+    "cluster state: after a Node event, the other Nodes' facts are those of "
+    "the same objects, consolidateAfter included",
+    "[cluster-state]") {
+  // "busy" could move its pod to "fresh", but fresh's NodeClaim is inside
+  // the NodePool's consolidateAfter: consolidation does not move pods onto
+  // it (Karpenter v1.14). "other" has no room.
+  const absl::Time now = absl::FromUnixSeconds(1717243200);
+  ClusterState state;
+  v1::NodePool pool =
+      MakeNodePool({.consolidation_policy = "WhenEmptyOrUnderutilized",
+                    .consolidate_after = "1h",
+                    .budgets = {{.nodes = "100%"}}});
+  pool.mutable_metadata()->set_resource_version("1");
+  MustApply(state, EventType::kAdded, pool);
+  int rv = 1;
+  const auto add_node = [&](const std::string& name, absl::Time since,
+                            const std::string& pod_cpu) {
+    testing::ManagedNode m = testing::MakeManagedNode(
+        {.name = name,
+         .instance_type = "m5.xlarge",
+         .zone = "us-west-2a",
+         .capacity_type = "on-demand",
+         .cpu = "4",
+         .memory = "16Gi",
+         .pods = "58"},
+        {.initialized = "True", .initialized_since = since});
+    m.node.mutable_metadata()->set_resource_version(absl::StrCat(++rv));
+    m.node_claim.mutable_metadata()->set_resource_version(absl::StrCat(++rv));
+    MustApply(state, EventType::kAdded, m.node);
+    MustApply(state, EventType::kAdded, m.node_claim);
+    v1::Pod pod = MakePod({.name = "p-" + name,
+                           .node = name,
+                           .owner = "ReplicaSet",
+                           .cpu = pod_cpu});
+    pod.mutable_metadata()->set_resource_version(absl::StrCat(++rv));
+    MustApply(state, EventType::kAdded, pod);
+  };
+  add_node("busy", now - absl::Hours(10), "500m");
+  add_node("fresh", now - absl::Minutes(10), "500m");
+  add_node("other", now - absl::Hours(10), "3900m");
+  absl::StatusOr<std::shared_ptr<const Published>> first = state.Publish();
+  REQUIRE(first.ok());
+  const disruption::SnapshotFacts& f1 = *(*first)->facts;
+  CHECK(WhereCandidatePodsGo(f1, "busy", now) ==
+        "scheduled, 1 new NodeClaim(s)");
+  // Fifty minutes later fresh is quiet no more.
+  const absl::Time later = now + absl::Hours(1);
+  CHECK(WhereCandidatePodsGo(f1, "busy", later) ==
+        "scheduled, 0 new NodeClaim(s)");
+
+  // A label on "other": busy and fresh are the same objects in the next
+  // publication, whose facts for them are the first's.
+  v1::Node other =
+      (*first)->snapshot.nodes()[*(*first)->snapshot.FindNode("other")];
+  (*other.mutable_metadata()->mutable_labels())["team"] = "a";
+  other.mutable_metadata()->set_resource_version(absl::StrCat(++rv));
+  MustApply(state, EventType::kModified, other);
+  absl::StatusOr<std::shared_ptr<const Published>> second = state.Publish();
+  REQUIRE(second.ok());
+  REQUIRE(SnapshotParts::Same(
+      (*first)->snapshot, (*second)->snapshot,
+      SnapshotParts::kNodeClaims | SnapshotParts::kNodePools));
+  REQUIRE_FALSE(SnapshotParts::Same((*first)->snapshot, (*second)->snapshot,
+                                    SnapshotParts::kNodes));
+  const disruption::SnapshotFacts& f2 = *(*second)->facts;
+  const disruption::SnapshotFacts scratch =
+      disruption::SnapshotFacts::Build((*second)->snapshot);
+  for (const absl::Time at : {now, later}) {
+    CHECK(WhereCandidatePodsGo(f2, "busy", at) ==
+          WhereCandidatePodsGo(scratch, "busy", at));
+    CHECK(WhereCandidatePodsGo(f2, "busy", at) ==
+          WhereCandidatePodsGo(f1, "busy", at));
+  }
 }
 
 }  // namespace
