@@ -1013,8 +1013,7 @@ class BaseBuilder {
         b_.node_quiet_until[n] = from->node_quiet_until[m];
       } else {
         if (absl::Status s = NodeFree(n); !s.ok()) return s;
-        const std::optional<snapshot::NodeClaimIndex> claim =
-            ClaimOfNode(node);
+        const std::optional<snapshot::NodeClaimIndex> claim = ClaimOfNode(node);
         b_.node_deleting[n] = NodeDeleting(node, claim);
         b_.node_uninitialized[n] = !NodeInitialized(node, claim);
         b_.node_quiet_until[n] = QuietUntil(node, claim);
@@ -1253,8 +1252,8 @@ absl::Status BuildSchedulerBase(const snapshot::Snapshot& snapshot,
                                 absl::Span<const uint32_t> same_shapes,
                                 const SchedulerBase* node_objects_from) {
   return BaseBuilder(snapshot, pdbs, out, nodes_from, volumes_from, shapes_from,
-                     same_shapes, nodes_from == nullptr ? node_objects_from
-                                                        : nullptr)
+                     same_shapes,
+                     nodes_from == nullptr ? node_objects_from : nullptr)
       .Build();
 }
 
