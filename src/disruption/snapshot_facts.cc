@@ -38,6 +38,9 @@ class LazyPart {
 
   LazyPart(BuildFn build, std::shared_ptr<const T> seed)
       : build_(std::move(build)), seed_(std::move(seed)) {}
+  // A part built already.
+  explicit LazyPart(std::shared_ptr<const T> value)
+      : value_(std::move(value)), ready_(value_.get()) {}
 
   const T& Get(const snapshot::Snapshot& snapshot) {
     if (const T* ready = ready_.load(std::memory_order_acquire)) return *ready;
@@ -444,16 +447,25 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
         nullptr);
   }
   // DriftBook::Build reads the NodeClaims and NodePools.
+  const std::shared_ptr<const drift::DriftBook> drift_from =
+      previous != nullptr ? previous->drift_->Value() : nullptr;
   if (shares(SnapshotParts::kNodeClaims | SnapshotParts::kNodePools)) {
     f.drift_ = previous->drift_;
+  } else if (drift_from != nullptr) {
+    // A book reads its snapshot's parts, which the previous snapshot may be
+    // the last to hold: the entries it checked are reused now, while it
+    // lives, or never.
+    f.drift_ = std::make_shared<LazyPart<drift::DriftBook>>(
+        std::make_shared<const drift::DriftBook>(
+            drift::DriftBook::Build(snapshot, drift_from.get())));
   } else {
     f.drift_ = std::make_shared<LazyPart<drift::DriftBook>>(
         [](const snapshot::Snapshot& snap,
-           std::shared_ptr<const drift::DriftBook> from) {
+           std::shared_ptr<const drift::DriftBook>) {
           return std::make_shared<const drift::DriftBook>(
-              drift::DriftBook::Build(snap, from.get()));
+              drift::DriftBook::Build(snap));
         },
-        previous != nullptr ? previous->drift_->ValueOrSeed() : nullptr);
+        nullptr);
   }
   // The node halves of the candidate facts and the scheduler's tables read
   // the Nodes, NodeClaims and NodePools.
@@ -485,8 +497,8 @@ SnapshotFacts SnapshotFacts::Build(const snapshot::Snapshot& snapshot,
       same_volumes ? previous->scheduler_.get() : nullptr,
       previous != nullptr ? previous->scheduler_.get() : nullptr, same_shapes,
       // Otherwise, the facts of each Node object both snapshots hold.
-      !same_nodes && shares(SnapshotParts::kNodeClaims |
-                            SnapshotParts::kNodePools)
+      !same_nodes &&
+              shares(SnapshotParts::kNodeClaims | SnapshotParts::kNodePools)
           ? previous->scheduler_.get()
           : nullptr);
   if (f.simulation_status_.ok()) f.scheduler_ = std::move(base);

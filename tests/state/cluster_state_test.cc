@@ -627,5 +627,49 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "cluster state: a drift book built from the previous publication's "
+    "outlives it",
+    "[cluster-state]") {
+  // The second publication's NodeClaims differ, so its drift book is its
+  // own, built with the first's at hand; the first (and the only snapshot
+  // holding its NodeClaims) is then released. Under ASan a book that still
+  // read the first's NodeClaims fails here.
+  ClusterState state;
+  MustApply(state, EventType::kAdded, MakeNodePool({.name = "default"}));
+  for (const char* name : {"n1", "n2"}) {
+    v1::NodeClaim claim = MakeNodeClaim({.name = std::string("c-") + name,
+                                         .node_name = name,
+                                         .image_id = "ami-1"});
+    claim.mutable_metadata()->set_resource_version(std::string("1") + name);
+    MustApply(state, EventType::kAdded, claim);
+  }
+  absl::StatusOr<std::shared_ptr<const Published>> first = state.Publish();
+  REQUIRE(first.ok());
+  const absl::Time now = absl::FromUnixSeconds(1700000000);
+  REQUIRE((*first)->facts->drift().Evaluate({}, now).size() == 2);
+  v1::NodeClaim changed =
+      MakeNodeClaim({.name = "c-n3", .node_name = "n3", .image_id = "ami-2"});
+  changed.mutable_metadata()->set_resource_version("3");
+  MustApply(state, EventType::kAdded, changed);
+  absl::StatusOr<std::shared_ptr<const Published>> second = state.Publish();
+  REQUIRE(second.ok());
+  first->reset();
+  const std::vector<drift::DriftVerdict> got =
+      (*second)->facts->drift().Evaluate({}, now);
+  const std::vector<drift::DriftVerdict> want =
+      disruption::SnapshotFacts::Build((*second)->snapshot)
+          .drift()
+          .Evaluate({}, now);
+  REQUIRE(got.size() == 3);
+  REQUIRE(want.size() == 3);
+  for (size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].node_claim == want[i].node_claim);
+    CHECK(got[i].node_pool == want[i].node_pool);
+    CHECK(got[i].skipped == want[i].skipped);
+    CHECK(got[i].reason == want[i].reason);
+  }
+}
+
 }  // namespace
 }  // namespace karpenter::state
