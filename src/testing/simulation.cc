@@ -28,6 +28,7 @@
 #include "karpenter/duration.h"
 #include "karpenter/scheduling/provision.h"
 #include "karpenter/testing/fake_clock.h"
+#include "karpenter/testing/forwarding_cluster_view.h"
 #include "karpenter/testing/recorders.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
@@ -55,9 +56,10 @@ std::string LabelOf(const v1::ObjectMeta& m, absl::string_view key) {
 
 // Records what the cores do that a snapshot cannot show: taints placed
 // (which command started), pods force-deleted.
-class ObservedView final : public ClusterView {
+class ObservedView final : public ForwardingClusterView {
  public:
-  explicit ObservedView(FakeCluster& inner) : inner_(inner) {}
+  explicit ObservedView(FakeCluster& inner)
+      : ForwardingClusterView(inner), inner_(inner) {}
 
   absl::StatusOr<snapshot::Snapshot> Read() override {
     if (stale_reads > 0 && stale.has_value()) {
@@ -65,14 +67,6 @@ class ObservedView final : public ClusterView {
       return snapshot::Snapshot::Build(*stale);
     }
     return inner_.Read();
-  }
-  absl::Status AddFinalizer(ObjectKind kind, absl::string_view name,
-                            absl::string_view finalizer) override {
-    return inner_.AddFinalizer(kind, name, finalizer);
-  }
-  absl::Status RemoveFinalizer(ObjectKind kind, absl::string_view name,
-                               absl::string_view finalizer) override {
-    return inner_.RemoveFinalizer(kind, name, finalizer);
   }
   absl::Status TaintNode(absl::string_view node,
                          const v1::Taint& taint) override {
@@ -82,41 +76,10 @@ class ObservedView final : public ClusterView {
     }
     return s;
   }
-  absl::Status SetLabel(ObjectKind kind, absl::string_view name,
-                        absl::string_view key,
-                        absl::string_view value) override {
-    return inner_.SetLabel(kind, name, key, value);
-  }
-  absl::Status SetAnnotation(ObjectKind kind, absl::string_view name,
-                             absl::string_view key,
-                             absl::string_view value) override {
-    return inner_.SetAnnotation(kind, name, key, value);
-  }
-  absl::Status SetNodeClaimCondition(absl::string_view node_claim,
-                                     const v1::Condition& condition) override {
-    return inner_.SetNodeClaimCondition(node_claim, condition);
-  }
-  absl::Status DeleteNode(absl::string_view node) override {
-    return inner_.DeleteNode(node);
-  }
-  absl::Status DeleteNodeClaim(absl::string_view node_claim) override {
-    return inner_.DeleteNodeClaim(node_claim);
-  }
   absl::Status DeletePod(const PodRef& pod, absl::Duration grace) override {
     absl::Status s = inner_.DeletePod(pod, grace);
     if (s.ok()) force_deleted.push_back(pod);
     return s;
-  }
-  absl::Status CreateNodeClaim(const v1::NodeClaim& node_claim) override {
-    return inner_.CreateNodeClaim(node_claim);
-  }
-  absl::Status RemoveTaint(absl::string_view node, absl::string_view key,
-                           absl::string_view effect) override {
-    return inner_.RemoveTaint(node, key, effect);
-  }
-  absl::Status RemoveNodeClaimCondition(absl::string_view node_claim,
-                                        absl::string_view type) override {
-    return inner_.RemoveNodeClaimCondition(node_claim, type);
   }
 
   std::vector<std::string> tainted;

@@ -18,6 +18,7 @@
 #include "karpenter/testing/drain_simulation.h"
 #include "karpenter/testing/fake_clock.h"
 #include "karpenter/testing/fake_cluster.h"
+#include "karpenter/testing/forwarding_cluster_view.h"
 #include "karpenter/well_known.h"
 
 // The builders take designated initializers that omit fields; GCC 12 warns
@@ -393,9 +394,10 @@ TEST_CASE("drainer: pods gone or going before execution get no call",
 // A ClusterView whose reads lack the Node `hidden` (its pods stay): a
 // host's cache that saw the Node's deletion before its pods'. Writes go to
 // the fake.
-class HidingView final : public ClusterView {
+class HidingView final : public testing::ForwardingClusterView {
  public:
-  explicit HidingView(FakeCluster& inner) : inner_(inner) {}
+  explicit HidingView(FakeCluster& inner)
+      : ForwardingClusterView(inner), inner_(inner) {}
   void Hide(std::string node) { hidden_ = std::move(node); }
   absl::StatusOr<snapshot::Snapshot> Read() override {
     snapshot::ObjectSet o = inner_.ExportObjects();
@@ -403,51 +405,6 @@ class HidingView final : public ClusterView {
       return n.metadata().name() == hidden_;
     });
     return snapshot::Snapshot::Build(std::move(o));
-  }
-  absl::Status AddFinalizer(ObjectKind k, absl::string_view n,
-                            absl::string_view f) override {
-    return inner_.AddFinalizer(k, n, f);
-  }
-  absl::Status RemoveFinalizer(ObjectKind k, absl::string_view n,
-                               absl::string_view f) override {
-    return inner_.RemoveFinalizer(k, n, f);
-  }
-  absl::Status TaintNode(absl::string_view n, const v1::Taint& t) override {
-    return inner_.TaintNode(n, t);
-  }
-  absl::Status SetLabel(ObjectKind k, absl::string_view n,
-                        absl::string_view key,
-                        absl::string_view value) override {
-    return inner_.SetLabel(k, n, key, value);
-  }
-  absl::Status SetAnnotation(ObjectKind k, absl::string_view n,
-                             absl::string_view key,
-                             absl::string_view value) override {
-    return inner_.SetAnnotation(k, n, key, value);
-  }
-  absl::Status SetNodeClaimCondition(absl::string_view c,
-                                     const v1::Condition& cond) override {
-    return inner_.SetNodeClaimCondition(c, cond);
-  }
-  absl::Status DeleteNode(absl::string_view n) override {
-    return inner_.DeleteNode(n);
-  }
-  absl::Status DeleteNodeClaim(absl::string_view c) override {
-    return inner_.DeleteNodeClaim(c);
-  }
-  absl::Status DeletePod(const PodRef& p, absl::Duration grace) override {
-    return inner_.DeletePod(p, grace);
-  }
-  absl::Status CreateNodeClaim(const v1::NodeClaim& c) override {
-    return inner_.CreateNodeClaim(c);
-  }
-  absl::Status RemoveTaint(absl::string_view n, absl::string_view key,
-                           absl::string_view effect) override {
-    return inner_.RemoveTaint(n, key, effect);
-  }
-  absl::Status RemoveNodeClaimCondition(absl::string_view c,
-                                        absl::string_view type) override {
-    return inner_.RemoveNodeClaimCondition(c, type);
   }
 
  private:

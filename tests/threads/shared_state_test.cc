@@ -48,15 +48,20 @@ void RunOnThreads(const std::function<void(int)>& work) {
   for (std::thread& thread : threads) thread.join();
 }
 
-snapshot::Snapshot SyntheticSnapshot() {
+// A synthetic cluster of `nodes` nodes and `pods_per_node` app pods each.
+snapshot::ObjectSet SyntheticObjects(int nodes, int pods_per_node) {
   testing::SyntheticClusterOptions options;
-  options.nodes = 60;
-  options.app_pods_per_node = 6;
+  options.nodes = nodes;
+  options.app_pods_per_node = pods_per_node;
   absl::StatusOr<snapshot::ObjectSet> objects =
       testing::MakeSyntheticCluster(options);
   REQUIRE(objects.ok());
+  return *std::move(objects);
+}
+
+snapshot::Snapshot SyntheticSnapshot() {
   absl::StatusOr<snapshot::Snapshot> built =
-      snapshot::Snapshot::Build(*std::move(objects));
+      snapshot::Snapshot::Build(SyntheticObjects(60, 6));
   REQUIRE(built.ok());
   return *std::move(built);
 }
@@ -130,14 +135,9 @@ TEST_CASE(
     "threads: a publication's facts are built on first use by concurrent "
     "passes while the next publication hands them on",
     "[threads][disruption]") {
-  testing::SyntheticClusterOptions options;
-  options.nodes = 60;
-  options.app_pods_per_node = 6;
-  absl::StatusOr<snapshot::ObjectSet> objects =
-      testing::MakeSyntheticCluster(options);
-  REQUIRE(objects.ok());
+  const snapshot::ObjectSet objects = SyntheticObjects(60, 6);
   state::ClusterState cluster;
-  REQUIRE(cluster.ApplyAll(*objects).ok());
+  REQUIRE(cluster.ApplyAll(objects).ok());
   absl::StatusOr<std::shared_ptr<const state::Published>> published =
       cluster.Publish();
   REQUIRE(published.ok());
@@ -161,7 +161,7 @@ TEST_CASE(
   std::vector<const budget::BudgetBook*> books(kThreads);
   std::thread publisher([&] {
     for (int i = 0; i < 2; ++i) {
-      v1::Pod pod = objects->pods[0];
+      v1::Pod pod = objects.pods[0];
       pod.mutable_metadata()->set_name(absl::StrCat("extra-", i));
       pod.mutable_metadata()->set_uid(absl::StrCat("extra-uid-", i));
       state::Event event;
@@ -251,18 +251,13 @@ TEST_CASE(
     "threads: a ClusterState's snapshot builds its pod index on the first "
     "FindPod from any thread",
     "[threads][snapshot]") {
-  testing::SyntheticClusterOptions options;
-  options.nodes = 40;
-  options.app_pods_per_node = 5;
-  absl::StatusOr<snapshot::ObjectSet> objects =
-      testing::MakeSyntheticCluster(options);
-  REQUIRE(objects.ok());
+  snapshot::ObjectSet objects = SyntheticObjects(40, 5);
   std::vector<std::pair<std::string, std::string>> keys;
-  for (const v1::Pod& pod : objects->pods) {
+  for (const v1::Pod& pod : objects.pods) {
     keys.emplace_back(pod.metadata().namespace_(), pod.metadata().name());
   }
   state::ClusterState cluster;
-  REQUIRE(cluster.ApplyAll(*std::move(objects)).ok());
+  REQUIRE(cluster.ApplyAll(std::move(objects)).ok());
   absl::StatusOr<std::shared_ptr<const state::Published>> published =
       cluster.Publish();
   REQUIRE(published.ok());
