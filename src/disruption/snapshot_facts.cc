@@ -5,13 +5,14 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
+#include "absl/base/thread_annotations.h"
 #include "disruption/facts_internal.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/budget/disruption_spec.h"
@@ -44,7 +45,7 @@ class LazyPart {
 
   const T& Get(const snapshot::Snapshot& snapshot) {
     if (const T* ready = ready_.load(std::memory_order_acquire)) return *ready;
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (value_ == nullptr) {
       value_ = build_(snapshot, std::move(seed_));
       build_ = nullptr;
@@ -55,18 +56,20 @@ class LazyPart {
   }
   // The value when built, else null.
   std::shared_ptr<const T> Value() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return value_;
   }
   // The value when built, else the seed it would be built from (may be
   // null): what a later snapshot's part may reuse.
   std::shared_ptr<const T> ValueOrSeed() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return value_ != nullptr ? value_ : seed_;
   }
 
  private:
-  mutable absl::Mutex mu_;
+  // A std::mutex, which ThreadSanitizer sees (a distribution's Abseil is
+  // not built with its annotations).
+  mutable std::mutex mu_;
   BuildFn build_ ABSL_GUARDED_BY(mu_);
   std::shared_ptr<const T> seed_ ABSL_GUARDED_BY(mu_);
   std::shared_ptr<const T> value_ ABSL_GUARDED_BY(mu_);
