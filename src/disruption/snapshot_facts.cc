@@ -10,9 +10,9 @@
 #include <string>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/base/thread_annotations.h"
 #include "disruption/facts_internal.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "karpenter/budget/disruption_spec.h"
