@@ -40,6 +40,14 @@ inline constexpr absl::string_view kDisruptionWaitingReadiness =
 inline constexpr absl::string_view kDisruptionTerminating =
     "DisruptionTerminating";
 inline constexpr absl::string_view kUnconsolidatable = "Unconsolidatable";
+// Consolidation moves (v1.9, v1.14): a replace move found, a move that
+// failed its re-validation, a Balanced move whose score passed.
+inline constexpr absl::string_view kConsolidationCandidate =
+    "ConsolidationCandidate";
+inline constexpr absl::string_view kConsolidationRejected =
+    "ConsolidationRejected";
+inline constexpr absl::string_view kConsolidationApproved =
+    "ConsolidationApproved";
 // Node repair (pkg/controllers/node/health/events.go): a repair is held
 // back because too many Nodes of the NodePool are unhealthy.
 inline constexpr absl::string_view kNodeRepairBlocked = "NodeRepairBlocked";

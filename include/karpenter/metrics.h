@@ -78,6 +78,24 @@ inline constexpr absl::string_view
 // replacements of commands rolled back.
 inline constexpr absl::string_view kVoluntaryDisruptionQueueFailuresTotal =
     "karpenter_voluntary_disruption_queue_failures_total";
+// Gauge {reason}: candidates a disruption method found eligible in its last
+// run (after its own filter): reason `empty`, `drifted` or
+// `underutilized` (controller.go `disrupt`).
+inline constexpr absl::string_view kVoluntaryDisruptionEligibleNodes =
+    "karpenter_voluntary_disruption_eligible_nodes";
+// Counter {consolidation_type}: candidates of commands that failed their
+// re-validation for churn or budgets (validation.go; v1.5).
+inline constexpr absl::string_view kVoluntaryDisruptionFailedValidationsTotal =
+    "karpenter_voluntary_disruption_failed_validations_total";
+// Histogram {decision, nodepool, policy}, buckets 0.1, 0.25, 0.33, 0.5, 1,
+// 2, 5, 10: the Balanced score of consolidation moves (balanced.go; v1.14).
+inline constexpr absl::string_view kConsolidationScore =
+    "karpenter_consolidation_score";
+// Counter {decision, nodepool, policy}: consolidation moves scored (every
+// single-node move, any policy; multi-node once per NodePool of a search's
+// outcome).
+inline constexpr absl::string_view kConsolidationMovesTotal =
+    "karpenter_consolidation_moves_total";
 // Counter {reason, nodepool, capacity_type}: reschedulable pods of the
 // NodeClaims a disruption deleted.
 inline constexpr absl::string_view kPodsDisruptionInitiatedTotal =
@@ -93,6 +111,13 @@ inline constexpr absl::string_view kReasonLabel = "reason";
 inline constexpr absl::string_view kCodeLabel = "code";
 inline constexpr absl::string_view kConditionLabel = "condition";
 inline constexpr absl::string_view kImageIdLabel = "image_id";
+inline constexpr absl::string_view kPolicyLabel = "policy";
+// Label values of kConsolidationScore and kConsolidationMovesTotal.
+inline constexpr absl::string_view kApproved = "approved";
+inline constexpr absl::string_view kRejected = "rejected";
+// kConsolidationScore's bucket upper bounds (metrics.go).
+inline constexpr double kConsolidationScoreBuckets[] = {0.1, 0.25, 0.33, 0.5,
+                                                        1.0, 2.0,  5.0,  10.0};
 }  // namespace metrics
 
 // Label name -> value. Ordered, so a label set prints and compares
@@ -118,6 +143,26 @@ class Metrics {
   virtual void Observe(absl::string_view name, const MetricLabels& labels,
                        double value) = 0;
 };
+
+// One measurement a pure core decided on, for its executor (or a test) to
+// hand to a `Metrics`: the decision functions return these instead of
+// calling a host interface.
+struct MetricSample {
+  enum class Kind {
+    kAdd,      // Metrics::Add
+    kSet,      // Metrics::Set
+    kObserve,  // Metrics::Observe
+  };
+  Kind kind = Kind::kAdd;
+  std::string name;
+  MetricLabels labels;
+  double value = 0;
+
+  friend bool operator==(const MetricSample&, const MetricSample&) = default;
+};
+
+// Calls the `Metrics` verb of `sample.kind`.
+void Record(const MetricSample& sample, Metrics& metrics);
 
 }  // namespace karpenter
 

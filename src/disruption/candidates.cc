@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,6 +114,7 @@ class CandidatePoolBuilder {
     pool_.now_ = ctx_.now;
     pool_.owned_pdbs_ = std::move(owned_pdbs);
     pool_.owned_facts_ = std::move(owned_facts);
+    pool_.facts_ = &facts_;
     pools_.reserve(snap_.node_pools().size());
     for (size_t i = 0; i < snap_.node_pools().size(); ++i) {
       pools_.push_back(
@@ -449,6 +451,66 @@ CandidatePool::Selection CandidatePool::For(Method method) const {
   out.candidates.reserve(view.candidates.size());
   for (const Candidate* c : view.candidates) out.candidates.push_back(*c);
   out.excluded = std::move(view.excluded);
+  return out;
+}
+
+NodePoolTotalsMap CandidatePool::BalancedTotals(
+    absl::Span<const Candidate> all_candidates) const {
+  NodePoolTotalsMap out;
+  const bool any_balanced = std::any_of(
+      all_candidates.begin(), all_candidates.end(), [](const Candidate& c) {
+        return c.consolidation_policy == budget::ConsolidationPolicy::kBalanced;
+      });
+  if (!any_balanced || facts_ == nullptr) return out;
+  std::map<std::string, double, std::less<>> fallback_cost;
+  absl::flat_hash_map<uint32_t, double> candidate_cost;  // By NodeIndex.
+  for (const Candidate& c : all_candidates) {
+    out[c.node_pool_name];
+    fallback_cost[c.node_pool_name] += c.price;
+    if (c.has_node) candidate_cost[c.node] = c.reschedule_disruption_cost;
+  }
+  for (size_t n = 0; n < facts_->nodes.size(); ++n) {
+    auto it = out.find(facts_->nodes[n].pool_label);
+    if (facts_->nodes[n].pool_label.empty() || it == out.end()) continue;
+    auto c = candidate_cost.find(static_cast<uint32_t>(n));
+    it->second.total_disruption_cost +=
+        c != candidate_cost.end() ? c->second : facts_->node_pods[n].state_cost;
+  }
+  // ClusterCost: every NodeClaim with the four labels, at its offering's
+  // price in its NodePool's catalogue (0 when unknown).
+  const snapshot::Snapshot& snap = *snapshot_;
+  for (const ManagedClaim& m : claims_) {
+    const v1::NodeClaim& nc = snap.node_claims()[m.facts.node_claim];
+    const auto& labels = nc.metadata().labels();
+    auto pool = labels.find(std::string(well_known::kNodePoolLabelKey));
+    if (pool == labels.end()) continue;
+    auto it = out.find(pool->second);
+    if (it == out.end()) continue;
+    if (!m.facts.has_node) it->second.total_disruption_cost += 1.0;
+    auto type = labels.find(std::string(well_known::kLabelInstanceTypeStable));
+    auto zone = labels.find(std::string(well_known::kLabelTopologyZone));
+    auto capacity = labels.find(std::string(well_known::kCapacityTypeLabelKey));
+    if (type == labels.end() || zone == labels.end() ||
+        capacity == labels.end() || catalog_ == nullptr) {
+      continue;
+    }
+    auto types = catalog_->find(pool->second);
+    if (types == catalog_->end()) continue;
+    for (const InstanceType& t : types->second) {
+      if (t.name != type->second) continue;
+      for (const Offering& o : t.offerings) {
+        if (o.zone == zone->second && o.capacity_type == capacity->second &&
+            !std::isnan(o.price)) {
+          it->second.total_cost += o.price;
+          break;
+        }
+      }
+      break;
+    }
+  }
+  for (auto& [pool, totals] : out) {
+    if (totals.total_cost <= 0) totals.total_cost = fallback_cost[pool];
+  }
   return out;
 }
 

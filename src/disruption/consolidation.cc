@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "karpenter/requirements.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
@@ -272,8 +273,12 @@ std::string Explain(absl::string_view prefix, const Command& command,
                      Price(r.price), ") from ", r.instance_types.size(),
                      " cheaper option(s) in NodePool \"", r.node_pool, "\"");
   }
-  return absl::StrCat(prefix, action, "; ",
-                      BudgetText(command.candidates, ledger));
+  std::string out = absl::StrCat(prefix, action, "; ",
+                                 BudgetText(command.candidates, ledger));
+  for (const PoolScore& score : command.balanced_scores) {
+    absl::StrAppend(&out, "; ", DescribeScore(score));
+  }
+  return out;
 }
 
 // Splits `candidates` into verdicts (ineligible, in input order) and the
@@ -313,6 +318,170 @@ std::vector<Candidate> RoundRobinByNodePool(std::vector<Candidate> sorted) {
     }
   }
   return out;
+}
+
+// --- Balanced scoring, events and metrics --------------------------------
+
+// Totals over the candidates alone, for callers that give none.
+NodePoolTotalsMap TotalsOf(absl::Span<const Candidate> candidates) {
+  NodePoolTotalsMap out;
+  for (const Candidate& c : candidates) {
+    if (c.consolidation_policy != budget::ConsolidationPolicy::kBalanced) {
+      continue;
+    }
+    NodePoolTotals& t = out[c.node_pool_name];
+    t.total_cost += c.price;
+    t.total_disruption_cost += c.reschedule_disruption_cost;
+  }
+  return out;
+}
+
+absl::string_view LowerDecision(const Command& command) {
+  return command.replacements.empty() ? "delete" : "replace";
+}
+
+// Karpenter's `Command.StringForNode` of a command without a method (as
+// the consolidation methods hold it when they publish).
+std::string CommandText(const Command& command, const Candidate& c) {
+  if (command.candidates.size() == 1) {
+    if (command.replacements.empty()) {
+      return absl::StrCat(LowerDecision(command), ": [", c.node_name, "]");
+    }
+    const size_t n = command.replacements.size();
+    return absl::StrCat(LowerDecision(command), ": [", c.node_name, "] -> [", n,
+                        n == 1 ? " replacement]" : " replacements]");
+  }
+  return absl::StrCat(LowerDecision(command), ": [", c.node_name, "] (part of ",
+                      command.candidates.size(), "-node consolidation)");
+}
+
+void NodeAndClaimEvents(const Candidate& c, absl::string_view reason,
+                        const std::string& message, std::vector<Event>& out) {
+  out.push_back(Event{.kind = "Node",
+                      .namespace_name = "",
+                      .name = c.node_name,
+                      .type = EventType::kNormal,
+                      .reason = std::string(reason),
+                      .message = message});
+  out.push_back(Event{.kind = "NodeClaim",
+                      .namespace_name = "",
+                      .name = c.node_claim_name,
+                      .type = EventType::kNormal,
+                      .reason = std::string(reason),
+                      .message = message});
+}
+
+// `Command.EmitCandidateEvents`, which computeConsolidation calls for
+// replace moves only.
+void CandidateEvents(const Command& command, std::vector<Event>& out) {
+  if (command.replacements.empty()) return;
+  const double savings = EstimatedSavings(command);
+  for (const Candidate& c : command.candidates) {
+    NodeAndClaimEvents(c, events::kConsolidationCandidate,
+                       absl::StrFormat("Consolidation candidate: %s "
+                                       "(savings: $%.2f)",
+                                       CommandText(command, c), savings),
+                       out);
+  }
+}
+
+MetricLabels MoveLabels(absl::string_view decision, absl::string_view pool,
+                        budget::ConsolidationPolicy policy) {
+  return MetricLabels{
+      {std::string(metrics::kDecisionLabel), std::string(decision)},
+      {std::string(metrics::kNodePoolLabel), std::string(pool)},
+      {std::string(metrics::kPolicyLabel),
+       std::string(ConsolidationPolicyName(policy))}};
+}
+
+absl::string_view DecisionOf(bool approved) {
+  return approved ? metrics::kApproved : metrics::kRejected;
+}
+
+// Karpenter's balancedEvaluator, publishing into a ConsolidationResult.
+class Evaluator {
+ public:
+  Evaluator(const NodePoolTotalsMap& totals, ConsolidationResult& result)
+      : totals_(totals), result_(result) {}
+
+  const NodePoolTotalsMap& totals() const { return totals_; }
+
+  // `ApproveCommand`: scores the move; for a single-candidate move counts
+  // it and, when its NodePool is Balanced, observes the score and
+  // publishes ConsolidationApproved if it passed.
+  BalancedEvaluation Approve(const Command& command) {
+    BalancedEvaluation eval = EvaluateBalancedMove(command, totals_);
+    if (command.candidates.size() != 1) return eval;
+    const Candidate& c = command.candidates.front();
+    const PoolScore* scored = eval.pools.empty() ? nullptr : &eval.pools[0];
+    const bool approved = scored == nullptr || scored->score.Approved();
+    MetricLabels labels = MoveLabels(DecisionOf(approved), c.node_pool_name,
+                                     c.consolidation_policy);
+    result_.metrics.push_back(
+        MetricSample{.kind = MetricSample::Kind::kAdd,
+                     .name = std::string(metrics::kConsolidationMovesTotal),
+                     .labels = labels,
+                     .value = 1});
+    if (scored == nullptr) return eval;
+    result_.metrics.push_back(
+        MetricSample{.kind = MetricSample::Kind::kObserve,
+                     .name = std::string(metrics::kConsolidationScore),
+                     .labels = std::move(labels),
+                     .value = scored->score.Score()});
+    if (approved) {
+      NodeAndClaimEvents(c, events::kConsolidationApproved,
+                         ApprovedMessage(scored->score), result_.events);
+    }
+    return eval;
+  }
+
+  // `EmitMultiNodeEvents`: once per multi-node search.
+  void EmitMultiNode(const Command& command, const BalancedEvaluation& eval,
+                     bool approved) {
+    std::map<std::string, budget::ConsolidationPolicy, std::less<>> pools;
+    for (const Candidate& c : command.candidates) {
+      pools.emplace(c.node_pool_name, c.consolidation_policy);
+    }
+    for (const auto& [pool, policy] : pools) {
+      result_.metrics.push_back(
+          MetricSample{.kind = MetricSample::Kind::kAdd,
+                       .name = std::string(metrics::kConsolidationMovesTotal),
+                       .labels = MoveLabels(DecisionOf(approved), pool, policy),
+                       .value = 1});
+      auto scored =
+          std::find_if(eval.pools.begin(), eval.pools.end(),
+                       [&](const PoolScore& p) { return p.node_pool == pool; });
+      if (scored == eval.pools.end()) continue;
+      const bool pool_approved = scored->score.Approved();
+      result_.metrics.push_back(MetricSample{
+          .kind = MetricSample::Kind::kObserve,
+          .name = std::string(metrics::kConsolidationScore),
+          .labels = MoveLabels(DecisionOf(pool_approved), pool, policy),
+          .value = scored->score.Score()});
+      if (pool_approved) {
+        result_.events.push_back(
+            Event{.kind = "NodePool",
+                  .namespace_name = "",
+                  .name = pool,
+                  .type = EventType::kNormal,
+                  .reason = std::string(events::kConsolidationApproved),
+                  .message = ApprovedMessage(scored->score)});
+      }
+    }
+  }
+
+ private:
+  const NodePoolTotalsMap& totals_;
+  ConsolidationResult& result_;
+};
+
+// Why a Balanced evaluation refused a move: its refusing NodePools' scores.
+std::string RefusedText(const BalancedEvaluation& eval) {
+  std::vector<std::string> parts;
+  for (const PoolScore& p : eval.pools) {
+    if (!p.score.Approved()) parts.push_back(DescribeScore(p));
+  }
+  return absl::StrJoin(parts, "; ");
 }
 
 absl::Status Rejected(absl::string_view reason, absl::string_view detail) {
@@ -430,12 +599,19 @@ ConsolidationAttempt EvaluateConsolidation(
 ConsolidationResult ComputeMultiNodeConsolidation(
     std::vector<Candidate> candidates, BudgetLedger& ledger,
     const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
-    absl::Time now, const ConsolidationOptions& options) {
+    absl::Time now, const ConsolidationOptions& options,
+    const NodePoolTotalsMap* balanced_totals) {
   constexpr Method kMethod = Method::kMultiNodeConsolidation;
   ConsolidationResult result;
+  const NodePoolTotalsMap own_totals =
+      balanced_totals == nullptr ? TotalsOf(candidates) : NodePoolTotalsMap();
+  Evaluator evaluator(
+      balanced_totals == nullptr ? own_totals : *balanced_totals, result);
   std::vector<Candidate> batch;
-  for (Candidate& c :
-       EligibleSorted(std::move(candidates), kMethod, result.verdicts)) {
+  std::vector<Candidate> eligible =
+      EligibleSorted(std::move(candidates), kMethod, result.verdicts);
+  result.eligible = eligible.size();
+  for (Candidate& c : eligible) {
     if (ledger.TryTake(c.node_pool_name)) {
       batch.push_back(std::move(c));
     } else {
@@ -457,7 +633,10 @@ ConsolidationResult ComputeMultiNodeConsolidation(
   // Binary search on the index of the prefix's last candidate, as
   // `firstNConsolidationOption` (its lo = 1: never a single node).
   std::optional<Command> best;
+  BalancedEvaluation best_eval;
   ConsolidationAttempt last_failure;
+  // The last move a Balanced score refused, and its evaluation.
+  std::optional<std::pair<Command, BalancedEvaluation>> last_refused;
   size_t lo = 1;
   size_t hi = limit - 1;
   while (lo <= hi) {
@@ -465,6 +644,9 @@ ConsolidationResult ComputeMultiNodeConsolidation(
     absl::Span<const Candidate> prefix(batch.data(), mid + 1);
     ConsolidationAttempt attempt =
         EvaluateConsolidation(prefix, kMethod, simulator, catalog, options);
+    if (attempt.command.has_value()) {
+      CandidateEvents(*attempt.command, result.events);
+    }
     if (attempt.command.has_value() &&
         attempt.command->decision() == Decision::kReplace) {
       std::optional<Replacement> kept = FilterOutSameInstanceType(
@@ -478,6 +660,17 @@ ConsolidationResult ComputeMultiNodeConsolidation(
       }
     }
     if (attempt.command.has_value()) {
+      BalancedEvaluation eval = evaluator.Approve(*attempt.command);
+      if (eval.approved) {
+        attempt.command->balanced_scores = eval.pools;
+        best_eval = std::move(eval);
+      } else {
+        std::string why = RefusedText(eval);
+        last_refused.emplace(*std::move(attempt.command), std::move(eval));
+        attempt = NoCommand(reasons::kBalancedScoreTooLow, std::move(why));
+      }
+    }
+    if (attempt.command.has_value()) {
       best = std::move(attempt.command);
       lo = mid + 1;
     } else {
@@ -485,6 +678,10 @@ ConsolidationResult ComputeMultiNodeConsolidation(
       hi = mid - 1;
     }
   }
+  if (!best.has_value() && last_refused.has_value()) {
+    evaluator.EmitMultiNode(last_refused->first, last_refused->second, false);
+  }
+  if (best.has_value()) evaluator.EmitMultiNode(*best, best_eval, true);
   if (!best.has_value()) {
     // The search ended on the first two candidates: their reason stands for
     // the batch.
@@ -512,11 +709,18 @@ ConsolidationResult ComputeMultiNodeConsolidation(
 ConsolidationResult ComputeSingleNodeConsolidation(
     std::vector<Candidate> candidates, BudgetLedger& ledger,
     const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
-    absl::Time now, const ConsolidationOptions& options) {
+    absl::Time now, const ConsolidationOptions& options,
+    const NodePoolTotalsMap* balanced_totals) {
   constexpr Method kMethod = Method::kSingleNodeConsolidation;
   ConsolidationResult result;
-  std::vector<Candidate> order = RoundRobinByNodePool(
-      EligibleSorted(std::move(candidates), kMethod, result.verdicts));
+  const NodePoolTotalsMap own_totals =
+      balanced_totals == nullptr ? TotalsOf(candidates) : NodePoolTotalsMap();
+  Evaluator evaluator(
+      balanced_totals == nullptr ? own_totals : *balanced_totals, result);
+  std::vector<Candidate> eligible =
+      EligibleSorted(std::move(candidates), kMethod, result.verdicts);
+  result.eligible = eligible.size();
+  std::vector<Candidate> order = RoundRobinByNodePool(std::move(eligible));
   for (const Candidate& c : order) {
     if (!result.commands.empty()) {
       result.verdicts.push_back(MakeVerdict(
@@ -530,6 +734,13 @@ ConsolidationResult ComputeSingleNodeConsolidation(
       result.verdicts.push_back(BudgetVerdict(c, kMethod, ledger));
       continue;
     }
+    if (!CanPassThreshold(c, evaluator.totals())) {
+      result.verdicts.push_back(MakeVerdict(
+          c, kMethod, reasons::kBalancedScoreTooLow,
+          absl::StrCat("even deleting the node: ",
+                       DescribeScore(DeleteScore(c, evaluator.totals())))));
+      continue;
+    }
     ConsolidationAttempt attempt = EvaluateConsolidation(
         absl::MakeConstSpan(&c, 1), kMethod, simulator, catalog, options);
     if (!attempt.command.has_value()) {
@@ -537,13 +748,36 @@ ConsolidationResult ComputeSingleNodeConsolidation(
           MakeVerdict(c, kMethod, attempt.code, std::move(attempt.message)));
       continue;
     }
+    CandidateEvents(*attempt.command, result.events);
+    BalancedEvaluation eval = evaluator.Approve(*attempt.command);
+    if (!eval.approved) {
+      result.verdicts.push_back(MakeVerdict(
+          c, kMethod, reasons::kBalancedScoreTooLow, RefusedText(eval)));
+      continue;
+    }
     ledger.TryTake(c.node_pool_name);
     Command command = *std::move(attempt.command);
+    command.balanced_scores = std::move(eval.pools);
     command.validate_at = now + options.validation_delay;
     command.explanation = Explain("single-node: ", command, ledger);
     result.commands.push_back(std::move(command));
   }
   return result;
+}
+
+std::vector<Event> ConsolidationRejectedEvents(const Command& command,
+                                               absl::string_view reason) {
+  std::vector<Event> out;
+  const double savings = EstimatedSavings(command);
+  for (const Candidate& c : command.candidates) {
+    NodeAndClaimEvents(
+        c, events::kConsolidationRejected,
+        absl::StrFormat("Consolidation rejected: %s, reason: %s (savings: "
+                        "$%.2f)",
+                        CommandText(command, c), reason, savings),
+        out);
+  }
+  return out;
 }
 
 absl::StatusOr<Command> ValidateConsolidation(

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "disruption/facts_internal.h"
@@ -280,25 +281,43 @@ void CapCommands(int64_t max, std::vector<Command>& commands,
 
 // A consolidation method over the pool's candidates for it; the pods'
 // exclusions become verdicts too.
+// karpenter_voluntary_disruption_eligible_nodes{reason} of one method run.
+void EligibleGauge(Method method, size_t eligible, Plan& plan) {
+  const std::optional<budget::DisruptionReason> reason = BudgetReasonOf(method);
+  if (!reason.has_value()) return;
+  plan.metrics.push_back(MetricSample{
+      .kind = MetricSample::Kind::kSet,
+      .name = std::string(metrics::kVoluntaryDisruptionEligibleNodes),
+      .labels = {{std::string(metrics::kReasonLabel),
+                  absl::AsciiStrToLower(
+                      budget::DisruptionReasonName(*reason))}},
+      .value = static_cast<double>(eligible)});
+}
+
 std::vector<Command> RunConsolidation(Method method, const CandidatePool& pool,
                                       const SchedulingSimulator& simulator,
                                       const ControllerOptions& options,
                                       BudgetLedger& ledger, absl::Time now,
-                                      internal::VerdictSink& sink) {
+                                      internal::VerdictSink& sink, Plan& plan) {
   static const InstanceTypeCatalog kNoCatalog;
   const InstanceTypeCatalog& catalog =
       pool.catalog() != nullptr ? *pool.catalog() : kNoCatalog;
   CandidatePool::Selection selection = pool.For(method);
+  // Karpenter's evaluator totals, over every candidate of the class.
+  const NodePoolTotalsMap totals = pool.BalancedTotals(selection.candidates);
   ConsolidationResult r =
       method == Method::kMultiNodeConsolidation
           ? ComputeMultiNodeConsolidation(std::move(selection.candidates),
                                           ledger, simulator, catalog, now,
-                                          options.consolidation)
+                                          options.consolidation, &totals)
           : ComputeSingleNodeConsolidation(std::move(selection.candidates),
                                            ledger, simulator, catalog, now,
-                                           options.consolidation);
+                                           options.consolidation, &totals);
   for (NodeVerdict& v : selection.excluded) sink.PutBuilt(std::move(v));
   for (NodeVerdict& v : r.verdicts) sink.PutBuilt(std::move(v));
+  EligibleGauge(method, r.eligible, plan);
+  for (Event& e : r.events) plan.events.push_back(std::move(e));
+  for (MetricSample& m : r.metrics) plan.metrics.push_back(std::move(m));
   return std::move(r.commands);
 }
 
@@ -309,21 +328,29 @@ std::vector<Command> RunMethod(
     const SchedulingSimulator& simulator, const ControllerOptions& options,
     const BudgetLedger& base_ledger,
     const std::map<std::string, absl::Time, std::less<>>& backoffs,
-    absl::Time now, internal::VerdictSink& book) {
+    absl::Time now, internal::VerdictSink& book, Plan& plan) {
   BudgetLedger ledger = base_ledger;
   for (const auto& [name, until] : backoffs) ledger.Set(name, 0);
   BackoffSink sink(backoffs, book);
+  size_t eligible = 0;
+  std::vector<Command> out;
   switch (method) {
     case Method::kEmptiness:
-      return internal::RunEmptiness(pool, ledger, now, options.methods, sink);
+      out = internal::RunEmptiness(pool, ledger, now, options.methods, sink,
+                                   &eligible);
+      EligibleGauge(method, eligible, plan);
+      return out;
     case Method::kStaticDrift:
       return internal::RunStaticDrift(pool, ledger, sink);
     case Method::kDrift:
-      return internal::RunDrift(pool, ledger, simulator, options.methods, sink);
+      out = internal::RunDrift(pool, ledger, simulator, options.methods, sink,
+                               &eligible);
+      EligibleGauge(method, eligible, plan);
+      return out;
     case Method::kMultiNodeConsolidation:
     case Method::kSingleNodeConsolidation:
       return RunConsolidation(method, pool, simulator, options, ledger, now,
-                              sink);
+                              sink, plan);
     default:
       return {};
   }
@@ -345,9 +372,10 @@ void RunBudgetedMethods(
          method == Method::kSingleNodeConsolidation)) {
       continue;
     }
-    std::vector<Command> commands = RunMethod(
-        method, pool, simulator, options,
-        BudgetLedger::FromMapping(plan.budgets, *reason), backoffs, now, book);
+    std::vector<Command> commands =
+        RunMethod(method, pool, simulator, options,
+                  BudgetLedger::FromMapping(plan.budgets, *reason), backoffs,
+                  now, book, plan);
     DropTaken(taken, commands);
     if (commands.empty()) continue;
     CapCommands(inputs.max_commands, commands, book);

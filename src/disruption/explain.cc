@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "karpenter/budget/calendar.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/balanced.h"
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
@@ -66,9 +67,7 @@ void FillFacts(const ManagedClaim& claim, const Plan& plan,
   out.reschedulable_pods = static_cast<int64_t>(c.reschedulable_pods.size());
   out.empty = c.IsEmpty();
   out.consolidation_policy =
-      c.consolidation_policy == budget::ConsolidationPolicy::kWhenEmpty
-          ? "WhenEmpty"
-          : "WhenEmptyOrUnderutilized";
+      std::string(ConsolidationPolicyName(c.consolidation_policy));
   out.consolidation_disabled = c.consolidation_disabled;
   out.consolidatable_at = c.consolidatable_at;
   out.expires_at = c.expires_at;

@@ -61,6 +61,11 @@ struct NodePodFacts {
   // docs/semantics.md §2.11 sums over the node's pods.
   double eviction_cost = 0;
   double reschedule_cost = 1;
+  // Karpenter's StateNode.DisruptionCost (statenode.go `updateForPod`), the
+  // Balanced score's cost of a node that is not a candidate: 1 plus the
+  // positive eviction costs of its pods that are neither terminal nor owned
+  // by a DaemonSet (mirror and terminating pods count).
+  double state_cost = 1;
   // Rule 10: the first active pod a PDB blocks (kNoIndex if none), and the
   // verdict code and message it gives.
   uint32_t pdb_block_pod = kNoIndex;
@@ -121,9 +126,11 @@ class SharedTable {
 // (snapshot.h): computed once per shape id.
 struct ShapeWalk {
   bool known = false;
-  double cost = 0;      // EvictionCost.
-  bool active = false;  // Neither terminating nor terminal.
-  bool mirror = false;  // Owned by its Node.
+  double cost = 0;        // EvictionCost.
+  bool active = false;    // Neither terminating nor terminal.
+  bool mirror = false;    // Owned by its Node.
+  bool terminal = false;  // Succeeded or Failed.
+  bool daemon = false;    // Owned by a DaemonSet.
   bool reschedulable = false;
   // A duration-based do-not-disrupt only lapses as time passes, so one
   // inactive at the infinite past is never active. At the infinite past a

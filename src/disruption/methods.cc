@@ -250,7 +250,7 @@ std::vector<Command> RunExpiration(const CandidatePool& pool,
 std::vector<Command> RunEmptiness(const CandidatePool& pool,
                                   BudgetLedger& ledger, absl::Time now,
                                   const MethodOptions& options,
-                                  VerdictSink& sink) {
+                                  VerdictSink& sink, size_t* eligible_count) {
   const Method m = Method::kEmptiness;
   CandidatePool::View view = pool.ViewFor(m);
   for (NodeVerdict& v : view.excluded) sink.PutBuilt(std::move(v));
@@ -263,6 +263,7 @@ std::vector<Command> RunEmptiness(const CandidatePool& pool,
       Emit(sink, *c, m, code, [&] { return EmptinessMessage(*c, pool, code); });
     }
   }
+  if (eligible_count != nullptr) *eligible_count = eligible.size();
   SortForConsolidation(eligible);
   std::vector<Candidate> taken;
   for (Candidate& c : eligible) {
@@ -375,7 +376,8 @@ std::vector<Command> RunStaticDrift(const CandidatePool& pool,
 
 std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
                               const SchedulingSimulator& simulator,
-                              const MethodOptions& options, VerdictSink& sink) {
+                              const MethodOptions& options, VerdictSink& sink,
+                              size_t* eligible_count) {
   const Method m = Method::kDrift;
   CandidatePool::View view = pool.ViewFor(m);
   for (NodeVerdict& v : view.excluded) sink.PutBuilt(std::move(v));
@@ -394,6 +396,7 @@ std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
       eligible.push_back(*c);
     }
   }
+  if (eligible_count != nullptr) *eligible_count = eligible.size();
   SortForDrift(eligible);
   std::string chosen;
   std::vector<Command> out;

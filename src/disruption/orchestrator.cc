@@ -63,19 +63,6 @@ std::string MetricReason(Method method) {
   return "";
 }
 
-std::string ConsolidationType(Method method) {
-  switch (method) {
-    case Method::kEmptiness:
-      return "empty";
-    case Method::kMultiNodeConsolidation:
-      return "multi";
-    case Method::kSingleNodeConsolidation:
-      return "single";
-    default:
-      return "";
-  }
-}
-
 std::string DecisionLabel(const Command& command) {
   return command.replacements.empty() ? "delete" : "replace";
 }
@@ -84,7 +71,7 @@ MetricLabels DecisionLabels(const Command& command) {
   return {{std::string(metrics::kDecisionLabel), DecisionLabel(command)},
           {std::string(metrics::kReasonLabel), MetricReason(command.method)},
           {std::string(metrics::kConsolidationTypeLabel),
-           ConsolidationType(command.method)}};
+           std::string(ConsolidationTypeName(command.method))}};
 }
 
 // "Drift [n1, n2]" for log lines.

@@ -52,6 +52,18 @@ void FillCommand(const Command& command, v1::PlanCommand& out) {
     out.set_validate_at(FormatPlanTime(*command.validate_at));
   }
   out.set_explanation(command.explanation);
+  for (const PoolScore& score : command.balanced_scores) {
+    v1::PlanBalancedScore* b = out.add_balanced_scores();
+    b->set_node_pool(score.node_pool);
+    b->set_savings(score.savings);
+    b->set_disruption(score.disruption);
+    b->set_total_cost(score.totals.total_cost);
+    b->set_total_disruption_cost(score.totals.total_disruption_cost);
+    b->set_score(score.score.Score());
+    b->set_threshold(score.score.Threshold());
+    b->set_k(score.score.k);
+    b->set_approved(score.score.Approved());
+  }
 }
 
 void FillBudgets(const budget::BudgetMapping& mapping, v1::Plan& out) {

@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "common/status_macros.h"
+#include "karpenter/disruption/consolidation.h"
 #include "karpenter/drift/verdict.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
@@ -50,7 +54,51 @@ int64_t ManagedNodes(const snapshot::Snapshot& snap) {
   return n;
 }
 
+// "churn", "budget", "scheduling" or "unknown": the prefix of
+// Controller::Validate's FailedPrecondition (Karpenter's
+// `getValidationFailureReason`).
+absl::string_view ValidationFailureReason(const absl::Status& status) {
+  if (!absl::IsFailedPrecondition(status)) return "unknown";
+  const absl::string_view message = status.message();
+  for (absl::string_view reason : {"churn", "budget", "scheduling"}) {
+    if (absl::StartsWith(message, absl::StrCat(reason, ":"))) return reason;
+  }
+  return "unknown";
+}
+
 }  // namespace
+
+void Runner::RecordValidation(const Command& command,
+                              const absl::StatusOr<Command>& valid) {
+  const bool consolidation =
+      command.method == Method::kMultiNodeConsolidation ||
+      command.method == Method::kSingleNodeConsolidation;
+  if (command.method != Method::kEmptiness && !consolidation) return;
+  const absl::string_view reason =
+      valid.ok() ? absl::string_view()
+                 : ValidationFailureReason(valid.status());
+  // validation.go: emptiness counts each candidate that dropped out;
+  // consolidation counts the whole command when a candidate changed
+  // (churn) or its budget is gone, not when the simulation disagrees.
+  double failed = 0;
+  if (command.method == Method::kEmptiness) {
+    failed = static_cast<double>(command.candidates.size() -
+                                 (valid.ok() ? valid->candidates.size() : 0));
+  } else if (reason == "churn" || reason == "budget") {
+    failed = static_cast<double>(command.candidates.size());
+  }
+  if (failed > 0) {
+    metrics_.Add(metrics::kVoluntaryDisruptionFailedValidationsTotal,
+                 {{std::string(metrics::kConsolidationTypeLabel),
+                   std::string(ConsolidationTypeName(command.method))}},
+                 failed);
+  }
+  if (consolidation && !valid.ok()) {
+    for (const Event& e : ConsolidationRejectedEvents(command, reason)) {
+      recorder_.Record(e);
+    }
+  }
+}
 
 absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(
     ClusterView& view, CloudProvider& cloud, EventRecorder& recorder,
@@ -59,15 +107,18 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(
       std::unique_ptr<Orchestrator> orchestrator,
       Orchestrator::Create(view, cloud, recorder, metrics, clock,
                            options.orchestrator));
-  return std::unique_ptr<Runner>(new Runner(
-      view, cloud, clock, std::move(options), std::move(orchestrator)));
+  return std::unique_ptr<Runner>(new Runner(view, cloud, recorder, metrics,
+                                            clock, std::move(options),
+                                            std::move(orchestrator)));
 }
 
-Runner::Runner(ClusterView& view, CloudProvider& cloud, Clock& clock,
-               RunnerOptions options,
+Runner::Runner(ClusterView& view, CloudProvider& cloud, EventRecorder& recorder,
+               Metrics& metrics, Clock& clock, RunnerOptions options,
                std::unique_ptr<Orchestrator> orchestrator)
     : view_(view),
       cloud_(cloud),
+      recorder_(recorder),
+      metrics_(metrics),
       clock_(clock),
       options_(options),
       controller_(options.controller),
@@ -125,6 +176,7 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
   }
   for (const Command& c : due) {
     absl::StatusOr<Command> valid = controller_.Validate(c, facts, inputs, now);
+    RecordValidation(c, valid);
     if (!valid.ok()) {
       report.rejected.push_back(
           absl::StrCat(MethodName(c.method), ": ", valid.status().message()));
@@ -149,6 +201,8 @@ absl::StatusOr<RunReport> Runner::RunOnce() {
   inputs.max_commands = slots;
   KARPENTER_ASSIGN_OR_RETURN(report.plan,
                              controller_.Decide(facts, inputs, now));
+  for (const Event& e : report.plan.events) recorder_.Record(e);
+  for (const MetricSample& m : report.plan.metrics) Record(m, metrics_);
   ApplyDriftUpdates(view_, report.plan, report.errors);
   int64_t budgeted_started = 0;
   for (const Command& c : report.plan.commands) {

@@ -288,8 +288,10 @@ const ShapeWalk& WalkOf(const snapshot::Snapshot& snap, snapshot::PodIndex p,
   const bool terminating = drain::IsTerminating(pod);
   w.active = !terminating && !drain::IsTerminal(pod);
   w.mirror = drain::IsOwnedByNode(pod);
+  w.terminal = drain::IsTerminal(pod);
+  w.daemon = drain::IsOwnedByDaemonSet(pod);
   w.reschedulable = (w.active || (terminating && IsOwnedByStatefulSet(pod))) &&
-                    !drain::IsOwnedByDaemonSet(pod) && !w.mirror;
+                    !w.daemon && !w.mirror;
   w.do_not_disrupt =
       w.active && !pod.metadata().annotations().empty() &&
       drain::EvaluateDoNotDisrupt(pod, absl::InfinitePast()).active();
@@ -314,9 +316,11 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
   NodePodFacts& f = out.node_pods[n];
   double total = 0;
   double reschedule = 1.0;
+  double state = 1.0;
   for (snapshot::PodIndex p : snap.PodsOnNode(n)) {
     const ShapeWalk& w = WalkOf(snap, p, shapes, from, same);
     total += w.cost;
+    if (!w.terminal && !w.daemon && w.cost > 0) state += w.cost;
     if (w.reschedulable) {
       out.reschedulable.push_back(p);
       reschedule += std::max(0.0, w.cost);
@@ -339,6 +343,7 @@ void WalkPods(const snapshot::Snapshot& snap, const budget::PdbIndex& pdbs,
   }
   f.eviction_cost = total;
   f.reschedule_cost = reschedule;
+  f.state_cost = state;
   out.reschedulable_offsets.push_back(out.reschedulable.size());
   out.do_not_disrupt_offsets.push_back(out.do_not_disrupt.size());
 }

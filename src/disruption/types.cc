@@ -61,6 +61,19 @@ std::optional<budget::DisruptionReason> BudgetReasonOf(Method method) {
   return std::nullopt;
 }
 
+absl::string_view ConsolidationTypeName(Method method) {
+  switch (method) {
+    case Method::kEmptiness:
+      return "empty";
+    case Method::kMultiNodeConsolidation:
+      return "multi";
+    case Method::kSingleNodeConsolidation:
+      return "single";
+    default:
+      return "";
+  }
+}
+
 absl::string_view DecisionName(Decision decision) {
   switch (decision) {
     case Decision::kNoOp:

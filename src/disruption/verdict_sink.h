@@ -86,15 +86,19 @@ std::string MissingNodePoolMessage(absl::string_view node_pool,
                                    const MethodOptions& options);
 std::vector<Command> RunExpiration(const CandidatePool& pool,
                                    VerdictSink& sink);
+// `eligible`, when given, receives the number of candidates the method's
+// own filter kept (karpenter_voluntary_disruption_eligible_nodes).
 std::vector<Command> RunEmptiness(const CandidatePool& pool,
                                   BudgetLedger& ledger, absl::Time now,
                                   const MethodOptions& options,
-                                  VerdictSink& sink);
+                                  VerdictSink& sink,
+                                  size_t* eligible = nullptr);
 std::vector<Command> RunStaticDrift(const CandidatePool& pool,
                                     BudgetLedger& ledger, VerdictSink& sink);
 std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
                               const SchedulingSimulator& simulator,
-                              const MethodOptions& options, VerdictSink& sink);
+                              const MethodOptions& options, VerdictSink& sink,
+                              size_t* eligible = nullptr);
 
 }  // namespace karpenter::disruption::internal
 

@@ -43,8 +43,8 @@
 // copies; nothing is recomputed per method.
 //
 // Thread-safety: a built CandidatePool is immutable; its const methods may
-// be called concurrently. It keeps pointers to the context's snapshot and
-// catalogue, which must outlive it.
+// be called concurrently. It keeps pointers to the context's snapshot,
+// facts and catalogue, which must outlive it.
 #ifndef KARPENTER_DISRUPTION_CANDIDATES_H_
 #define KARPENTER_DISRUPTION_CANDIDATES_H_
 
@@ -61,6 +61,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/balanced.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/snapshot/snapshot.h"
@@ -159,6 +160,21 @@ class CandidatePool {
   // disabled (its budgets fail closed too, budget/allowed.h).
   absl::string_view NodePoolSpecError(snapshot::NodePoolIndex pool) const;
 
+  // The denominators of Balanced scores (balanced.h) for the NodePools of
+  // `all_candidates`, the candidates of one method run before its own
+  // filter (Karpenter's `computeNodePoolTotals`): total cost is the sum of
+  // the offering prices (from the catalogue) of the NodeClaims labelled
+  // with the NodePool that carry all four of karpenter.sh/nodepool,
+  // node.kubernetes.io/instance-type, topology.kubernetes.io/zone and
+  // karpenter.sh/capacity-type (Karpenter's ClusterCost), else, when that
+  // is 0, the candidates' prices; total disruption sums over the Nodes
+  // labelled with it (and NodeClaims without a Node, at 1 each) the
+  // candidate's `reschedule_disruption_cost` or, for the others,
+  // Karpenter's StateNode.DisruptionCost. Empty when no candidate's
+  // NodePool is Balanced: nothing else is scored. O(nodes + NodeClaims).
+  NodePoolTotalsMap BalancedTotals(
+      absl::Span<const Candidate> all_candidates) const;
+
   // The context the pool was built from.
   const snapshot::Snapshot& snapshot() const { return *snapshot_; }
   const InstanceTypeCatalog* catalog() const { return catalog_; }
@@ -177,6 +193,9 @@ class CandidatePool {
   std::unique_ptr<budget::PdbIndex> owned_pdbs_;
   // Computed when the context gave no SnapshotFacts.
   std::unique_ptr<internal::CandidateFacts> owned_facts_;
+  // owned_facts_, or the context's SnapshotFacts' (which must outlive the
+  // pool).
+  const internal::CandidateFacts* facts_ = nullptr;
   // Nodes that passed rules 1-9, in node-name order.
   std::vector<Entry> entries_;
   std::vector<NodeVerdict> exclusions_;

@@ -24,8 +24,9 @@
 //   - minValues is not re-checked when instance types are filtered by price
 //     (Karpenter's `RemoveInstanceTypeOptionsByPriceAndMinValues`); spot-to-
 //     spot truncates to `min_spot_to_spot_options` types.
-//   - The Balanced policy is treated as WhenEmptyOrUnderutilized (its
-//     scoring gate is not ported).
+//   - Balanced candidates' ties in the consolidation order are broken
+//     deterministically (SortForConsolidation); Karpenter's sort.Slice
+//     leaves them unspecified.
 //
 // Thread-safety: the functions are pure apart from the caller's
 // BudgetLedger, which they mutate; the simulator is only read.
@@ -40,7 +41,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "karpenter/disruption/balanced.h"
 #include "karpenter/disruption/types.h"
+#include "karpenter/event_recorder.h"
+#include "karpenter/metrics.h"
 
 namespace karpenter::disruption {
 
@@ -68,6 +72,25 @@ struct ConsolidationResult {
   // ineligible ones in input order, then the others in the order the method
   // considered them (consolidation order; round-robin for single-node).
   std::vector<NodeVerdict> verdicts = {};
+  // What Karpenter publishes while the method runs, in order, for the
+  // executor to hand to its EventRecorder and Metrics:
+  //   - ConsolidationCandidate (Node and NodeClaim) for every replace move
+  //     computed, single-node or in each step of the multi-node search;
+  //   - single-node, per move scored: karpenter_consolidation_moves_total
+  //     (any policy; "rejected" only for a Balanced score below the
+  //     threshold) and, for Balanced, karpenter_consolidation_score and
+  //     ConsolidationApproved (Node and NodeClaim) when approved;
+  //   - multi-node, once per search (the command found, else the last move
+  //     a Balanced score refused): per NodePool of the move, the moves
+  //     counter with the move's decision and, for Balanced NodePools, the
+  //     score with the NodePool's own decision and ConsolidationApproved on
+  //     the NodePool when it approved.
+  // Karpenter publishes no event for a refused score (only the metrics).
+  std::vector<Event> events = {};
+  std::vector<MetricSample> metrics = {};
+  // Candidates ConsolidationIneligibility kept (Karpenter's eligible
+  // nodes of the method).
+  size_t eligible = 0;
 };
 
 // Karpenter's consolidation `ShouldDisrupt` (§2.7), checked in its order:
@@ -121,22 +144,40 @@ ConsolidationAttempt EvaluateConsolidation(
 // binary-searches the longest prefix of at most `max_multi_candidates`
 // nodes that can be deleted together or replaced by one cheaper NodeClaim
 // whose types are all cheaper than the cheapest candidate of the same type
-// (`filterOutSameInstanceType`). Returns the last valid command with
-// `validate_at = now + validation_delay`, or none.
+// (`filterOutSameInstanceType`) and, when some are Balanced, whose score
+// (EvaluateBalancedMove against `balanced_totals`) every Balanced NodePool
+// approves. Returns the last valid command with `validate_at = now +
+// validation_delay` and its `balanced_scores`, or none.
+// `balanced_totals`: the NodePools' totals (CandidatePool::BalancedTotals
+// over every candidate of the method's class); null: totals over
+// `candidates` alone (their prices and reschedule costs).
 ConsolidationResult ComputeMultiNodeConsolidation(
     std::vector<Candidate> candidates, BudgetLedger& ledger,
     const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
-    absl::Time now, const ConsolidationOptions& options = {});
+    absl::Time now, const ConsolidationOptions& options = {},
+    const NodePoolTotalsMap* balanced_totals = nullptr);
 
 // Single-node consolidation (§2.7). Filters and sorts as multi-node, then
 // interleaves the candidates round-robin by NodePool (NodePools in name
 // order) and returns the first candidate whose NodePool has budget left in
-// `ledger` and that EvaluateConsolidation can delete or replace. One unit is
-// taken from `ledger` for the commanded candidate only.
+// `ledger`, whose deletion alone could pass a Balanced score
+// (CanPassThreshold), that EvaluateConsolidation can delete or replace,
+// and whose move a Balanced NodePool approves. One unit is taken from
+// `ledger` for the commanded candidate only. `balanced_totals` as for
+// ComputeMultiNodeConsolidation.
 ConsolidationResult ComputeSingleNodeConsolidation(
     std::vector<Candidate> candidates, BudgetLedger& ledger,
     const SchedulingSimulator& simulator, const InstanceTypeCatalog& catalog,
-    absl::Time now, const ConsolidationOptions& options = {});
+    absl::Time now, const ConsolidationOptions& options = {},
+    const NodePoolTotalsMap* balanced_totals = nullptr);
+
+// Karpenter's ConsolidationRejected events for a consolidation `command`
+// whose re-validation failed for `reason` ("churn", "budget", "scheduling"
+// or "unknown"; Controller::Validate's message prefix): on each
+// candidate's Node and NodeClaim, `Consolidation rejected: <command>,
+// reason: <reason> (savings: $0.12)`.
+std::vector<Event> ConsolidationRejectedEvents(const Command& command,
+                                               absl::string_view reason);
 
 // Re-checks a consolidation `command` after its delay (§2.14) against a
 // fresh view: `fresh_candidates` (rebuilt by the caller; filtered here with

@@ -142,6 +142,14 @@ struct Plan {
   std::vector<std::string> cleanup = {};
   // The budgets the pass used.
   budget::BudgetMapping budgets = {};
+  // What Karpenter publishes while the budgeted methods run, in order, for
+  // the executor (disruption::Runner) to record: per method that ran, the
+  // gauge karpenter_voluntary_disruption_eligible_nodes{reason} (Emptiness
+  // `empty`, Drift `drifted`, both consolidation methods `underutilized`),
+  // and the consolidation methods' events and metrics
+  // (ConsolidationResult::events, ::metrics).
+  std::vector<Event> events = {};
+  std::vector<MetricSample> metrics = {};
   // When a new pass may decide differently without any cluster change: the
   // earliest of the next expiration, a NodeClaim becoming consolidatable,
   // a pending validation, and now + poll_interval when nothing acted (now

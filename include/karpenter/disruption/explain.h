@@ -100,7 +100,8 @@ struct NodeExplanation {
   int64_t pods = 0;
   int64_t reschedulable_pods = 0;
   bool empty = false;
-  // "WhenEmpty" or "WhenEmptyOrUnderutilized"; consolidateAfter Never.
+  // "WhenEmpty", "WhenEmptyOrUnderutilized" or "Balanced"; consolidateAfter
+  // Never.
   std::string consolidation_policy = "";
   bool consolidation_disabled = false;
   // When consolidateAfter elapses (nullopt: not initialised or disabled).

@@ -6,6 +6,10 @@
 // queue, plans a pass with disruption::Controller and applies the plan:
 // Drifted conditions, leftover-taint cleanup, re-validation of commands
 // whose 15 s wait is over, and new commands handed to the Orchestrator.
+// It records what Karpenter publishes during the pass (Plan::events and
+// Plan::metrics) and, for a command that fails its re-validation,
+// karpenter_voluntary_disruption_failed_validations_total and the
+// ConsolidationRejected events.
 //
 // It is Karpenter's disruption controller Reconcile (pkg/controllers/
 // disruption/controller.go, docs/semantics.md §2.1) plus the drift
@@ -79,11 +83,18 @@ class Runner {
   const Orchestrator& orchestrator() const { return *orchestrator_; }
 
  private:
-  Runner(ClusterView& view, CloudProvider& cloud, Clock& clock,
-         RunnerOptions options, std::unique_ptr<Orchestrator> orchestrator);
+  Runner(ClusterView& view, CloudProvider& cloud, EventRecorder& recorder,
+         Metrics& metrics, Clock& clock, RunnerOptions options,
+         std::unique_ptr<Orchestrator> orchestrator);
+  // After re-validating `command`: failed-validation metric and, for
+  // consolidation, ConsolidationRejected events.
+  void RecordValidation(const Command& command,
+                        const absl::StatusOr<Command>& valid);
 
   ClusterView& view_;
   CloudProvider& cloud_;
+  EventRecorder& recorder_;
+  Metrics& metrics_;
   Clock& clock_;
   RunnerOptions options_;
   Controller controller_;

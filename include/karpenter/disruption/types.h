@@ -31,6 +31,7 @@
 #include "karpenter/budget/allowed.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/cloud_provider.h"
+#include "karpenter/disruption/balanced.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/karpenter.pb.h"
 
@@ -60,6 +61,10 @@ inline constexpr Method kAllMethods[] = {Method::kNodePoolDeleted,
 // "NodePoolDeleted", "Expiration", "Emptiness", "StaticDrift", "Drift",
 // "MultiNodeConsolidation", "SingleNodeConsolidation".
 absl::string_view MethodName(Method method);
+
+// The `consolidation_type` label of Karpenter's disruption metrics: "empty"
+// (Emptiness), "single", "multi", or "" for the other methods.
+absl::string_view ConsolidationTypeName(Method method);
 
 // How a method treats pods that block eviction (§2.1): graceful methods are
 // stopped by them; eventual ones (drift) ignore them when the NodeClaim has
@@ -113,6 +118,9 @@ inline constexpr absl::string_view kNoCheaperReplacement =
     "NoCheaperReplacement";
 inline constexpr absl::string_view kMultipleReplacements =
     "MultipleReplacements";
+// consolidationPolicy Balanced: the move's savings are too small for its
+// disruption (balanced.h).
+inline constexpr absl::string_view kBalancedScoreTooLow = "BalancedScoreTooLow";
 // Nothing to do, or another node was chosen this pass.
 inline constexpr absl::string_view kNoDisruptionNeeded = "NoDisruptionNeeded";
 inline constexpr absl::string_view kNotSelected = "NotSelected";
@@ -256,6 +264,9 @@ struct Command {
   // Why this command, e.g. `empty; budget Empty 2 of 3 left` or
   // `replace 3 nodes (price 1.20) with c5.large (0.34)`.
   std::string explanation = "";
+  // Consolidation of Balanced NodePools: the score of each (balanced.h),
+  // in NodePool name order; empty for other policies and methods.
+  std::vector<PoolScore> balanced_scores = {};
 
   Decision decision() const {
     if (candidates.empty()) return Decision::kNoOp;
