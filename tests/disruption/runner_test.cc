@@ -280,6 +280,62 @@ TEST_CASE("runner: a waiting emptiness command is rejected when a pod lands",
   REQUIRE(due.rejected.size() == 1);
   CHECK_THAT(due.rejected[0], Catch::StartsWith("Emptiness: "));
   CHECK(w.runner->orchestrator().size() == 0);
+  // validation.go counts the candidate that dropped out.
+  CHECK(w.metrics.Value(metrics::kVoluntaryDisruptionFailedValidationsTotal,
+                        {{"consolidation_type", "empty"}}) == 1);
+}
+
+TEST_CASE(
+    "runner: a consolidation that fails validation is published as "
+    "Karpenter publishes it",
+    "[runner][balanced]") {
+  World w({.consolidate_after = "0s"},
+          {{.name = "old-a", .pods = 1}, {.name = "old-b", .pods = 1}});
+  const RunReport first = w.RunOnce();
+  REQUIRE(first.plan.commands.size() == 1);
+  const Command& cmd = first.plan.commands[0];
+  REQUIRE(cmd.method == Method::kSingleNodeConsolidation);
+  REQUIRE(cmd.candidates.size() == 1);
+  const std::string node = cmd.candidates[0].node_name;
+  // The pass's metrics: both consolidation methods found 2 eligible nodes,
+  // and the single-node move was counted (not scored: not Balanced).
+  CHECK(w.metrics.Value(metrics::kVoluntaryDisruptionEligibleNodes,
+                        {{"reason", "underutilized"}}) == 2);
+  CHECK(w.metrics.Value(metrics::kConsolidationMovesTotal,
+                        {{"decision", "approved"},
+                         {"nodepool", "default"},
+                         {"policy", "WhenEmptyOrUnderutilized"}}) == 1);
+  CHECK(w.metrics
+            .Observations(metrics::kConsolidationScore,
+                          {{"decision", "approved"},
+                           {"nodepool", "default"},
+                           {"policy", "WhenEmptyOrUnderutilized"}})
+            .empty());
+
+  // The node turns do-not-disrupt before the command is validated.
+  REQUIRE(w.cluster
+              ->SetAnnotation(ObjectKind::kNode, node,
+                              "karpenter.sh/do-not-disrupt", "true")
+              .ok());
+  w.events.Clear();
+  REQUIRE(w.clock.Advance(absl::Seconds(15)).ok());
+  const RunReport due = w.RunOnce();
+  CHECK(due.started == 0);
+  REQUIRE(due.rejected.size() == 1);
+  CHECK(w.metrics.Value(metrics::kVoluntaryDisruptionFailedValidationsTotal,
+                        {{"consolidation_type", "single"}}) == 1);
+  std::vector<std::string> rejected;
+  for (const Event& e : w.events.events()) {
+    if (e.reason == events::kConsolidationRejected) {
+      rejected.push_back(absl::StrCat(e.kind, "/", e.name, ": ", e.message));
+    }
+  }
+  const std::string text =
+      absl::StrCat("Consolidation rejected: delete: [", node,
+                   "], reason: churn (savings: $0.10)");
+  CHECK(rejected ==
+        std::vector<std::string>{absl::StrCat("Node/", node, ": ", text),
+                                 absl::StrCat("NodeClaim/", node, ": ", text)});
 }
 
 TEST_CASE("runner: the Drifted condition is written through the ClusterView",
