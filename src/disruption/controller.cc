@@ -599,7 +599,11 @@ absl::Status Controller::Prepare(const SnapshotFacts& facts,
   ctx.nominated = inputs.nominated;
   ctx.drift_marks = EvaluateDriftMarks(facts, inputs, now, plan);
   KARPENTER_ASSIGN_OR_RETURN(prepared.pool, CandidatePool::Build(ctx));
-  prepared.simulator.emplace(facts, inputs.catalog, options_.simulator);
+  // The simulation evaluates do-not-disrupt durations and the
+  // consolidateAfter of the nodes pods may move to at the pass time.
+  SimulatorOptions simulator_options = options_.simulator;
+  simulator_options.now = now;
+  prepared.simulator.emplace(facts, inputs.catalog, simulator_options);
   prepared.backoffs = ActiveBackoffs(inputs, now);
   if (options_.count_replacement_pairs_once) {
     KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(

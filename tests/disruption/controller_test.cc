@@ -470,6 +470,25 @@ TEST_CASE("controller: Validate re-checks an emptiness command",
   }
 }
 
+TEST_CASE(
+    "controller: consolidation judges the destination's consolidateAfter "
+    "at the pass time",
+    "[controller]") {
+  // Both nodes were initialised an hour before kT0, so at kT0 both are past
+  // a 5-minute consolidateAfter: one node's pod may move to the other.
+  World w;
+  w.Pool(PoolOpts{.consolidate_after = "5m"})
+      .BusyNode({.name = "a-busy"})
+      .BusyNode({.name = "b-busy"});
+  const Plan plan = w.Decide();
+  REQUIRE(plan.commands.size() == 1);
+  CHECK(plan.commands[0].decision() == Decision::kDelete);
+  // Half a minute after the initialisation both are still quiet: nothing
+  // may receive the pods, and the candidates are not consolidatable yet.
+  const Plan early = w.Decide({}, kT0 - absl::Hours(1) + absl::Seconds(30));
+  CHECK(early.commands.empty());
+}
+
 TEST_CASE("controller: disable_consolidation skips both consolidation methods",
           "[controller]") {
   World w;

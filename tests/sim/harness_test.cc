@@ -140,7 +140,7 @@ TEST_CASE("sim: every planted bug is caught by its invariant", "[sim][slow]") {
       {PlantedBug::kFinalizerBeforeInstanceGone, 3, "finalizer"},
       {PlantedBug::kEvictDoNotDisrupt, 5, "do-not-disrupt"},
       {PlantedBug::kEvictDoNotDisrupt, 12, "do-not-disrupt"},
-      {PlantedBug::kSkipInFlightBudgetCount, 1, "budget"},
+      {PlantedBug::kSkipInFlightBudgetCount, 2, "budget"},
       {PlantedBug::kSkipInFlightBudgetCount, 8, "budget"},
   };
   for (const PlantCase& c : cases) {

@@ -88,6 +88,7 @@ struct PassInputs {
 struct ControllerOptions {
   MethodOptions methods;
   ConsolidationOptions consolidation;
+  // Its `now` is ignored: a pass simulates at the pass time.
   SimulatorOptions simulator;
   budget::BudgetOptions budgets;
   // Skip both consolidation methods (e.g. a drift-only rollout).
