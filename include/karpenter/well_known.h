@@ -243,6 +243,12 @@ inline constexpr absl::string_view kConditionTypeReady = "Ready";
 inline constexpr absl::string_view kConditionTypePodScheduled = "PodScheduled";
 inline constexpr absl::string_view kConditionTypeDisruptionTarget =
     "DisruptionTarget";
+// Pod condition of an in-place resize the kubelet has not actuated
+// (`PodResizePending`), and its reason when the node can never admit it
+// (`PodReasonInfeasible`).
+inline constexpr absl::string_view kConditionTypePodResizePending =
+    "PodResizePending";
+inline constexpr absl::string_view kReasonInfeasible = "Infeasible";
 // Condition statuses (`ConditionTrue`, `ConditionFalse`, `ConditionUnknown`).
 inline constexpr absl::string_view kConditionTrue = "True";
 inline constexpr absl::string_view kConditionFalse = "False";

@@ -7,10 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "karpenter/conditions.h"
 #include "karpenter/quantity.h"
+#include "karpenter/well_known.h"
 #include "primitives/go_compat.h"
 
 namespace karpenter::scheduling {
@@ -21,6 +24,11 @@ using FieldFn = absl::FunctionRef<std::string()>;
 using StringMap = pb::Map<std::string, std::string>;
 
 constexpr size_t kMaxCachedQuantities = 4096;
+// Up to this many status entries are searched linearly; more are indexed.
+constexpr int kMaxLinearStatuses = 16;
+
+constexpr absl::string_view kContainerStatuses = "containerStatuses";
+constexpr absl::string_view kInitContainerStatuses = "initContainerStatuses";
 
 int64_t* Slot(PodRequestList& list, absl::string_view key) {
   for (auto& [k, v] : list) {
@@ -70,13 +78,18 @@ class Aggregator {
  public:
   Aggregator(const v1::Pod& pod,
              absl::flat_hash_map<std::string, int64_t>* cache, bool sorted)
-      : spec_(pod.spec()), cache_(cache), sorted_(sorted) {}
+      : spec_(pod.spec()),
+        status_(pod.status()),
+        cache_(cache),
+        sorted_(sorted),
+        infeasible_(IsPodResizeInfeasible(pod.status())) {}
 
   absl::Status Run(PodRequestList& sum) {
     sum.clear();
     PodRequestList one;
     for (int i = 0; i < spec_.containers_size(); ++i) {
-      if (absl::Status s = Container(spec_.containers(i), "containers", i, one);
+      if (absl::Status s = Container(spec_.containers(i), "containers", i,
+                                     /*use_status=*/true, one);
           !s.ok()) {
         return s;
       }
@@ -90,7 +103,9 @@ class Aggregator {
     PodRequestList combined;
     for (int i = 0; i < spec_.init_containers_size(); ++i) {
       const v1::Container& c = spec_.init_containers(i);
-      if (absl::Status s = Container(c, "initContainers", i, one); !s.ok()) {
+      // Only sidecars read their status (a plain init container has run).
+      if (absl::Status s = Container(c, "initContainers", i, IsSidecar(c), one);
+          !s.ok()) {
         return s;
       }
       if (IsSidecar(c)) {
@@ -161,10 +176,92 @@ class Aggregator {
     return absl::OkStatus();
   }
 
-  // One container's requests; a resource with a limit but no request
-  // requests its limit (SetDefaults_Pod).
+  // A status entry: the entry and where it is, for error paths.
+  struct StatusRef {
+    const v1::ContainerStatus* status = nullptr;
+    absl::string_view list;
+    int index = 0;
+  };
+
+  // The status entry of the container named `name`, as helpers.go's map
+  // from name to status finds it: the last of initContainerStatuses with
+  // the name, else the last of containerStatuses. status == nullptr if
+  // none.
+  StatusRef FindStatus(absl::string_view name) {
+    const auto& init = status_.init_container_statuses();
+    const auto& regular = status_.container_statuses();
+    if (init.size() + regular.size() <= kMaxLinearStatuses) {
+      for (int j = init.size() - 1; j >= 0; --j) {
+        if (init[j].name() == name) {
+          return {&init[j], kInitContainerStatuses, j};
+        }
+      }
+      for (int j = regular.size() - 1; j >= 0; --j) {
+        if (regular[j].name() == name) {
+          return {&regular[j], kContainerStatuses, j};
+        }
+      }
+      return {};
+    }
+    if (by_name_.empty()) {
+      // Later entries overwrite earlier ones, init statuses the others.
+      for (int j = 0; j < regular.size(); ++j) {
+        by_name_[regular[j].name()] = {&regular[j], kContainerStatuses, j};
+      }
+      for (int j = 0; j < init.size(); ++j) {
+        by_name_[init[j].name()] = {&init[j], kInitContainerStatuses, j};
+      }
+    }
+    const auto it = by_name_.find(name);
+    return it == by_name_.end() ? StatusRef{} : it->second;
+  }
+
+  // out = max(out, the quantities of `m`), per resource; `section` names
+  // the map under status.<list>[<index>] for errors.
+  absl::Status MaxStatus(const StringMap& m, const StatusRef& ref,
+                         absl::string_view section, PodRequestList& out) {
+    return ForEach(
+        m, sorted_, [&](const std::string& key, const std::string& value) {
+          int64_t v = 0;
+          absl::Status s = Parse(
+              value,
+              [&] {
+                return absl::StrCat("status.", ref.list, "[", ref.index, "].",
+                                    section, ".", key);
+              },
+              v);
+          if (!s.ok()) return s;
+          int64_t* slot = Slot(out, key);
+          *slot = std::max(*slot, v);
+          return absl::OkStatus();
+        });
+  }
+
+  // One container's requests: its spec (a resource with a limit but no
+  // request requests its limit, SetDefaults_Pod), then, if `use_status`,
+  // what its status says after an in-place resize
+  // (determineEffectiveRequests).
   absl::Status Container(const v1::Container& c, absl::string_view kind,
-                         int index, PodRequestList& out) {
+                         int index, bool use_status, PodRequestList& out) {
+    if (absl::Status s = Spec(c, kind, index, out); !s.ok()) return s;
+    if (!use_status) return absl::OkStatus();
+    const StatusRef ref = FindStatus(c.name());
+    if (ref.status == nullptr || !ref.status->has_resources()) {
+      return absl::OkStatus();
+    }
+    if (infeasible_) out.clear();
+    if (absl::Status s = MaxStatus(ref.status->resources().requests(), ref,
+                                   "resources.requests", out);
+        !s.ok()) {
+      return s;
+    }
+    return MaxStatus(ref.status->allocated_resources(), ref,
+                     "allocatedResources", out);
+  }
+
+  // A container's spec requests.
+  absl::Status Spec(const v1::Container& c, absl::string_view kind, int index,
+                    PodRequestList& out) {
     out.clear();
     const StringMap& requests = c.resources().requests();
     const auto path = [&](absl::string_view section, absl::string_view key) {
@@ -251,8 +348,13 @@ class Aggregator {
   }
 
   const v1::PodSpec& spec_;
+  const v1::PodStatus& status_;
   absl::flat_hash_map<std::string, int64_t>* cache_;
   bool sorted_;
+  // IsPodResizeInfeasible: the spec is not read where status is.
+  bool infeasible_;
+  // FindStatus's index when the pod has many status entries.
+  absl::flat_hash_map<absl::string_view, StatusRef> by_name_;
 };
 
 }  // namespace
@@ -260,6 +362,13 @@ class Aggregator {
 bool IsSidecar(const v1::Container& container) {
   return container.has_restart_policy() &&
          container.restart_policy() == "Always";
+}
+
+bool IsPodResizeInfeasible(const v1::PodStatus& status) {
+  const v1::Condition* pending = FindCondition(
+      status.conditions(), well_known::kConditionTypePodResizePending);
+  return pending != nullptr &&
+         pending->reason() == well_known::kReasonInfeasible;
 }
 
 bool IsSupportedPodLevelResource(absl::string_view name) {

@@ -9,6 +9,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "karpenter/conditions.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::snapshot::internal {
@@ -60,9 +61,24 @@ v1::Pod SplitInstanceFields(v1::Pod& pod) {
   }
   if (pod.has_status()) {
     rest.set_allocated_status(pod.release_status());
-    if (!rest.status().phase().empty()) {
-      pod.mutable_status()->set_allocated_phase(
-          rest.mutable_status()->release_phase());
+    v1::PodStatus& rest_status = *rest.mutable_status();
+    if (!rest_status.phase().empty()) {
+      pod.mutable_status()->set_allocated_phase(rest_status.release_phase());
+    }
+    // What a pod's requests read after an in-place resize stays in the
+    // shape (scheduling/resources.h), so requests computed per shape are
+    // each pod's.
+    if (!rest_status.container_statuses().empty()) {
+      pod.mutable_status()->mutable_container_statuses()->Swap(
+          rest_status.mutable_container_statuses());
+    }
+    if (!rest_status.init_container_statuses().empty()) {
+      pod.mutable_status()->mutable_init_container_statuses()->Swap(
+          rest_status.mutable_init_container_statuses());
+    }
+    if (scheduling::IsPodResizeInfeasible(rest_status)) {
+      pod.mutable_status()->mutable_conditions()->Swap(
+          rest_status.mutable_conditions());
     }
   }
   return rest;

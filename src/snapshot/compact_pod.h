@@ -156,8 +156,9 @@ class PodCompactor {
 PodReady ReadyOfStatus(const v1::PodStatus& status);
 
 // Moves the fields that differ between replicas out of `pod` (leaving its
-// shape) into the returned message. Submessages are created in the result
-// only where `pod` has them, so merging it back restores `pod` exactly.
+// shape, see Snapshot::PodShape) into the returned message. Submessages are
+// created in the result only where `pod` has them, so merging it back restores
+// `pod` exactly.
 v1::Pod SplitInstanceFields(v1::Pod& pod);
 
 // Sets `out` to the deterministic serialization of `shape`: equal shapes,

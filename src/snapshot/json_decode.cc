@@ -273,6 +273,7 @@ bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field) {
       "karpenter.v1.NodeStatus.capacity",
       "karpenter.v1.NodeStatus.allocatable",
       "karpenter.v1.PodSpec.overhead",
+      "karpenter.v1.ContainerStatus.allocated_resources",
       "karpenter.v1.ResourceRequirements.requests",
       "karpenter.v1.ResourceRequirements.limits",
       "karpenter.v1.NodePoolSpec.limits",

@@ -4,9 +4,9 @@
 //
 // protobuf's JsonStringToMessage turns JSON into the binary wire format and
 // parses that. It tokenises every byte, including the bulk of a kubectl
-// object that our protos do not declare (managedFields, containerStatuses,
-// node images), and re-resolves the message types on every call; on a real
-// dump that was about 80% of the load time.
+// object that our protos do not declare (managedFields, most of a container
+// status, node images), and re-resolves the message types on every call; on a
+// real dump that was about 80% of the load time.
 //
 // `FastJsonDecoder` does the same conversion guided by the message's
 // Descriptor: it walks one object of validated JSON (see json_scan.h), skips
@@ -53,7 +53,8 @@ struct MessageTable;  // Per-descriptor field lookup; defined in the .cc.
 // True if `field` is a string (or map<string, string>) field that holds a
 // Kubernetes resource.Quantity or an int-or-string kept as text (NodePool
 // budget `nodes`), whose JSON value the API server also accepts as a number:
-// resources requests/limits, Node and NodeClaim capacity/allocatable, Pod
+// resources requests/limits (spec and container status), a container
+// status's allocatedResources, Node and NodeClaim capacity/allocatable, Pod
 // overhead, NodePool spec.limits and status.resources, PersistentVolume
 // capacity. A number is kept as the text it was written with ("500", "0.5",
 // "1e3", "-1"), which ParseQuantity (karpenter/quantity.h) reads as the
@@ -62,8 +63,9 @@ bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field);
 
 // What a `null` entry of a quantity map (`requests: {cpu: null}`) becomes,
 // as the API server reads it:
-//  - kZero for the core kinds' maps (Pod requests, limits and overhead, Node
-//    capacity and allocatable, PersistentVolume capacity): Go's
+//  - kZero for the core kinds' maps (Pod requests, limits, overhead and
+//    container status allocatedResources, Node capacity and allocatable,
+//    PersistentVolume capacity): Go's
 //    resource.Quantity decodes JSON null as a zero quantity, so the entry is
 //    kept with the value "0". NodeClaim spec.resources shares the Pod's
 //    ResourceRequirements message and reads the same way (a zero request and

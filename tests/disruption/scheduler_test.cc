@@ -675,6 +675,79 @@ TEST_CASE("simulation: pod requests take the init-container maximum",
   }
 }
 
+// A running pod on `node` whose one container "c" requests `cpu` in its
+// spec, with `status` (flow-style YAML members) after the phase.
+std::string ResizedPodYaml(const std::string& name, const std::string& node,
+                           const std::string& cpu, const std::string& status) {
+  return absl::StrCat(
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: ", name,
+      ", namespace: default}\nspec: {nodeName: \"", node,
+      "\", containers: [{name: c, resources: {requests: {cpu: \"", cpu,
+      "\", memory: 1Gi}}}]}\nstatus: {phase: Running", status, "}\n");
+}
+
+// Container "c"'s status after an in-place resize to `cpu`.
+std::string ResizedTo(const std::string& cpu) {
+  return absl::StrCat(
+      ", containerStatuses: [{name: c, resources: {requests: "
+      "{cpu: \"",
+      cpu, "\"}}, allocatedResources: {cpu: \"", cpu, "\"}}]");
+}
+
+TEST_CASE("simulation: in-place resized pods request what their status says",
+          "[simulation][resize]") {
+  struct Row {
+    std::string name;
+    std::string residents;  // pods on "other" (4 cpu)
+    std::string moving_status;
+    std::string want;
+  };
+  const std::string infeasible =
+      ", conditions: [{type: PodResizePending, status: \"True\", reason: "
+      "Infeasible}]";
+  const std::vector<Row> rows = {
+      {"no resize: 3 cpu free", ResizedPodYaml("r", "other", "1", ""), "",
+       "ok"},
+      {"resident resized up to 3: 1 cpu free",
+       ResizedPodYaml("r", "other", "1", ResizedTo("3")), "",
+       "ok new default[small,medium,large]"},
+      {"resident resized down to 500m: the spec still counts",
+       ResizedPodYaml("r", "other", "2500m", ResizedTo("500m")), "",
+       "ok new default[small,medium,large]"},
+      {"resident allocated 3 without status resources: the spec",
+       ResizedPodYaml("r", "other", "1",
+                      ", containerStatuses: [{name: c, allocatedResources: "
+                      "{cpu: \"3\"}}]"),
+       "", "ok"},
+      {"resident with an Infeasible resize: status only",
+       ResizedPodYaml("r", "other", "3", infeasible + ResizedTo("1")), "",
+       "ok"},
+      // Two residents equal but for their status: each counts its own.
+      {"replicas resized apart",
+       ResizedPodYaml("r1", "other", "1", "") +
+           ResizedPodYaml("r2", "other", "1", ResizedTo("2")),
+       "", "ok new default[small,medium,large]"},
+      {"replicas not resized",
+       ResizedPodYaml("r1", "other", "1", "") +
+           ResizedPodYaml("r2", "other", "1", ""),
+       "", "ok"},
+      {"the moving pod resized up to 3 no longer fits in 2.5 free",
+       ResizedPodYaml("r", "other", "1500m", ""), ResizedTo("3"),
+       "ok new default[medium,large]"},
+      {"the moving pod resized up to 3 cpu fits on an empty node", "",
+       ResizedTo("3"), "ok"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const std::string yaml =
+        PoolYaml("default") + NodeYaml("cand", "8") + NodeYaml("other", "4") +
+        row.residents +
+        ResizedPodYaml("moving", "cand", "2", row.moving_status);
+    const Run run = Simulate(yaml, {"cand"});
+    CHECK(run.Summary() == row.want);
+  }
+}
+
 TEST_CASE("simulation: bad quantities fail Build naming object and field",
           "[simulation]") {
   struct Row {
@@ -694,6 +767,13 @@ TEST_CASE("simulation: bad quantities fail Build naming object and field",
       {PoolYaml("default") + NodeYaml("n", "4x"),
        {},
        "nodes/n: status.allocatable.cpu: invalid quantity \"4x\""},
+      {PoolYaml("default") + NodeYaml("n", "4") +
+           ResizedPodYaml("p", "n", "1",
+                          ", containerStatuses: [{name: c, resources: {}, "
+                          "allocatedResources: {cpu: 2x}}]"),
+       {},
+       "pods/default/p: status.containerStatuses[0].allocatedResources.cpu: "
+       "invalid quantity \"2x\""},
       {PoolYaml("default") + NodeYaml("n", "4"),
        {{"default", {Type("bad", "lots", "1Gi", 1)}}},
        "instance type \"bad\" of NodePool \"default\": capacity.cpu: invalid "

@@ -194,6 +194,14 @@ TEST_CASE("load origins: a load error names file, item, object and field",
   CHECK(s.message() ==
         "cluster.yaml: document 2: NodePool default: spec.limits[\"cpu\"]: "
         "expected a string, got a list (line 8)");
+  s = LoadText(
+      "kind: Pod\nmetadata: {name: p}\nstatus:\n  containerStatuses:\n"
+      "  - name: a\n    allocatedResources:\n      cpu: {x: 1}\n",
+      "pod.yaml", set);
+  CHECK(s.message() ==
+        "pod.yaml: document 1: Pod p: "
+        "status.containerStatuses[0].allocatedResources[\"cpu\"]: expected a "
+        "string, got a mapping (line 7)");
 }
 
 TEST_CASE("load origins: a bad map value is named by its key",
@@ -208,6 +216,17 @@ TEST_CASE("load origins: a bad map value is named by its key",
           {"cpu": "1", "memory": false}}}]}})",
        "p.json: Pod p: spec.containers[1].resources.requests[\"memory\"]: "
        "expected a string, got a boolean false"},
+      {R"({"kind": "Pod", "metadata": {"name": "p"}, "status":
+          {"containerStatuses": [{"name": "a"}, {"name": "b",
+          "allocatedResources": {"cpu": true}}]}})",
+       "p.json: Pod p: "
+       "status.containerStatuses[1].allocatedResources[\"cpu\"]: "
+       "expected a string, got a boolean true"},
+      {R"({"kind": "Pod", "metadata": {"name": "p"}, "status":
+          {"initContainerStatuses": [{"name": "s", "resources":
+          {"requests": {"memory": [1]}}}]}})",
+       "p.json: Pod p: status.initContainerStatuses[0].resources.requests"
+       "[\"memory\"]: expected a string, got an array"},
       {R"({"kind": "NodePool", "metadata": {"name": "d"},
           "spec": {"limits": {"cpu": 1, "mem": {"v": 1}}}})",
        "p.json: NodePool d: spec.limits[\"mem\"]: expected a string, got an "

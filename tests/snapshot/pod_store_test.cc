@@ -10,6 +10,7 @@
 
 #include "../testing/kit_test_util.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "karpenter/scheduling/resources.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/testing/builders.h"
 #include "karpenter/testing/synthetic_cluster.h"
@@ -107,6 +108,66 @@ TEST_CASE("pod store: a shared field that differs makes another shape",
   CHECK(s.pod_shape_count() == 4);
   CHECK(s.PodShape(2).status().phase() == "Succeeded");
   CHECK(s.PodShape(3).metadata().has_deletion_timestamp());
+}
+
+TEST_CASE("pod store: the shape keeps what a pod's requests read",
+          "[snapshot][resize]") {
+  // Container statuses (and the conditions of a pod whose resize is
+  // Infeasible) make the requests, which are computed once per shape.
+  const auto resized = [](int i, const std::string& cpu) {
+    v1::Pod pod = Replica(i, "n1");
+    v1::ContainerStatus& cs = *pod.mutable_status()->add_container_statuses();
+    cs.set_name(pod.spec().containers(0).name());
+    (*cs.mutable_resources()->mutable_requests())["cpu"] = cpu;
+    (*cs.mutable_allocated_resources())["cpu"] = cpu;
+    return pod;
+  };
+  std::vector<v1::Pod> pods = {resized(0, "1"), resized(1, "1"),
+                               resized(2, "2"), resized(3, "2"),
+                               resized(4, "2"), Replica(5, "n1")};
+  // Pod 3's resize is Infeasible; pod 4's is Deferred, as good as none.
+  for (const int i : {3, 4}) {
+    v1::Condition& c = *pods[i].mutable_status()->add_conditions();
+    c.set_type("PodResizePending");
+    c.set_status("True");
+    c.set_reason(i == 3 ? "Infeasible" : "Deferred");
+  }
+  pods[2].mutable_status()->add_init_container_statuses()->set_name("init");
+  ObjectSet o;
+  o.nodes = {MakeNode("n1")};
+  o.pods = pods;
+  const Snapshot s = BuildOrFail(std::move(o));
+  CheckRoundTrip(pods, s);
+  CHECK(s.PodShapeId(0) == s.PodShapeId(1));
+  CHECK(s.PodShapeId(0) != s.PodShapeId(2));
+  CHECK(s.PodShapeId(2) != s.PodShapeId(3));
+  CHECK(s.PodShapeId(0) != s.PodShapeId(5));
+  CHECK(s.pod_shape_count() == 5);
+  for (PodIndex p = 0; p < pods.size(); ++p) {
+    INFO("pod " << p);
+    const auto from_shape = scheduling::PodRequests(s.PodShape(p));
+    const auto from_pod = scheduling::PodRequests(pods[p]);
+    REQUIRE(from_shape.ok());
+    REQUIRE(from_pod.ok());
+    CHECK(*from_shape == *from_pod);
+  }
+  // 250m in the spec; 1 or 2 in status, 2 also when Infeasible.
+  CHECK(scheduling::PodRequests(s.PodShape(0))->at(0) ==
+        std::pair<std::string, int64_t>("cpu", 1000));
+  CHECK(scheduling::PodRequests(s.PodShape(3))->at(0) ==
+        std::pair<std::string, int64_t>("cpu", 2000));
+  CHECK(scheduling::PodRequests(s.PodShape(5))->at(0) ==
+        std::pair<std::string, int64_t>("cpu", 250));
+  CHECK(s.PodShape(0).status().container_statuses(0).allocated_resources().at(
+            "cpu") == "1");
+  CHECK(s.PodShape(2).status().init_container_statuses_size() == 1);
+  // Conditions stay with the pod unless the resize is Infeasible.
+  CHECK(s.PodShape(0).status().conditions().empty());
+  CHECK(s.PodShape(4).status().conditions().empty());
+  REQUIRE(s.PodShape(3).status().conditions_size() == 2);
+  CHECK(s.PodShape(3).status().conditions(1).reason() == "Infeasible");
+  CHECK(s.PodReadyCondition(3) == PodReady::kFalse);
+  CHECK(s.PodReadyCondition(4) == PodReady::kTrue);
 }
 
 TEST_CASE("pod store: absent submessages stay absent after decoding",

@@ -119,6 +119,31 @@ std::vector<FormCase> QuantityCases() {
        [](const ObjectSet& s) {
          return Get(s.pods.at(0).spec().resources().requests(), "cpu");
        }},
+      {"Pod container status allocatedResources",
+       R"({"kind": "Pod", "metadata": {"name": "p"$M},
+           "status": {"containerStatuses": [{"name": "c",
+             "allocatedResources": {"cpu": $V}}]}})",
+       "kind: Pod\nmetadata: {name: p}\nstatus:\n  containerStatuses:\n"
+       "  - name: c\n    allocatedResources:\n      cpu: $V\n",
+       [](const ObjectSet& s) {
+         return Get(
+             s.pods.at(0).status().container_statuses(0).allocated_resources(),
+             "cpu");
+       }},
+      {"Pod init container status resources",
+       R"({"kind": "Pod", "metadata": {"name": "p"$M},
+           "status": {"initContainerStatuses": [{"name": "c",
+             "resources": {"requests": {"memory": $V}}}]}})",
+       "kind: Pod\nmetadata: {name: p}\nstatus:\n  initContainerStatuses:\n"
+       "  - name: c\n    resources: {requests: {memory: $V}}\n",
+       [](const ObjectSet& s) {
+         return Get(s.pods.at(0)
+                        .status()
+                        .init_container_statuses(0)
+                        .resources()
+                        .requests(),
+                    "memory");
+       }},
       {"NodePool spec.limits",
        R"({"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
            "metadata": {"name": "default"$M}, "spec": {"limits": {"cpu": $V}}})",

@@ -77,9 +77,11 @@
 //     node alike, are scheduling::PodRequests (scheduling/resources.h):
 //     sidecar init containers (`restartPolicy: Always`) count beside the
 //     containers, pod-level `spec.resources` overrides cpu, memory and
-//     hugepages, `spec.overhead` is added, and a container without a
+//     hugepages, `spec.overhead` is added, a container without a
 //     request for a resource but with a limit requests its limit (the API
-//     server's defaulting, for manifests that did not pass through it).
+//     server's defaulting, for manifests that did not pass through it), and
+//     a container's status after an in-place resize counts as in Karpenter
+//     v1.14.0 (the max of spec, actuated and allocated requests).
 //   - Existing nodes pass kube-scheduler's PodTopologySpread (domains of
 //     the nodes) and then Karpenter's topology (also the NodePools'
 //     domains and pods on new NodeClaims whose domain is decided).
@@ -140,7 +142,8 @@ struct SimulatorOptions {
 // A pod's resource requests as the scheduler sees them, in milli-units:
 // forwards to scheduling::PodRequests (scheduling/resources.h), which
 // documents the rule (containers, sidecar and plain init containers,
-// pod-level resources, spec.overhead, "pods" = 1000) and the errors.
+// in-place resize status, pod-level resources, spec.overhead, "pods" =
+// 1000) and the errors.
 // Resource names are sorted. Kept for existing callers; new code should
 // call scheduling::PodRequests.
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> PodRequests(

@@ -39,8 +39,9 @@
 //   - A DaemonSet whose template has no containers (invalid in Kubernetes)
 //     contributes nothing.
 // Karpenter prefers a running pod of the DaemonSet over its template
-// (`Cluster.GetDaemonSetPod`, which sees in-place resizes); this class reads
-// the templates only. Callers build `node` from the NodePool template's
+// (`Cluster.GetDaemonSetPod`, which sees in-place resizes, in the pod's spec
+// and, since v1.14.0, its status); this class reads the templates only
+// (docs/semantics.md §10.3). Callers build `node` from the NodePool template's
 // requirements and labels (and the karpenter.sh/nodepool label), narrowed
 // to one instance type's labels, and pass the template's `taints`, not its
 // startupTaints, as Karpenter does.

@@ -40,20 +40,20 @@
 // `null`, `~` and empty values read as absent, as Kubernetes does.
 //
 // Value forms the API server accepts beyond proto3 JSON are accepted in both
-// formats: a resource quantity (resources requests/limits, Node and
-// NodeClaim capacity/allocatable, Pod overhead, NodePool spec.limits and
-// status.resources, PersistentVolume capacity) or a NodePool budget's
-// `nodes` may be a number, kept as the text it was written with (`"cpu":
-// 500` is "500", `0.5` is "0.5", `1e3` is "1e3", all read by
+// formats: a resource quantity (resources requests/limits, a container status's
+// allocatedResources, Node and NodeClaim capacity/allocatable, Pod overhead,
+// NodePool spec.limits and status.resources, PersistentVolume capacity) or a
+// NodePool budget's `nodes` may be a number, kept as the text it was written
+// with (`"cpu": 500` is "500", `0.5` is "0.5", `1e3` is "1e3", all read by
 // karpenter/quantity.h as Kubernetes reads them); int-or-string fields (PDB
-// minAvailable/maxUnavailable) take an integer or a string; `null` is
-// absent for any optional scalar, map, list or object. A `null` entry of a
-// quantity map is "0" in the core kinds (`requests: {cpu: null}`: Go's
-// Quantity reads null as zero) and dropped from NodePool spec.limits and
-// status.resources and NodeClaim status.capacity/allocatable (the API server
-// prunes nulls from these CRD maps, so such a limit is no limit); in other
-// string maps (labels, annotations) it is "", as Go decodes it. Other
-// string fields (labels, names, ...) take strings only, as in Kubernetes.
+// minAvailable/maxUnavailable) take an integer or a string; `null` is absent
+// for any optional scalar, map, list or object. A `null` entry of a quantity
+// map is "0" in the core kinds (`requests: {cpu: null}`: Go's Quantity reads
+// null as zero) and dropped from NodePool spec.limits and status.resources and
+// NodeClaim status.capacity/allocatable (the API server prunes nulls from these
+// CRD maps, so such a limit is no limit); in other string maps (labels,
+// annotations) it is "", as Go decodes it. Other string fields (labels, names,
+// ...) take strings only, as in Kubernetes.
 //
 // Presence proto3 cannot hold is recorded in SDK extension fields: a NodePool
 // `spec.disruption.budgets: []` sets `Disruption.budgets_explicitly_empty`

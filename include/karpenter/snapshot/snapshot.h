@@ -40,8 +40,10 @@
 // the wire 0.2 KB). Each pod is split in two at Build:
 //  - its *shape*: the pod without the fields that differ between the replicas
 //    of one workload (metadata.name, uid, resourceVersion, creationTimestamp,
-//    spec.nodeName, and status except status.phase). Equal shapes are stored
-//    once, decoded, so the pods of a ReplicaSet share one;
+//    spec.nodeName, and status except what the shape keeps: status.phase,
+//    the container statuses, and status.conditions of a pod whose in-place
+//    resize is Infeasible, which with the spec make its requests). Equal
+//    shapes are stored once, decoded, so the pods of a ReplicaSet share one;
 //  - the rest, kept as protobuf wire bytes.
 // Each pod is one immutable record; snapshots taken from a
 // state::ClusterState share the records of the pods they have in common with
@@ -183,9 +185,13 @@ class Snapshot {
   v1::Pod DecodePod(PodIndex p) const;
   // The shape of pod `p`, shared with every pod that differs from it only in
   // metadata.name, uid, resourceVersion, creationTimestamp, spec.nodeName and
-  // status other than status.phase, which are all empty here. Everything else
+  // the rest of status, which are all empty here. Everything else
   // (namespace, labels, annotations, owner references, deletionTimestamp,
-  // the spec, status.phase) is the pod's own. `p` must be < pod_count().
+  // the spec, status.phase, status.containerStatuses and
+  // initContainerStatuses, and status.conditions when the pod's first
+  // PodResizePending condition has reason "Infeasible") is the pod's own, so
+  // scheduling::PodRequests of the shape is the pod's. `p` must be <
+  // pod_count().
   const v1::Pod& PodShape(PodIndex p) const {
     return *pod_shapes_[pod_shape_[p]];
   }
