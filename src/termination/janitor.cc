@@ -203,6 +203,14 @@ JanitorResult ApplyLiveness(const LivenessReport& report, ClusterView& cluster,
       case LivenessAction::kBlocked:
         EmitBlocked(v, events);
         break;
+      case LivenessAction::kAnnotateNodeClaim:
+        Record(result, JanitorActionKind::kAnnotateNodeClaim, v.node_claim,
+               v.reason,
+               cluster.SetAnnotation(
+                   ObjectKind::kNodeClaim, v.node_claim,
+                   well_known::kNodeClaimTerminationTimestampAnnotationKey,
+                   v.termination_timestamp));
+        break;
       case LivenessAction::kNone:
         break;
     }

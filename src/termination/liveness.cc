@@ -286,7 +286,26 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
     base.why = absl::StrCat(
         "NodeClaim is being deleted since ",
         FormatRfc3339(TimeFromProto(claim.metadata().deletion_timestamp())));
-    return base;
+    if (!node.has_value()) return base;
+    // Karpenter's health controller still forces the drain of a deleting
+    // NodeClaim whose Node is due for repair (it annotates, then skips the
+    // delete), and still reports a blocked repair.
+    LivenessVerdict repair = base;
+    CheckRepair(claim, snapshot.nodes()[*node], health, now, o, repair);
+    switch (repair.action) {
+      case LivenessAction::kNone:
+        base.due = repair.due;
+        return base;
+      case LivenessAction::kDeleteNodeClaim:
+        if (repair.termination_timestamp.empty()) return base;
+        repair.action = LivenessAction::kAnnotateNodeClaim;
+        break;
+      case LivenessAction::kBlocked:
+      case LivenessAction::kAnnotateNodeClaim:
+        break;
+    }
+    repair.why = absl::StrCat(base.why, "; ", repair.why);
+    return repair;
   }
   if (std::optional<LivenessVerdict> v = CheckLifecycle(claim, now, o)) {
     v->node_claim = std::move(base.node_claim);
@@ -352,6 +371,8 @@ absl::string_view LivenessActionName(LivenessAction action) {
       return "DeleteNodeClaim";
     case LivenessAction::kBlocked:
       return "Blocked";
+    case LivenessAction::kAnnotateNodeClaim:
+      return "AnnotateNodeClaim";
   }
   return "Unknown";
 }

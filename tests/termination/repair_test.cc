@@ -443,6 +443,62 @@ TEST_CASE("repair: a blocked repair records NodeRepairBlocked on the Node",
   }
 }
 
+TEST_CASE("repair: a deleting NodeClaim due for repair is only annotated",
+          "[termination][repair]") {
+  // "draining" is being deleted (a graceful disruption) while its Node has
+  // been NotReady past the toleration: Karpenter annotates it, forcing the
+  // drain, and does not delete it again. "forced" already holds an earlier
+  // deadline; "waiting" is within the toleration. 3 of 15 Nodes unhealthy:
+  // not blocked.
+  const absl::Time now = kT0 + absl::Hours(1);
+  std::vector<v1::Node> nodes = {
+      MakeNode(Sick("draining", "Ready", "False", kT0)),
+      MakeNode(Sick("forced", "Ready", "False", kT0)),
+      MakeNode(Sick("waiting", "Ready", "False", now - absl::Minutes(10)))};
+  for (int i = 0; i < 12; ++i) {
+    NodeOpts n;
+    n.name = absl::StrCat("ok", i);
+    nodes.push_back(MakeNode(n));
+  }
+  std::vector<v1::NodeClaim> claims;
+  for (const std::string name : {"draining", "forced", "waiting"}) {
+    ClaimOpts c = ClaimOn(name, "default");
+    c.deleted = kT0 + absl::Minutes(50);
+    c.finalizers = {"karpenter.sh/termination"};
+    if (name == "forced") {
+      c.annotations = {
+          {std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey),
+           "2026-01-01T00:55:00Z"}};
+    }
+    claims.push_back(MakeClaim(c));
+  }
+  const LivenessReport r = Evaluate(Build(nodes, claims), now, Aws());
+  const LivenessVerdict draining = Of(r, "draining");
+  CHECK(draining.action == LivenessAction::kAnnotateNodeClaim);
+  CHECK(draining.reason == "unhealthy");
+  CHECK(draining.termination_timestamp == "2026-01-01T01:00:00Z");
+  CHECK_THAT(draining.why, Catch::StartsWith("NodeClaim is being deleted"));
+  CHECK(Of(r, "forced").action == LivenessAction::kNone);
+  CHECK(Of(r, "forced").reason == "deleting");
+  CHECK(Of(r, "waiting").reason == "deleting");
+  CHECK(Of(r, "waiting").due == now + absl::Minutes(20));
+  CHECK(r.next_wake == now + absl::Minutes(20));
+
+  const std::unique_ptr<Applied> a =
+      Apply(janitor_test::Objects(std::move(nodes), std::move(claims)), now);
+  CHECK(a->result.ok());
+  CHECK(Actions(a->result) ==
+        std::vector<std::string>{"AnnotateNodeClaim draining"});
+  CHECK(a->after->node_claims()[*a->after->FindNodeClaim("draining")]
+            .metadata()
+            .annotations()
+            .at(std::string(
+                well_known::kNodeClaimTerminationTimestampAnnotationKey)) ==
+        "2026-01-01T01:00:00Z");
+  CHECK(a->metrics.Dump().empty());
+  CHECK(a->events.events().empty());
+}
+
 TEST_CASE("repair: condition metric label in snake_case",
           "[termination][repair]") {
   const std::vector<std::pair<std::string, std::string>> cases = {

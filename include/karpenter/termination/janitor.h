@@ -20,7 +20,9 @@
 //     not attempted. Per kBlocked verdict it records a Warning
 //     NodeRepairBlocked event on the Node with Karpenter's text
 //     (kNodeRepairBlockedNodePoolMessage, or for a NodeClaim without a
-//     NodePool kNodeRepairBlockedClusterMessage).
+//     NodePool kNodeRepairBlockedClusterMessage). Per kAnnotateNodeClaim
+//     verdict (a deleting NodeClaim due for repair) it sets the annotation
+//     only: no delete, metric or event.
 //   * ApplyGarbageCollection: per leaked instance, CloudProvider::Delete,
 //     then deletes the instance's Nodes (not attempted if Delete failed);
 //     per collected NodeClaim, deletes it. Orphaned finalizers are never

@@ -30,7 +30,10 @@
 //      labelled with the NodeClaim's NodePool (every Node of the snapshot,
 //      for a NodeClaim without the label) match some policy, toleration
 //      not counted. A blocked repair gets an event NodeRepairBlocked on the
-//      Node and is looked at again in 5 min.
+//      Node and is looked at again in 5 min. A NodeClaim already being
+//      deleted is not deleted again, but a due repair still sets the
+//      annotation (kAnnotateNodeClaim), forcing its drain, as Karpenter's
+//      controller annotates before it checks the deletionTimestamp.
 //
 // Differences from Karpenter, on purpose (docs/semantics.md §10.6):
 //   * An absent `Launched` / `Registered` condition counts from the
@@ -49,9 +52,6 @@
 //     default and its core has no policies of its own (AWS publishes seven,
 //     Ready for 30 min among them).
 //   * The guard's fraction is an option (Karpenter: 20%, fixed).
-//   * A NodeClaim already being deleted gets no verdict but "deleting":
-//     Karpenter would still set the termination-timestamp annotation on it
-//     (forcing its drain) once its Node is unhealthy past the toleration.
 //
 // Thread-safety: EvaluateLiveness is a pure function of its arguments; the
 // returned report is a plain value.
@@ -116,9 +116,13 @@ enum class LivenessAction {
   kNone,             // Nothing to do (see `reason`, `due`).
   kDeleteNodeClaim,  // Delete the NodeClaim (`reason` is the metric reason).
   kBlocked,          // Repair due but blocked by the unhealthy threshold.
+  // Repair due on a NodeClaim already being deleted: only set the
+  // termination-timestamp annotation (`termination_timestamp`), which makes
+  // its drain forceful; `reason` is "unhealthy".
+  kAnnotateNodeClaim,
 };
 
-// "None", "DeleteNodeClaim" or "Blocked".
+// "None", "DeleteNodeClaim", "Blocked" or "AnnotateNodeClaim".
 absl::string_view LivenessActionName(LivenessAction action);
 
 // The verdict for one NodeClaim.
@@ -138,7 +142,8 @@ struct LivenessVerdict {
   // Node repair: the condition type of the policy that is due first (e.g.
   // "AcceleratedHardwareReady"), when one matches; "" otherwise.
   std::string condition;
-  // For a repair (kDeleteNodeClaim, "unhealthy"): the value to write to the
+  // For a repair (kDeleteNodeClaim or kAnnotateNodeClaim, "unhealthy"): the
+  // value to write to the
   // annotation karpenter.sh/nodeclaim-termination-timestamp, `now` in RFC
   // 3339 to the second; "" when the NodeClaim already holds a parseable
   // time before `now`, which is kept (Karpenter's
@@ -146,7 +151,8 @@ struct LivenessVerdict {
   std::string termination_timestamp;
   LivenessAction action = LivenessAction::kNone;
   // A stable code. For kDeleteNodeClaim the metric reason
-  // (kReasonLaunchTimeout, ...); for kBlocked "repair_blocked"; for kNone
+  // (kReasonLaunchTimeout, ...); for kAnnotateNodeClaim "unhealthy"; for
+  // kBlocked "repair_blocked"; for kNone
   // one of "deleting", "launching", "registering", "node_missing",
   // "node_deleting", "repair_disabled" (node_repair_enabled is false or no
   // policies), "node_healthy" (no policy matches), "tolerated" (a policy
@@ -172,7 +178,9 @@ struct LivenessReport {
 // Evaluates the three rules above for every NodeClaim of `snapshot` at
 // `now`. Each rule fires when `now >= start + timeout` (a NodeClaim created
 // at t with Launched=Unknown is deleted at exactly t + 5 min). A NodeClaim
-// with a deletionTimestamp gets kNone "deleting".
+// with a deletionTimestamp gets kNone "deleting", unless its Node is due for
+// repair: kAnnotateNodeClaim "unhealthy" (kNone "deleting" once it holds an
+// earlier annotation), or kBlocked.
 // Errors: InvalidArgument from `options.Validate()`.
 absl::StatusOr<LivenessReport> EvaluateLiveness(
     const snapshot::Snapshot& snapshot, absl::Time now,
