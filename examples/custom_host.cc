@@ -322,6 +322,9 @@ class Cloud final : public karpenter::CloudProvider {
     if (it == catalog_.end()) return NotFound("NodePool", "");
     return it->second;
   }
+  // RepairPolicies() is not overridden: the SDK's default (Ready False or
+  // Unknown for 15 min) applies. A cloud with health signals of its own
+  // publishes them there, as AWS does (testing::AwsRepairPolicies()).
 
  private:
   karpenter::InstanceTypeCatalog catalog_;

@@ -11,8 +11,9 @@
 // replacements), Delete and Get (termination: "terminating a node will not
 // leak the instance", docs/semantics.md §4.1, §4.2, utils/termination
 // `EnsureTerminated`), List (instance garbage collection, §4.6, §4.7),
-// IsDrifted (cloud-provider drift, §3.5) and GetInstanceTypes
-// (consolidation, §2.7).
+// IsDrifted (cloud-provider drift, §3.5), GetInstanceTypes
+// (consolidation, §2.7) and RepairPolicies (node repair, §2.10; the only
+// method with a default).
 //
 // Instances are named by their provider ID (`aws:///us-west-2a/i-0abc...`),
 // the value Nodes carry in `spec.providerID` and NodeClaims in
@@ -128,6 +129,35 @@ struct InstanceType {
 using InstanceTypeCatalog =
     std::map<std::string, std::vector<InstanceType>, std::less<>>;
 
+// One node-repair policy (Karpenter's `cloudprovider.RepairPolicy`,
+// pkg/cloudprovider/types.go): a Node whose condition `condition_type` has
+// had status `condition_status` for `toleration` (counted from the
+// condition's lastTransitionTime) is unhealthy and its NodeClaim is deleted
+// (docs/semantics.md §2.10). termination::LivenessOptions::Validate checks
+// the fields: a non-empty type, a status of "True", "False" or "Unknown",
+// a toleration >= 0.
+struct RepairPolicy {
+  // A Node condition type, e.g. "Ready" or "AcceleratedHardwareReady".
+  std::string condition_type;
+  // The status that counts as unhealthy: "True", "False" or "Unknown".
+  std::string condition_status;
+  // How long the condition may hold that status before the repair.
+  absl::Duration toleration = absl::ZeroDuration();
+
+  friend bool operator==(const RepairPolicy&, const RepairPolicy&) = default;
+};
+
+// The SDK's default policies, which CloudProvider::RepairPolicies returns
+// unless overridden: Ready=False for 15 min and Ready=Unknown for 15 min.
+// They are the SDK's node repair before providers could publish policies
+// (a Node Ready not True for 15 min is repaired), kept so that a host that
+// does not override RepairPolicies repairs as before. Karpenter's core
+// instead runs no repair unless the provider publishes policies (and its
+// NodeRepair gate, off by default, is on); a host that wants that returns
+// {} or sets LivenessOptions::node_repair_enabled = false
+// (docs/semantics.md §10.6).
+std::vector<RepairPolicy> DefaultRepairPolicies();
+
 // Host interface: no data, virtual destructor, contract per method.
 class CloudProvider {
  public:
@@ -167,6 +197,20 @@ class CloudProvider {
   // Errors: NotFound if the NodePool's NodeClass does not exist.
   virtual absl::StatusOr<std::vector<InstanceType>> GetInstanceTypes(
       const v1::NodePool& node_pool) = 0;
+
+  // Returns the conditions under which a Node is unhealthy and is repaired
+  // (its NodeClaim deleted), as Karpenter's `CloudProvider.RepairPolicies`.
+  // The host copies them into termination::LivenessOptions::repair_policies
+  // before evaluating liveness; an empty list turns node repair off. Must
+  // not fail and should return the same list every time; it is not called
+  // per Node.
+  // Default: DefaultRepairPolicies() (Ready False or Unknown for 15 min),
+  // the SDK's behaviour before this method existed. A provider overrides it
+  // with its own list, as AWS publishes seven (see
+  // testing::AwsRepairPolicies()).
+  virtual std::vector<RepairPolicy> RepairPolicies() {
+    return DefaultRepairPolicies();
+  }
 };
 
 }  // namespace karpenter

@@ -109,6 +109,19 @@ inline constexpr absl::string_view kDisruptedTaintKey =
 // with kNodePoolLabelKey (`NodePoolTagKey`).
 inline constexpr absl::string_view kNodeClaimTagKey = "karpenter.sh/nodeclaim";
 
+// --- Node condition types of the EKS node monitoring agent, which AWS's
+// node-repair policies read (karpenter-provider-aws
+// pkg/cloudprovider/cloudprovider.go `RepairPolicies`). ---
+
+inline constexpr absl::string_view kConditionTypeAcceleratedHardwareReady =
+    "AcceleratedHardwareReady";
+inline constexpr absl::string_view kConditionTypeStorageReady = "StorageReady";
+inline constexpr absl::string_view kConditionTypeNetworkingReady =
+    "NetworkingReady";
+inline constexpr absl::string_view kConditionTypeKernelReady = "KernelReady";
+inline constexpr absl::string_view kConditionTypeContainerRuntimeReady =
+    "ContainerRuntimeReady";
+
 // --- NodeClaim condition types (pkg/apis/v1/nodeclaim_status.go). ---
 
 inline constexpr absl::string_view kConditionTypeLaunched = "Launched";

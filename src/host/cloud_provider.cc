@@ -2,6 +2,12 @@
 
 #include "karpenter/cloud_provider.h"
 
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "karpenter/well_known.h"
+
 namespace karpenter {
 
 absl::string_view InstanceStateName(InstanceState state) {
@@ -14,6 +20,14 @@ absl::string_view InstanceStateName(InstanceState state) {
       return "Terminating";
   }
   return "Unknown";
+}
+
+std::vector<RepairPolicy> DefaultRepairPolicies() {
+  const std::string ready(well_known::kConditionTypeReady);
+  return {
+      {ready, std::string(well_known::kConditionFalse), absl::Minutes(15)},
+      {ready, std::string(well_known::kConditionUnknown), absl::Minutes(15)},
+  };
 }
 
 }  // namespace karpenter

@@ -64,17 +64,17 @@ void CountDisrupted(Metrics& metrics, absl::string_view reason,
       1);
 }
 
-void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
+void ApplyDelete(const LivenessVerdict& v, ClusterView& cluster,
                  EventRecorder& events, Metrics& metrics,
                  JanitorResult& result) {
   const bool repair = v.reason == kReasonUnhealthy;
-  if (repair) {
+  if (repair && !v.termination_timestamp.empty()) {
     const JanitorAction& annotate = Record(
         result, JanitorActionKind::kAnnotateNodeClaim, v.node_claim, v.reason,
         cluster.SetAnnotation(
             ObjectKind::kNodeClaim, v.node_claim,
             well_known::kNodeClaimTerminationTimestampAnnotationKey,
-            FormatRfc3339(TruncateToSecond(now))));
+            v.termination_timestamp));
     if (annotate.already_gone) return;
     if (!annotate.status.ok()) {
       Skip(result, JanitorActionKind::kDeleteNodeClaim, v.node_claim, v.reason,
@@ -90,7 +90,7 @@ void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
   if (repair) {
     metrics.Add(metrics::kNodeClaimsUnhealthyDisruptedTotal,
                 {{std::string(metrics::kConditionLabel),
-                  std::string(well_known::kConditionTypeReady)},
+                  ConditionMetricLabel(v.condition)},
                  {std::string(metrics::kNodePoolLabel), v.node_pool},
                  {std::string(metrics::kCapacityTypeLabel), v.capacity_type},
                  {std::string(metrics::kImageIdLabel), v.image_id}},
@@ -101,19 +101,14 @@ void ApplyDelete(const LivenessVerdict& v, absl::Time now, ClusterView& cluster,
        absl::StrCat("Deleting NodeClaim: ", v.reason, ": ", v.why));
 }
 
+// Karpenter publishes its NodeRepairBlocked events (one per dedupe key:
+// Node, NodeClaim and, for a pool, NodePool) all on the Node, with these
+// texts ("then" is Karpenter's spelling); one event stands for them here.
 void EmitBlocked(const LivenessVerdict& v, EventRecorder& events) {
-  const std::string message = absl::StrCat(
-      "Node repair blocked for NodeClaim \"", v.node_claim, "\": ", v.why);
-  if (!v.node.empty()) {
-    Emit(events, "Node", v.node, EventType::kWarning,
-         events::kNodeRepairBlocked, message);
-  }
-  Emit(events, "NodeClaim", v.node_claim, EventType::kWarning,
-       events::kNodeRepairBlocked, message);
-  if (!v.node_pool.empty()) {
-    Emit(events, "NodePool", v.node_pool, EventType::kWarning,
-         events::kNodeRepairBlocked, message);
-  }
+  if (v.node.empty()) return;
+  Emit(events, "Node", v.node, EventType::kWarning, events::kNodeRepairBlocked,
+       std::string(v.node_pool.empty() ? kNodeRepairBlockedClusterMessage
+                                       : kNodeRepairBlockedNodePoolMessage));
 }
 
 void ApplyInstance(const InstanceVerdict& v, ClusterView& cluster,
@@ -155,6 +150,42 @@ absl::string_view JanitorActionKindName(JanitorActionKind kind) {
   return "Unknown";
 }
 
+std::string ConditionMetricLabel(absl::string_view condition_type) {
+  const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const absl::string_view s = condition_type;
+  // Pass 1: before each capital that starts a lowercase run ("Ready"), if
+  // something precedes it.
+  std::string first;
+  for (size_t i = 0; i < s.size();) {
+    first.push_back(s[i]);
+    size_t end = i + 2;
+    while (end < s.size() && lower(s[end])) ++end;
+    if (i + 2 < s.size() && upper(s[i + 1]) && end > i + 2) {
+      absl::StrAppend(&first, "_", s.substr(i + 1, end - i - 1));
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  // Pass 2: between a lowercase letter or digit and a capital; then lower
+  // the whole.
+  std::string out;
+  for (size_t i = 0; i < first.size(); ++i) {
+    out.push_back(first[i]);
+    if (i + 1 < first.size() && (lower(first[i]) || digit(first[i])) &&
+        upper(first[i + 1])) {
+      out.push_back('_');
+      out.push_back(first[++i]);
+    }
+  }
+  for (char& c : out) {
+    if (upper(c)) c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 int JanitorResult::failures() const {
   return static_cast<int>(
       std::count_if(actions.begin(), actions.end(),
@@ -167,10 +198,18 @@ JanitorResult ApplyLiveness(const LivenessReport& report, ClusterView& cluster,
   for (const LivenessVerdict& v : report.verdicts) {
     switch (v.action) {
       case LivenessAction::kDeleteNodeClaim:
-        ApplyDelete(v, report.now, cluster, events, metrics, result);
+        ApplyDelete(v, cluster, events, metrics, result);
         break;
       case LivenessAction::kBlocked:
         EmitBlocked(v, events);
+        break;
+      case LivenessAction::kAnnotateNodeClaim:
+        Record(result, JanitorActionKind::kAnnotateNodeClaim, v.node_claim,
+               v.reason,
+               cluster.SetAnnotation(
+                   ObjectKind::kNodeClaim, v.node_claim,
+                   well_known::kNodeClaimTerminationTimestampAnnotationKey,
+                   v.termination_timestamp));
         break;
       case LivenessAction::kNone:
         break;

@@ -8,11 +8,13 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "karpenter/conditions.h"
+#include "karpenter/drain/deadline.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 #include "termination/common.h"
@@ -39,9 +41,57 @@ std::string StatusText(const v1::Condition* c) {
   return c == nullptr ? std::string("absent") : absl::StrCat(c->status());
 }
 
-bool NodeUnhealthy(const v1::Node& node) {
-  return !IsConditionTrue(FindCondition(node.status().conditions(),
-                                        well_known::kConditionTypeReady));
+// One repair policy matching a Node: since when, and when it is due.
+struct PolicyMatch {
+  const RepairPolicy* policy = nullptr;
+  // The condition's status as found ("absent" for a missing Ready).
+  std::string status;
+  absl::Time since;
+  absl::Time due;  // InfiniteFuture for an infinite toleration.
+};
+
+// `policy` against `node`: the condition of its type with its status, or
+// (SDK) an absent Ready against a Ready=Unknown policy, since creation.
+std::optional<PolicyMatch> Match(const v1::Node& node,
+                                 const RepairPolicy& policy) {
+  const v1::Condition* c =
+      FindCondition(node.status().conditions(), policy.condition_type);
+  PolicyMatch m;
+  m.policy = &policy;
+  if (c == nullptr) {
+    if (policy.condition_type != well_known::kConditionTypeReady ||
+        policy.condition_status != well_known::kConditionUnknown) {
+      return std::nullopt;
+    }
+    m.status = "absent";
+  } else if (c->status() != policy.condition_status) {
+    return std::nullopt;
+  } else {
+    m.status = c->status();
+  }
+  m.since = Since(c, node.metadata());
+  m.due = m.since + policy.toleration;
+  return m;
+}
+
+// The matching policy due first (the first listed on a tie), or nullopt.
+std::optional<PolicyMatch> EarliestMatch(
+    const v1::Node& node, const std::vector<RepairPolicy>& policies) {
+  std::optional<PolicyMatch> best;
+  for (const RepairPolicy& p : policies) {
+    std::optional<PolicyMatch> m = Match(node, p);
+    if (m.has_value() && (!best.has_value() || m->due < best->due)) best = m;
+  }
+  return best;
+}
+
+// The guard's notion: some policy matches, toleration not counted.
+bool NodeUnhealthy(const v1::Node& node,
+                   const std::vector<RepairPolicy>& policies) {
+  for (const RepairPolicy& p : policies) {
+    if (Match(node, p).has_value()) return true;
+  }
+  return false;
 }
 
 // Nodes and unhealthy Nodes of one NodePool (or of the cluster).
@@ -54,9 +104,10 @@ struct PoolHealth {
 // key std::nullopt.
 class HealthIndex {
  public:
-  explicit HealthIndex(const snapshot::Snapshot& snapshot) {
+  HealthIndex(const snapshot::Snapshot& snapshot,
+              const std::vector<RepairPolicy>& policies) {
     for (const v1::Node& node : snapshot.nodes()) {
-      const bool bad = NodeUnhealthy(node);
+      const bool bad = NodeUnhealthy(node, policies);
       Count(cluster_, bad);
       std::string pool =
           internal::LabelOf(node.metadata(), well_known::kNodePoolLabelKey);
@@ -131,42 +182,60 @@ std::optional<LivenessVerdict> CheckLifecycle(const v1::NodeClaim& claim,
                      kReasonRegistrationTimeout, "registering", now);
 }
 
-// Rule 3 for a registered NodeClaim whose Node is `node`.
-void CheckRepair(const v1::Node& node, const HealthIndex& health,
-                 absl::Time now, const LivenessOptions& o, LivenessVerdict& v) {
+// The annotation value a repair writes: now, unless `claim` already holds a
+// parseable time before now ("" then: keep it).
+std::string TerminationTimestamp(const v1::NodeClaim& claim, absl::Time now) {
+  const auto& annotations = claim.metadata().annotations();
+  auto it = annotations.find(
+      std::string(well_known::kNodeClaimTerminationTimestampAnnotationKey));
+  if (it != annotations.end()) {
+    absl::StatusOr<absl::Time> t = drain::ParseRfc3339(it->second, "");
+    if (t.ok() && *t < now) return "";
+  }
+  return FormatRfc3339(TruncateToSecond(now));
+}
+
+// Rule 3 for a registered NodeClaim `claim` whose Node is `node`.
+void CheckRepair(const v1::NodeClaim& claim, const v1::Node& node,
+                 const HealthIndex& health, absl::Time now,
+                 const LivenessOptions& o, LivenessVerdict& v) {
   if (node.metadata().has_deletion_timestamp()) {
     v.reason = "node_deleting";
     v.why = absl::StrCat("Node \"", v.node, "\" is being deleted");
     return;
   }
-  const v1::Condition* ready = FindCondition(node.status().conditions(),
-                                             well_known::kConditionTypeReady);
-  if (IsConditionTrue(ready)) {
-    v.reason = "node_ready";
-    v.why = absl::StrCat("Node \"", v.node, "\" is Ready");
-    return;
-  }
-  const absl::Time start = Since(ready, node.metadata());
-  const std::string since =
-      absl::StrCat("Node \"", v.node, "\" Ready is ", StatusText(ready),
-                   " since ", FormatRfc3339(start));
-  if (!o.not_ready_enabled) {
+  if (!o.node_repair_enabled || o.repair_policies.empty()) {
     v.reason = "repair_disabled";
-    v.why = absl::StrCat(since, "; node repair is disabled");
+    v.why = o.node_repair_enabled
+                ? "node repair has no policies (repair_policies is empty)"
+                : "node repair is disabled (node_repair_enabled is false)";
     return;
   }
-  if (o.not_ready_timeout == absl::InfiniteDuration()) {
-    v.reason = "not_ready";
-    v.why = absl::StrCat(since, "; not_ready_timeout is infinite");
+  const std::optional<PolicyMatch> m = EarliestMatch(node, o.repair_policies);
+  if (!m.has_value()) {
+    v.reason = "node_healthy";
+    v.why = absl::StrCat("Node \"", v.node, "\" matches none of the ",
+                         o.repair_policies.size(), " repair policies");
     return;
   }
-  const absl::Time due = start + o.not_ready_timeout;
-  if (now < due) {
-    v.reason = "not_ready";
-    v.due = due;
+  const RepairPolicy& p = *m->policy;
+  v.condition = p.condition_type;
+  const std::string since = absl::StrCat(
+      "Node \"", v.node, "\" condition ", p.condition_type, " is ", m->status,
+      m->status == "absent" ? " (counted as Unknown)" : "", " since ",
+      FormatRfc3339(m->since));
+  if (p.toleration == absl::InfiniteDuration()) {
+    v.reason = "tolerated";
     v.why =
-        absl::StrCat(since, "; repaired at ", FormatRfc3339(due), " (after ",
-                     absl::FormatDuration(o.not_ready_timeout), ")");
+        absl::StrCat(since, "; the toleration is infinite (never repaired)");
+    return;
+  }
+  if (now < m->due) {
+    v.reason = "tolerated";
+    v.due = m->due;
+    v.why = absl::StrCat(since, "; repair after ",
+                         absl::FormatDuration(p.toleration), ", at ",
+                         FormatRfc3339(m->due));
     return;
   }
   const PoolHealth h = health.Of(v.node_pool);
@@ -188,9 +257,14 @@ void CheckRepair(const v1::Node& node, const HealthIndex& health,
   }
   v.action = LivenessAction::kDeleteNodeClaim;
   v.reason = std::string(kReasonUnhealthy);
-  v.due = due;
-  v.why = absl::StrCat(since, ", past ",
-                       absl::FormatDuration(o.not_ready_timeout), "; ", counts);
+  v.due = m->due;
+  v.node_pool =
+      internal::LabelOf(node.metadata(), well_known::kNodePoolLabelKey);
+  v.capacity_type =
+      internal::LabelOf(node.metadata(), well_known::kCapacityTypeLabelKey);
+  v.termination_timestamp = TerminationTimestamp(claim, now);
+  v.why = absl::StrCat(since, ", past ", absl::FormatDuration(p.toleration),
+                       "; ", counts);
 }
 
 LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
@@ -212,7 +286,26 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
     base.why = absl::StrCat(
         "NodeClaim is being deleted since ",
         FormatRfc3339(TimeFromProto(claim.metadata().deletion_timestamp())));
-    return base;
+    if (!node.has_value()) return base;
+    // Karpenter's health controller still forces the drain of a deleting
+    // NodeClaim whose Node is due for repair (it annotates, then skips the
+    // delete), and still reports a blocked repair.
+    LivenessVerdict repair = base;
+    CheckRepair(claim, snapshot.nodes()[*node], health, now, o, repair);
+    switch (repair.action) {
+      case LivenessAction::kNone:
+        base.due = repair.due;
+        return base;
+      case LivenessAction::kDeleteNodeClaim:
+        if (repair.termination_timestamp.empty()) return base;
+        repair.action = LivenessAction::kAnnotateNodeClaim;
+        break;
+      case LivenessAction::kBlocked:
+      case LivenessAction::kAnnotateNodeClaim:
+        break;
+    }
+    repair.why = absl::StrCat(base.why, "; ", repair.why);
+    return repair;
   }
   if (std::optional<LivenessVerdict> v = CheckLifecycle(claim, now, o)) {
     v->node_claim = std::move(base.node_claim);
@@ -229,18 +322,38 @@ LivenessVerdict Evaluate(const snapshot::Snapshot& snapshot,
         "collection)";
     return base;
   }
-  CheckRepair(snapshot.nodes()[*node], health, now, o, base);
+  CheckRepair(claim, snapshot.nodes()[*node], health, now, o, base);
   return base;
 }
 
 }  // namespace
 
 absl::Status LivenessOptions::Validate() const {
-  for (const auto& [field, d] : {std::pair<absl::string_view, absl::Duration>{
-                                     "launch_timeout", launch_timeout},
-                                 {"registration_timeout", registration_timeout},
-                                 {"not_ready_timeout", not_ready_timeout}}) {
+  for (const auto& [field, d] :
+       {std::pair<absl::string_view, absl::Duration>{"launch_timeout",
+                                                     launch_timeout},
+        {"registration_timeout", registration_timeout}}) {
     if (absl::Status s = CheckTimeout(field, d); !s.ok()) return s;
+  }
+  for (size_t i = 0; i < repair_policies.size(); ++i) {
+    const RepairPolicy& p = repair_policies[i];
+    const std::string path = absl::StrCat("repair_policies[", i, "]");
+    if (p.condition_type.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ".condition_type: \"\": must not be empty"));
+    }
+    if (p.condition_status != well_known::kConditionTrue &&
+        p.condition_status != well_known::kConditionFalse &&
+        p.condition_status != well_known::kConditionUnknown) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ".condition_status: \"", p.condition_status,
+                       "\": must be \"True\", \"False\" or \"Unknown\""));
+    }
+    if (absl::Status s =
+            CheckTimeout(absl::StrCat(path, ".toleration"), p.toleration);
+        !s.ok()) {
+      return s;
+    }
   }
   if (!(max_unhealthy_fraction >= 0 && max_unhealthy_fraction <= 1)) {
     return absl::InvalidArgumentError(
@@ -258,6 +371,8 @@ absl::string_view LivenessActionName(LivenessAction action) {
       return "DeleteNodeClaim";
     case LivenessAction::kBlocked:
       return "Blocked";
+    case LivenessAction::kAnnotateNodeClaim:
+      return "AnnotateNodeClaim";
   }
   return "Unknown";
 }
@@ -267,7 +382,7 @@ absl::StatusOr<LivenessReport> EvaluateLiveness(
     const LivenessOptions& options) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   const internal::NodesByProviderId by_id(snapshot);
-  const HealthIndex health(snapshot);
+  const HealthIndex health(snapshot, options.repair_policies);
   LivenessReport report;
   report.now = now;
   report.verdicts.reserve(snapshot.node_claims().size());

@@ -127,6 +127,7 @@ class FakeCloudState {
                           std::optional<std::string> reason);
   void SetInstanceTypes(std::vector<InstanceType> types);
   void SetImage(std::string image_id) { image_id_ = std::move(image_id); }
+  std::vector<RepairPolicy> repair_policies = AwsRepairPolicies();
   bool Exists(absl::string_view id) const { return instances_.contains(id); }
 
   std::optional<CloudFault> TakeFault(CloudMethod method);
@@ -465,6 +466,27 @@ std::string Describe(const absl::StatusOr<std::vector<InstanceType>>& r) {
 
 }  // namespace
 
+std::vector<RepairPolicy> AwsRepairPolicies() {
+  const auto policy = [](absl::string_view type, absl::string_view status,
+                         absl::Duration toleration) {
+    return RepairPolicy{std::string(type), std::string(status), toleration};
+  };
+  const absl::string_view kFalse = well_known::kConditionFalse;
+  return {
+      policy(well_known::kConditionTypeReady, kFalse, absl::Minutes(30)),
+      policy(well_known::kConditionTypeReady, well_known::kConditionUnknown,
+             absl::Minutes(30)),
+      policy(well_known::kConditionTypeAcceleratedHardwareReady, kFalse,
+             absl::Minutes(10)),
+      policy(well_known::kConditionTypeStorageReady, kFalse, absl::Minutes(30)),
+      policy(well_known::kConditionTypeNetworkingReady, kFalse,
+             absl::Minutes(30)),
+      policy(well_known::kConditionTypeKernelReady, kFalse, absl::Minutes(30)),
+      policy(well_known::kConditionTypeContainerRuntimeReady, kFalse,
+             absl::Minutes(30)),
+  };
+}
+
 absl::string_view CloudMethodName(CloudMethod method) {
   static constexpr std::array<absl::string_view, internal::kCloudMethodCount>
       kNames = {"Create", "Delete",    "Get",
@@ -557,6 +579,11 @@ absl::StatusOr<std::vector<InstanceType>> FakeCloudProvider::GetInstanceTypes(
       [&](FakeCloudState& s, absl::Time) { return s.InstanceTypes(); });
 }
 
+std::vector<RepairPolicy> FakeCloudProvider::RepairPolicies() {
+  internal::MutexLock lock(&mu_);
+  return state_->repair_policies;
+}
+
 absl::Status FakeCloudProvider::AddInstance(Instance instance) {
   const std::string what = absl::StrCat("AddInstance ", instance.provider_id,
                                         " ", InstanceStateName(instance.state));
@@ -602,6 +629,15 @@ void FakeCloudProvider::SetInstanceTypes(std::vector<InstanceType> types) {
       absl::StrCat("SetInstanceTypes ", types.size(), " types");
   Control(what, [&](FakeCloudState& s, absl::Time) {
     s.SetInstanceTypes(std::move(types));
+    return absl::OkStatus();
+  }).IgnoreError();
+}
+
+void FakeCloudProvider::SetRepairPolicies(std::vector<RepairPolicy> policies) {
+  const std::string what =
+      absl::StrCat("SetRepairPolicies ", policies.size(), " policies");
+  Control(what, [&](FakeCloudState& s, absl::Time) {
+    s.repair_policies = std::move(policies);
     return absl::OkStatus();
   }).IgnoreError();
 }

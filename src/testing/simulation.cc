@@ -145,6 +145,9 @@ class ObservedCloud final : public CloudProvider {
     Note("GetInstanceTypes", node_pool.metadata().name(), r.status());
     return r;
   }
+  std::vector<RepairPolicy> RepairPolicies() override {
+    return inner_.RepairPolicies();
+  }
 
   struct Failure {
     std::string method, target;

@@ -178,10 +178,13 @@ struct Harness {
   }
 
   // One liveness and one garbage-collection round, applied; returns the
-  // earliest instant either has pending work.
+  // earliest instant either has pending work. The repair policies come from
+  // the cloud provider, as a host takes them (the fake's are AWS's; change
+  // them with cloud->SetRepairPolicies).
   std::optional<absl::Time> RunJanitor() {
     absl::StatusOr<snapshot::Snapshot> s = cluster->Read();
     REQUIRE(s.ok());
+    liveness.repair_policies = cloud->RepairPolicies();
     absl::StatusOr<LivenessReport> live =
         EvaluateLiveness(*s, clock.Now(), liveness);
     REQUIRE(live.ok());
@@ -221,6 +224,7 @@ struct Harness {
   std::unique_ptr<Executor> executor;
   // Run liveness and garbage collection before every pass.
   bool janitor = false;
+  // repair_policies is overwritten from `cloud` by every RunJanitor.
   LivenessOptions liveness;
   GarbageCollectionOptions gc_options;
   std::vector<JanitorResult> janitor_log;

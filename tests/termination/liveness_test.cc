@@ -112,7 +112,7 @@ TEST_CASE("liveness: registration timeout after 15 minutes, registered kept",
   CHECK(after.verdicts[0].due == kT0 + absl::Minutes(15));
   CHECK(after.verdicts[1].node_claim == "registered");
   CHECK(after.verdicts[1].action == LivenessAction::kNone);
-  CHECK(after.verdicts[1].reason == "node_ready");
+  CHECK(after.verdicts[1].reason == "node_healthy");
   CHECK(after.verdicts[1].node == "n1");
   CHECK_FALSE(after.verdicts[1].due.has_value());
   CHECK_FALSE(after.next_wake.has_value());
@@ -155,7 +155,7 @@ TEST_CASE("liveness: not ready for 15 minutes is repaired, 14m59s is kept",
     const LivenessVerdict kept =
         Only(s, kT0 + absl::Minutes(14) + absl::Seconds(59));
     CHECK(kept.action == LivenessAction::kNone);
-    CHECK(kept.reason == "not_ready");
+    CHECK(kept.reason == "tolerated");
     CHECK(kept.due == kT0 + absl::Minutes(15));
 
     const LivenessVerdict gone = Only(s, kT0 + absl::Minutes(15));
@@ -167,7 +167,7 @@ TEST_CASE("liveness: not ready for 15 minutes is repaired, 14m59s is kept",
                                          "\"default\" are unhealthy"));
   }
   LivenessOptions off;
-  off.not_ready_enabled = false;
+  off.node_repair_enabled = false;
   const LivenessVerdict disabled =
       Only(PoolWithOneBad("False", 9), kT0 + absl::Hours(1), off);
   CHECK(disabled.action == LivenessAction::kNone);
@@ -228,7 +228,7 @@ TEST_CASE("liveness: repair blocked above 20 percent unhealthy",
     for (int i = 0; i < c.total; ++i) {
       const LivenessVerdict& v = r.verdicts[i];
       if (i >= c.bad) {
-        CHECK(v.reason == "node_ready");
+        CHECK(v.reason == "node_healthy");
         continue;
       }
       CHECK(v.action == c.action);
@@ -325,7 +325,7 @@ TEST_CASE(
   }
   CHECK(reasons ==
         std::vector<std::string>{"deleting:deleting", "launching:launching",
-                                 "orphan:node_missing", "slow:not_ready",
+                                 "orphan:node_missing", "slow:tolerated",
                                  "leaving:node_deleting"});
   CHECK(r.next_wake == kT0 + absl::Minutes(3));
 }
@@ -339,8 +339,14 @@ TEST_CASE("liveness: options are validated", "[termination][liveness]") {
   launch.launch_timeout = absl::Seconds(-1);
   LivenessOptions reg;
   reg.registration_timeout = -absl::InfiniteDuration();
-  LivenessOptions ready;
-  ready.not_ready_timeout = absl::Minutes(-15);
+  LivenessOptions toleration;
+  toleration.repair_policies = testing::AwsRepairPolicies();
+  toleration.repair_policies[2].toleration = absl::Minutes(-15);
+  LivenessOptions type;
+  type.repair_policies = {{"", "False", absl::Minutes(1)}};
+  LivenessOptions status;
+  status.repair_policies = {{"Ready", "True", absl::Minutes(1)},
+                            {"Ready", "false", absl::Minutes(1)}};
   LivenessOptions high;
   high.max_unhealthy_fraction = 1.5;
   LivenessOptions nan;
@@ -348,7 +354,11 @@ TEST_CASE("liveness: options are validated", "[termination][liveness]") {
   const std::vector<Case> cases = {
       {launch, "launch_timeout: \"-1s\": must be >= 0"},
       {reg, "registration_timeout: \"-inf\": must be >= 0"},
-      {ready, "not_ready_timeout: \"-15m\": must be >= 0"},
+      {toleration, "repair_policies[2].toleration: \"-15m\": must be >= 0"},
+      {type, "repair_policies[0].condition_type: \"\": must not be empty"},
+      {status,
+       "repair_policies[1].condition_status: \"false\": must be \"True\", "
+       "\"False\" or \"Unknown\""},
       {high, "max_unhealthy_fraction: \"1.5\": must be between 0 and 1"},
       {nan, "max_unhealthy_fraction: \"nan\": must be between 0 and 1"},
   };
@@ -389,6 +399,8 @@ TEST_CASE("liveness: apply deletes, annotates repairs, counts and records",
   sick_node.name = "sick";
   sick_node.nodepool = "p";
   sick_node.ready = "False";
+  // The repair metrics read the Node's labels, the others the NodeClaim's.
+  sick_node.capacity_type = "spot";
   NodeOpts fine_node = sick_node;
   fine_node.name = "fine";
   fine_node.ready = "True";
@@ -440,12 +452,12 @@ TEST_CASE("liveness: apply deletes, annotates repairs, counts and records",
              "launch_timeout}",
              1},
             {"karpenter_nodeclaims_disrupted_total{"
-             "capacity_type=on-demand,nodepool=p,reason="
+             "capacity_type=spot,nodepool=p,reason="
              "unhealthy}",
              1},
             {"karpenter_nodeclaims_unhealthy_disrupted_"
-             "total{capacity_type=on-demand,condition="
-             "Ready,image_id=ami-1,nodepool=p}",
+             "total{capacity_type=spot,condition="
+             "ready,image_id=ami-1,nodepool=p}",
              1},
         });
   CHECK(janitor_test::EventLines(events) ==

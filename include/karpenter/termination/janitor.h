@@ -13,18 +13,25 @@
 // pkg/controllers/nodeclaim/garbagecollection/controller.go):
 //   * ApplyLiveness: per kDeleteNodeClaim verdict, deletes the NodeClaim.
 //     For "unhealthy" it first sets the annotation
-//     `karpenter.sh/nodeclaim-termination-timestamp` to the report's `now`
-//     (RFC 3339 in UTC with a Z, as Go's time.RFC3339), so the drain is
-//     forceful at once; if that fails the delete is not attempted. Per
-//     kBlocked verdict it records a NodeRepairBlocked event on the Node, the
-//     NodeClaim and the NodePool.
+//     `karpenter.sh/nodeclaim-termination-timestamp` to the verdict's
+//     `termination_timestamp` (the report's `now`, RFC 3339 in UTC with a
+//     Z, as Go's time.RFC3339; skipped when the verdict keeps an earlier
+//     value), so the drain is forceful at once; if that fails the delete is
+//     not attempted. Per kBlocked verdict it records a Warning
+//     NodeRepairBlocked event on the Node with Karpenter's text
+//     (kNodeRepairBlockedNodePoolMessage, or for a NodeClaim without a
+//     NodePool kNodeRepairBlockedClusterMessage). Per kAnnotateNodeClaim
+//     verdict (a deleting NodeClaim due for repair) it sets the annotation
+//     only: no delete, metric or event.
 //   * ApplyGarbageCollection: per leaked instance, CloudProvider::Delete,
 //     then deletes the instance's Nodes (not attempted if Delete failed);
 //     per collected NodeClaim, deletes it. Orphaned finalizers are never
 //     acted on.
 //   * Metric karpenter_nodeclaims_disrupted_total{reason, nodepool,
-//     capacity_type} +1 per NodeClaim this call deleted (also
-//     karpenter_nodeclaims_unhealthy_disrupted_total for repairs), and an
+//     capacity_type} +1 per NodeClaim this call deleted (for a repair also
+//     karpenter_nodeclaims_unhealthy_disrupted_total{condition, nodepool,
+//     capacity_type, image_id}, condition as ConditionMetricLabel spells
+//     it; a repair's nodepool and capacity_type are the Node's), and an
 //     event (events::kGarbageCollected) on each deleted NodeClaim and Node.
 //     An object already gone (NotFound) counts as done, but gets no metric
 //     or event: someone else deleted it.
@@ -51,6 +58,20 @@
 #include "karpenter/termination/liveness.h"
 
 namespace karpenter::termination {
+
+// The messages of the NodeRepairBlocked event, as Karpenter writes them
+// (pkg/controllers/node/health/controller.go; "then" is its spelling).
+inline constexpr absl::string_view kNodeRepairBlockedNodePoolMessage =
+    "more than 20% nodes are unhealthy in the nodepool";
+inline constexpr absl::string_view kNodeRepairBlockedClusterMessage =
+    "more then 20% nodes are unhealthy in the cluster";
+
+// A Node condition type as the label `condition` of
+// karpenter_nodeclaims_unhealthy_disrupted_total spells it: snake_case, as
+// Karpenter's pretty.ToSnakeCase ("Ready" -> "ready",
+// "AcceleratedHardwareReady" -> "accelerated_hardware_ready",
+// "GPUReady" -> "gpu_ready").
+std::string ConditionMetricLabel(absl::string_view condition_type);
 
 enum class JanitorActionKind {
   kAnnotateNodeClaim,  // Set the termination-timestamp annotation.

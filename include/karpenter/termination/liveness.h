@@ -1,10 +1,11 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 //
 // Liveness: which NodeClaims to delete because their instance never launched,
-// their Node never registered, or their Node stayed NotReady too long (node
-// repair), decided from a snapshot and a time, with a verdict for every
-// NodeClaim (docs/design.md §1, "decide, then act"). ApplyLiveness
-// (karpenter/termination/janitor.h) carries the deletions out.
+// their Node never registered, or their Node stayed unhealthy too long by
+// one of the provider's repair policies (node repair), decided from a
+// snapshot and a time, with a verdict for every NodeClaim (docs/design.md
+// §1, "decide, then act"). ApplyLiveness (karpenter/termination/janitor.h)
+// carries the deletions out.
 //
 // Ports, in this order per NodeClaim (docs/semantics.md §0, §2.10,
 // §4.6):
@@ -16,27 +17,41 @@
 //   2. The registration TTL of the same file: `Registered` not True at its
 //      lastTransitionTime + registration_timeout (15 min) -> delete, reason
 //      `registration_timeout`.
-//   3. Node repair (pkg/controllers/node/health/controller.go), reduced to
-//      the seed design's single policy: the registered NodeClaim's Node has
-//      Ready not True (False, Unknown or absent) since the condition's
-//      lastTransitionTime for not_ready_timeout -> delete, reason
-//      `unhealthy`, unless more than ceil(max_unhealthy_fraction x nodes) of
-//      the NodePool's Nodes are unhealthy (Ready not True right now), which
-//      blocks the repair (event NodeRepairBlocked, look again in 5 min).
+//   3. Node repair (pkg/controllers/node/health/controller.go, v1.14.1),
+//      for a registered NodeClaim whose Node is known: among
+//      `repair_policies` (the host's CloudProvider::RepairPolicies()), those
+//      whose condition type is on the Node with the policy's status match;
+//      each is due at the condition's lastTransitionTime + toleration, and
+//      the earliest wins (the first listed on a tie). Before it is due,
+//      nothing. Once due, the NodeClaim is deleted (reason `unhealthy`,
+//      with the annotation karpenter.sh/nodeclaim-termination-timestamp set
+//      to now unless it already holds an earlier time), unless the guard
+//      blocks it: more than ceil(max_unhealthy_fraction x N) of the N Nodes
+//      labelled with the NodeClaim's NodePool (every Node of the snapshot,
+//      for a NodeClaim without the label) match some policy, toleration
+//      not counted. A blocked repair gets an event NodeRepairBlocked on the
+//      Node and is looked at again in 5 min. A NodeClaim already being
+//      deleted is not deleted again, but a due repair still sets the
+//      annotation (kAnnotateNodeClaim), forcing its drain, as Karpenter's
+//      controller annotates before it checks the deletionTimestamp.
 //
-// Differences from Karpenter, on purpose:
+// Differences from Karpenter, on purpose (docs/semantics.md §10.6):
 //   * An absent `Launched` / `Registered` condition counts from the
 //     NodeClaim's creationTimestamp (Karpenter requeues and waits for the
 //     condition to appear), so a NodeClaim whose status was never written
-//     is still collected. An absent Node `Ready` condition counts from the
-//     Node's creationTimestamp.
-//   * Node repair uses one policy (Ready) with one toleration, 15 min by
-//     default, instead of the provider's RepairPolicies (AWS: 30 min), and
-//     is on by default (Karpenter's NodeRepair feature gate is off by
-//     default); set `not_ready_enabled = false` for Karpenter's default.
-//   * The unhealthy pool is the Nodes labelled `karpenter.sh/nodepool` with
-//     the NodeClaim's pool; a NodeClaim without that label is measured
-//     against every Node of the snapshot.
+//     is still collected.
+//   * An absent Node `Ready` condition matches a policy `Ready=Unknown`,
+//     since the Node's creationTimestamp: the Node lifecycle controller
+//     would write Ready=Unknown for a kubelet that never posted status, and
+//     the SDK's repair before policies counted it so. Other absent
+//     conditions match nothing, as in Karpenter. A matching condition
+//     without a lastTransitionTime counts from the Node's creation too.
+//   * The default policies are the SDK's (DefaultRepairPolicies(): Ready
+//     False or Unknown for 15 min) and repair is on by default
+//     (`node_repair_enabled`); Karpenter's NodeRepair gate is off by
+//     default and its core has no policies of its own (AWS publishes seven,
+//     Ready for 30 min among them).
+//   * The guard's fraction is an option (Karpenter: 20%, fixed).
 //
 // Thread-safety: EvaluateLiveness is a pure function of its arguments; the
 // returned report is a plain value.
@@ -52,6 +67,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/snapshot/snapshot.h"
 
 namespace karpenter::termination {
@@ -72,10 +88,16 @@ struct LivenessOptions {
   absl::Duration launch_timeout = absl::Minutes(5);
   // `Registered` not True for this long -> delete. Must be >= 0.
   absl::Duration registration_timeout = absl::Minutes(15);
-  // Node Ready not True for this long -> delete (node repair). Must be >= 0.
-  absl::Duration not_ready_timeout = absl::Minutes(15);
-  // False disables node repair (Karpenter's default feature gate).
-  bool not_ready_enabled = true;
+  // Node repair: the conditions under which a Node is repaired. A host sets
+  // them from its provider, `options.repair_policies =
+  // cloud.RepairPolicies();`. Each needs a non-empty condition_type, a
+  // condition_status of "True", "False" or "Unknown" and a toleration >= 0
+  // (absl::InfiniteDuration(): never repaired, but still counted by the
+  // guard). Empty: no repair.
+  std::vector<RepairPolicy> repair_policies = DefaultRepairPolicies();
+  // False disables node repair whatever the policies (Karpenter's NodeRepair
+  // feature gate, whose default is false).
+  bool node_repair_enabled = true;
   // Repair is blocked while more than ceil(fraction x pool nodes) Nodes of
   // the pool are unhealthy. In [0, 1]; applied with a resolution of 1e-6,
   // so 0.56 x 25 is exactly 14 (in binary floating point it is
@@ -83,7 +105,9 @@ struct LivenessOptions {
   double max_unhealthy_fraction = 0.2;
 
   // OK, or InvalidArgument naming the field and its value, e.g.
-  // `launch_timeout: "-1s": must be >= 0` or
+  // `launch_timeout: "-1s": must be >= 0`,
+  // `repair_policies[2].condition_status: "Maybe": must be "True", "False"
+  // or "Unknown"` or
   // `max_unhealthy_fraction: "1.5": must be between 0 and 1`.
   absl::Status Validate() const;
 };
@@ -92,9 +116,13 @@ enum class LivenessAction {
   kNone,             // Nothing to do (see `reason`, `due`).
   kDeleteNodeClaim,  // Delete the NodeClaim (`reason` is the metric reason).
   kBlocked,          // Repair due but blocked by the unhealthy threshold.
+  // Repair due on a NodeClaim already being deleted: only set the
+  // termination-timestamp annotation (`termination_timestamp`), which makes
+  // its drain forceful; `reason` is "unhealthy".
+  kAnnotateNodeClaim,
 };
 
-// "None", "DeleteNodeClaim" or "Blocked".
+// "None", "DeleteNodeClaim", "Blocked" or "AnnotateNodeClaim".
 absl::string_view LivenessActionName(LivenessAction action);
 
 // The verdict for one NodeClaim.
@@ -103,17 +131,32 @@ struct LivenessVerdict {
   // The NodeClaim's Node (status.nodeName, else the Node with its
   // providerID); "" if none is known.
   std::string node;
-  // Labels karpenter.sh/nodepool and karpenter.sh/capacity-type ("" if
-  // absent), for metrics.
+  // The NodeClaim's labels karpenter.sh/nodepool and
+  // karpenter.sh/capacity-type ("" if absent), for metrics and (node_pool)
+  // the repair guard; for a repair (reason "unhealthy") the Node's, which
+  // Karpenter's health controller puts on its metrics.
   std::string node_pool;
   std::string capacity_type;
   // status.imageID, for karpenter_nodeclaims_unhealthy_disrupted_total.
   std::string image_id;
+  // Node repair: the condition type of the policy that is due first (e.g.
+  // "AcceleratedHardwareReady"), when one matches; "" otherwise.
+  std::string condition;
+  // For a repair (kDeleteNodeClaim or kAnnotateNodeClaim, "unhealthy"): the
+  // value to write to the
+  // annotation karpenter.sh/nodeclaim-termination-timestamp, `now` in RFC
+  // 3339 to the second; "" when the NodeClaim already holds a parseable
+  // time before `now`, which is kept (Karpenter's
+  // annotateTerminationGracePeriod).
+  std::string termination_timestamp;
   LivenessAction action = LivenessAction::kNone;
   // A stable code. For kDeleteNodeClaim the metric reason
-  // (kReasonLaunchTimeout, ...); for kBlocked "repair_blocked"; for kNone
+  // (kReasonLaunchTimeout, ...); for kAnnotateNodeClaim "unhealthy"; for
+  // kBlocked "repair_blocked"; for kNone
   // one of "deleting", "launching", "registering", "node_missing",
-  // "node_deleting", "node_ready", "not_ready", "repair_disabled".
+  // "node_deleting", "repair_disabled" (node_repair_enabled is false or no
+  // policies), "node_healthy" (no policy matches), "tolerated" (a policy
+  // matches, not yet due).
   std::string reason;
   // One human-readable sentence with the numbers behind the verdict.
   std::string why;
@@ -135,7 +178,9 @@ struct LivenessReport {
 // Evaluates the three rules above for every NodeClaim of `snapshot` at
 // `now`. Each rule fires when `now >= start + timeout` (a NodeClaim created
 // at t with Launched=Unknown is deleted at exactly t + 5 min). A NodeClaim
-// with a deletionTimestamp gets kNone "deleting".
+// with a deletionTimestamp gets kNone "deleting", unless its Node is due for
+// repair: kAnnotateNodeClaim "unhealthy" (kNone "deleting" once it holds an
+// earlier annotation), or kBlocked.
 // Errors: InvalidArgument from `options.Validate()`.
 absl::StatusOr<LivenessReport> EvaluateLiveness(
     const snapshot::Snapshot& snapshot, absl::Time now,

@@ -25,6 +25,9 @@
 //   - Out-of-band termination (Vanish), leaked instances (AddInstance),
 //     cloud-provider drift (SetDrifted, or SetImage for image drift) and the
 //     instance-type catalogue (SetInstanceTypes) are scripted by the test.
+//   - Node repair: RepairPolicies() returns AWS's published policies
+//     (AwsRepairPolicies()), an example of a provider overriding the SDK's
+//     default; SetRepairPolicies replaces them.
 //
 // Time: every call first applies, in time order, the transitions (Pending
 // -> Running, Terminating -> gone) whose instant is <= clock.Now(); each
@@ -73,6 +76,14 @@ namespace karpenter::testing {
 // The drift reason IsDrifted reports for an instance whose image is not the
 // current one (AWS's name for it).
 inline constexpr absl::string_view kImageDrift = "AMIDrift";
+
+// The node-repair policies the AWS provider publishes
+// (aws/karpenter-provider-aws v1.14.1, pkg/cloudprovider/cloudprovider.go
+// `RepairPolicies`), in its order: Ready False 30m, Ready Unknown 30m,
+// AcceleratedHardwareReady False 10m, StorageReady False 30m,
+// NetworkingReady False 30m, KernelReady False 30m, ContainerRuntimeReady
+// False 30m. All but Ready are written by the EKS node monitoring agent.
+std::vector<RepairPolicy> AwsRepairPolicies();
 
 struct FakeCloudProviderOptions {
   // From Create to the instance being Running. Must be >= 0;
@@ -155,6 +166,10 @@ class FakeCloudProvider final : public CloudProvider {
   absl::StatusOr<std::vector<InstanceType>> GetInstanceTypes(
       const v1::NodePool& node_pool) override;
 
+  // AwsRepairPolicies() until SetRepairPolicies. Neither counted nor logged
+  // (it is not a cloud call; see CloudMethod).
+  std::vector<RepairPolicy> RepairPolicies() override;
+
   // --- Test controls. Each applies due transitions first. ----------------
 
   // Adds `instance` as if launched outside the SDK (e.g. a leaked instance
@@ -187,6 +202,9 @@ class FakeCloudProvider final : public CloudProvider {
 
   // Replaces the catalogue GetInstanceTypes returns (it sorts by name).
   void SetInstanceTypes(std::vector<InstanceType> types);
+
+  // Replaces the list RepairPolicies returns ({} turns repair off).
+  void SetRepairPolicies(std::vector<RepairPolicy> policies);
 
   // The next `times` calls of `method` return `status` (queued per method).
   // kInsteadOfCall: the call has no effect; kAfterCall: it takes effect and
