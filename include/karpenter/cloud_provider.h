@@ -102,6 +102,8 @@ struct Offering {
   // left.
   std::string reservation_id = "";
   int32_t reservation_capacity = 0;
+
+  friend bool operator==(const Offering&, const Offering&) = default;
 };
 
 // An instance type the provider can launch, for consolidation's price and
@@ -119,6 +121,8 @@ struct InstanceType {
   // unknown and does not restrict the type. node.kubernetes.io/instance-type
   // (the name) and the offerings' zone and capacity type need not be listed.
   std::map<std::string, std::string> labels = {};
+
+  friend bool operator==(const InstanceType&, const InstanceType&) = default;
 };
 
 // NodePool name -> the instance types `CloudProvider::GetInstanceTypes`

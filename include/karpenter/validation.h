@@ -108,11 +108,23 @@ std::vector<FieldError> NodeClaimErrors(const v1::NodeClaim& node_claim);
 std::vector<FieldError> PodDisruptionBudgetErrors(
     const v1::PodDisruptionBudget& pdb);
 
+// Every violation of a karpenter.sh/v1alpha1 NodeOverlay's CRD schema, CEL
+// rules and Karpenter's RuntimeValidate (pkg/apis/v1alpha1/nodeoverlay.go,
+// nodeoverlay_validation.go), in field order: metadata.name;
+// spec.requirements (at most 100; the key, operator and value rules of
+// NodeClaim requirements; In and NotIn need values); spec.price
+// (^\d+(\.\d+)?$); spec.priceAdjustment (a signed amount, "+N%", "-N%"
+// with at most two integer digits, or "-100%"); both set; spec.capacity
+// (quantities, not cpu, memory, ephemeral-storage or pods); spec.weight
+// (1..10000).
+std::vector<FieldError> NodeOverlayErrors(const v1::NodeOverlay& overlay);
+
 // OK when NodePoolErrors / NodeClaimErrors / PodDisruptionBudgetErrors is
 // empty, else InvalidArgument with every error's ToString(), one a line.
 absl::Status ValidateNodePool(const v1::NodePool& node_pool);
 absl::Status ValidateNodeClaim(const v1::NodeClaim& node_claim);
 absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb);
+absl::Status ValidateNodeOverlay(const v1::NodeOverlay& overlay);
 
 // What `karpenter validate` reports about a snapshot.
 struct SnapshotReport {
@@ -120,15 +132,16 @@ struct SnapshotReport {
   // errors in field order.
   std::vector<FieldError> errors;
   // Objects checked per kind ("NodePool", "NodeClaim",
-  // "PodDisruptionBudget"); kinds with none are absent.
+  // "PodDisruptionBudget", "NodeOverlay"); kinds with none are absent.
   std::map<std::string, int64_t> checked;
   // Objects not checked: the description of their kind (see
   // DescribeUncheckedKind) -> count, sorted by description.
   std::map<std::string, int64_t> not_checked;
 };
 
-// Validates every NodePool, NodeClaim and PodDisruptionBudget of `snapshot`
-// and lists the kinds the loader skipped (Snapshot::skipped_kinds). Other
+// Validates every NodePool, NodeClaim, PodDisruptionBudget and NodeOverlay
+// of `snapshot` and lists the kinds the loader skipped
+// (Snapshot::skipped_kinds). Other
 // loaded kinds (Node, Pod, DaemonSet, storage objects) are in neither list:
 // the loader itself checks what the snapshot relies on. Never fails.
 SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot);

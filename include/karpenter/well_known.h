@@ -46,6 +46,9 @@ namespace karpenter::well_known {
 inline constexpr absl::string_view kApiVersionV1 = "karpenter.sh/v1";
 // The previous apiVersion, still accepted on input.
 inline constexpr absl::string_view kApiVersionV1Beta1 = "karpenter.sh/v1beta1";
+// NodeOverlay's group version (pkg/apis/v1alpha1).
+inline constexpr absl::string_view kApiVersionV1Alpha1 =
+    "karpenter.sh/v1alpha1";
 
 // --- Karpenter labels (pkg/apis/v1/labels.go). ---
 

@@ -282,6 +282,7 @@ bool AcceptsNumberAsText(const google::protobuf::FieldDescriptor& field) {
       "karpenter.v1.NodeClaimStatus.allocatable",
       "karpenter.v1.PersistentVolumeSpec.capacity",
       "karpenter.v1.Budget.nodes",
+      "karpenter.v1.NodeOverlaySpec.capacity",
   });
   return kFields->contains(field.full_name());
 }
@@ -295,6 +296,7 @@ NullQuantity NullQuantityEntry(const google::protobuf::FieldDescriptor& field) {
       "karpenter.v1.NodePoolStatus.resources",
       "karpenter.v1.NodeClaimStatus.capacity",
       "karpenter.v1.NodeClaimStatus.allocatable",
+      "karpenter.v1.NodeOverlaySpec.capacity",
   });
   return kPruned->contains(field.full_name()) ? NullQuantity::kDropped
                                               : NullQuantity::kZero;

@@ -116,6 +116,8 @@ void ObjectSet::Append(ObjectSet&& other) {
                 other.csi_nodes.size(), offset);
   AppendOrigins(origins.daemon_sets, daemon_sets.size(), o.daemon_sets,
                 other.daemon_sets.size(), offset);
+  AppendOrigins(origins.node_overlays, node_overlays.size(), o.node_overlays,
+                other.node_overlays.size(), offset);
   MoveAppend(other.sources, sources);
   MoveAppend(other.nodes, nodes);
   MoveAppend(other.pods, pods);
@@ -128,6 +130,7 @@ void ObjectSet::Append(ObjectSet&& other) {
   MoveAppend(other.storage_classes, storage_classes);
   MoveAppend(other.csi_nodes, csi_nodes);
   MoveAppend(other.daemon_sets, daemon_sets);
+  MoveAppend(other.node_overlays, node_overlays);
   for (const auto& [kind, count] : other.skipped_kinds) {
     skipped_kinds[kind] += count;
   }

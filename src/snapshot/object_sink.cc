@@ -35,7 +35,7 @@ bool IsRecognisedKindName(absl::string_view kind) {
          kind == "NodePool" || kind == "NodeClaim" ||
          kind == "VolumeAttachment" || kind == "PersistentVolumeClaim" ||
          kind == "PersistentVolume" || kind == "StorageClass" ||
-         kind == "CSINode" || kind == "DaemonSet";
+         kind == "CSINode" || kind == "DaemonSet" || kind == "NodeOverlay";
 }
 
 // Describes what a protobuf scalar type expects, for "expected X, got Y".
@@ -452,6 +452,10 @@ ObjectKind Classify(absl::string_view kind, absl::string_view api_version) {
                          api_version == well_known::kApiVersionV1Beta1;
   if (kind == "NodePool" && karpenter) return ObjectKind::kNodePool;
   if (kind == "NodeClaim" && karpenter) return ObjectKind::kNodeClaim;
+  if (kind == "NodeOverlay" &&
+      (any || api_version == well_known::kApiVersionV1Alpha1)) {
+    return ObjectKind::kNodeOverlay;
+  }
   return ObjectKind::kSkipped;
 }
 
@@ -479,6 +483,8 @@ const pb::Descriptor* DescriptorFor(ObjectKind kind) {
       return v1::CSINode::descriptor();
     case ObjectKind::kDaemonSet:
       return v1::DaemonSet::descriptor();
+    case ObjectKind::kNodeOverlay:
+      return v1::NodeOverlay::descriptor();
     case ObjectKind::kSkipped:
       break;
   }
@@ -551,6 +557,8 @@ std::vector<ObjectOrigin>* ObjectSink::OriginsOf(ObjectKind kind) {
       return &o.csi_nodes;
     case ObjectKind::kDaemonSet:
       return &o.daemon_sets;
+    case ObjectKind::kNodeOverlay:
+      return &o.node_overlays;
     case ObjectKind::kSkipped:
       break;
   }
@@ -603,6 +611,8 @@ absl::Status ObjectSink::AddObject(ObjectKind kind, absl::string_view kind_name,
       return Decode(decoder_, json, kind_name, api_version, out_.csi_nodes);
     case ObjectKind::kDaemonSet:
       return Decode(decoder_, json, kind_name, api_version, out_.daemon_sets);
+    case ObjectKind::kNodeOverlay:
+      return Decode(decoder_, json, kind_name, api_version, out_.node_overlays);
     case ObjectKind::kSkipped:
       break;
   }

@@ -37,6 +37,7 @@ enum class ObjectKind {
   kStorageClass,
   kCSINode,
   kDaemonSet,
+  kNodeOverlay,
   kSkipped
 };
 

@@ -332,6 +332,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   const bool check_keys = !unique_pod_keys_;
   unique_pod_keys_ = false;
   s.skipped_kinds_ = std::move(objects.skipped_kinds);
+  s.node_overlays_ = std::move(objects.node_overlays);
   KARPENTER_RETURN_IF_ERROR(CheckCount(s.pod_shape_.size(), "pods"));
   // `objects` keeps the sources and origins, for error messages.
   internal::HeldObjects held;

@@ -688,4 +688,118 @@ std::vector<FieldError> NodeClaimErrors(const v1::NodeClaim& nc) {
   return errors.Take();
 }
 
+namespace {
+
+// `^\d+(\.\d+)?$`.
+bool MatchesPrice(absl::string_view s) {
+  const size_t dot = s.find('.');
+  const absl::string_view whole = s.substr(0, dot);
+  const auto digits = [](absl::string_view d) {
+    return !d.empty() &&
+           absl::c_all_of(d, [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(whole)) return false;
+  return dot == absl::string_view::npos || digits(s.substr(dot + 1));
+}
+
+// `\d*\.?\d+`.
+bool MatchesUnsignedDecimal(absl::string_view s) {
+  const size_t dot = s.find('.');
+  const auto digits = [](absl::string_view d) {
+    return absl::c_all_of(d, [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dot == absl::string_view::npos) return !s.empty() && digits(s);
+  return digits(s.substr(0, dot)) && s.size() > dot + 1 &&
+         digits(s.substr(dot + 1));
+}
+
+// `^(([+-]{1}(\d*\.?\d+))|(\+{1}\d*\.?\d+%)|(^(-\d{1,2}(\.\d+)?%)$)|(-100%))$`.
+bool MatchesPriceAdjustment(absl::string_view s) {
+  if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return false;
+  const bool plus = s[0] == '+';
+  absl::string_view rest = s.substr(1);
+  if (!absl::ConsumeSuffix(&rest, "%")) return MatchesUnsignedDecimal(rest);
+  if (plus) return MatchesUnsignedDecimal(rest);
+  if (rest == "100") return true;
+  const size_t dot = rest.find('.');
+  const absl::string_view whole = rest.substr(0, dot);
+  if (whole.empty() || whole.size() > 2 ||
+      !absl::c_all_of(whole, [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  if (dot == absl::string_view::npos) return true;
+  const absl::string_view frac = rest.substr(dot + 1);
+  return !frac.empty() &&
+         absl::c_all_of(frac, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::vector<FieldError> NodeOverlayErrors(const v1::NodeOverlay& overlay) {
+  Errors errors(overlay.api_version().empty()
+                    ? std::string(well_known::kApiVersionV1Alpha1)
+                    : overlay.api_version(),
+                "NodeOverlay", overlay.metadata().name());
+  if (!overlay.api_version().empty() &&
+      overlay.api_version() != well_known::kApiVersionV1Alpha1) {
+    errors.Add("apiVersion", "must be karpenter.sh/v1alpha1 (served version)",
+               overlay.api_version());
+    return errors.Take();
+  }
+  internal::CheckObjectName(overlay.metadata(), errors);
+  const v1::NodeOverlaySpec& spec = overlay.spec();
+  if (static_cast<size_t>(spec.requirements_size()) > kMaxRequirements) {
+    errors.Add("spec.requirements",
+               "Too many: must have at most 100 items (CRD maxItems)",
+               absl::StrCat(spec.requirements_size()));
+  }
+  for (int i = 0; i < spec.requirements_size(); ++i) {
+    const v1::NodeSelectorRequirement& r = spec.requirements(i);
+    const std::string field = Index("spec.requirements", i);
+    CheckRequirement(Version::kV1, Object::kNodeClaim, r, field, errors);
+    if (r.operator_() == "NotIn" && r.values_size() == 0) {
+      errors.Add(Path(field, "values"),
+                 "requirements with operator 'NotIn' must have a value "
+                 "defined (CEL rule)",
+                 "");
+    }
+  }
+  if (spec.has_price() && !MatchesPrice(spec.price())) {
+    errors.Add("spec.price", "must match ^\\d+(\\.\\d+)?$ (CRD pattern)",
+               spec.price());
+  }
+  if (spec.has_price_adjustment() &&
+      !MatchesPriceAdjustment(spec.price_adjustment())) {
+    errors.Add("spec.priceAdjustment",
+               "must be a signed amount (\"+0.1\", \"-0.1\"), \"+N%\", "
+               "\"-N%\" below 100 or \"-100%\" (CRD pattern)",
+               spec.price_adjustment());
+  }
+  if (spec.has_price() && spec.has_price_adjustment()) {
+    errors.Add("spec",
+               "cannot set both 'price' and 'priceAdjustment' (CEL "
+               "rule)",
+               "");
+  }
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : spec.capacity()) keys.push_back(k);
+  absl::c_sort(keys);
+  for (const std::string& k : keys) {
+    if (k == "cpu" || k == "memory" || k == "ephemeral-storage" ||
+        k == "pods") {
+      errors.Add(Path("spec.capacity", k),
+                 "invalid resource restricted (CEL rule; cpu, memory, "
+                 "ephemeral-storage and pods come from the instance type)",
+                 k);
+    }
+  }
+  CheckQuantities(spec.capacity(), "spec.capacity", errors);
+  if (spec.has_weight() && (spec.weight() < 1 || spec.weight() > 10000)) {
+    errors.Add("spec.weight",
+               "must be between 1 and 10000 (CRD minimum/maximum)",
+               absl::StrCat(spec.weight()));
+  }
+  return errors.Take();
+}
+
 }  // namespace karpenter::validation

@@ -230,6 +230,10 @@ absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb) {
   return ToStatus(PodDisruptionBudgetErrors(pdb));
 }
 
+absl::Status ValidateNodeOverlay(const v1::NodeOverlay& overlay) {
+  return ToStatus(NodeOverlayErrors(overlay));
+}
+
 std::string DescribeUncheckedKind(absl::string_view key) {
   const size_t paren = key.find(" (");
   if (paren != absl::string_view::npos && absl::EndsWith(key, ")")) {
@@ -262,6 +266,9 @@ SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot) {
   for (const v1::PodDisruptionBudget& pdb : snapshot.pdbs()) {
     Append(PodDisruptionBudgetErrors(pdb), report.errors);
   }
+  for (const v1::NodeOverlay& overlay : snapshot.node_overlays()) {
+    Append(NodeOverlayErrors(overlay), report.errors);
+  }
   std::stable_sort(report.errors.begin(), report.errors.end(),
                    [](const FieldError& a, const FieldError& b) {
                      return std::tie(a.kind, a.object) <
@@ -278,6 +285,10 @@ SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot) {
   if (!snapshot.pdbs().empty()) {
     report.checked["PodDisruptionBudget"] =
         static_cast<int64_t>(snapshot.pdbs().size());
+  }
+  if (!snapshot.node_overlays().empty()) {
+    report.checked["NodeOverlay"] =
+        static_cast<int64_t>(snapshot.node_overlays().size());
   }
   for (const auto& [key, count] : snapshot.skipped_kinds()) {
     report.not_checked[DescribeUncheckedKind(key)] += count;

@@ -334,6 +334,60 @@ TEST_CASE("plan cli: --catalog consolidates the demo cluster offline",
   CHECK(absl::StrContains(shipped.out, "(Emptiness acted)"));
 }
 
+TEST_CASE("plan cli: a NodeOverlay prices the dump's nodes behind its gate",
+          "[cli][plan][node_overlay]") {
+  constexpr char kAt7[] = "2025-03-05T07:00:00Z";
+  constexpr char kSpot[] = "ip-10-0-3-67.us-west-2.compute.internal";
+  const std::string after = DemoAfterEmptiness();
+  // The dump's instance types have no prices; the overlay gives m5.xlarge
+  // spot one (and a conflicting twin of equal weight is refused).
+  const std::string overlays = test::WriteTemp("overlays.yaml", R"(
+apiVersion: v1
+kind: List
+items:
+- apiVersion: karpenter.sh/v1alpha1
+  kind: NodeOverlay
+  metadata: {name: spot-price}
+  spec:
+    weight: 5
+    price: "0.0692"
+    requirements:
+    - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}
+    - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+- apiVersion: karpenter.sh/v1alpha1
+  kind: NodeOverlay
+  metadata: {name: also-spot}
+  spec:
+    weight: 5
+    priceAdjustment: "+1%"
+    requirements:
+    - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+)");
+  const test::Result off =
+      Run({"plan", "--at", kAt7, "-f", after, "-f", overlays});
+  REQUIRE(off.status == kExitOk);
+  CHECK(off.err.empty());
+  CHECK(absl::StrContains(RowOf(off.out, kSpot), "InstanceTypeUnknown"));
+
+  const test::Result on =
+      Run({"plan", "--at", kAt7, "--feature-gates", "NodeOverlay=true", "-f",
+           after, "-f", overlays});
+  REQUIRE(on.status == kExitOk);
+  CHECK(absl::StrContains(on.out,
+                          "1: single-node: delete 1 node (price 0.0692)"));
+  CHECK(absl::StrContains(RowOf(on.out, kSpot), "Commanded"));
+  // "spot-price" is evaluated first (the later name), so "also-spot"
+  // conflicts with it.
+  CHECK(on.err ==
+        "plan: warning: NodeOverlay \"also-spot\" not applied: Conflict: "
+        "conflict with another overlay\n");
+
+  test::CheckUsageError({{"plan", "--feature-gates", "NodeOverlay=yes"},
+                         "--feature-gates: \"NodeOverlay=yes\""});
+  test::CheckUsageError(
+      {{"plan", "--feature-gates", "Drift=true"}, "unknown gate \"Drift\""});
+}
+
 TEST_CASE("explain cli: --catalog names the consolidation of a node",
           "[cli][explain][catalog]") {
   constexpr char kAt7[] = "2025-03-05T07:00:00Z";

@@ -183,6 +183,33 @@ metadata: {name: default}
         "2 objects valid (1 NodePool, 1 NodeClaim)\n");
 }
 
+TEST_CASE("validate cli: NodeOverlays are checked against their rules",
+          "[cli][validate][node_overlay]") {
+  const std::string path = WriteTemp("overlays.yaml", R"(
+apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata: {name: gpu}
+spec:
+  weight: 20000
+  price: "1"
+  priceAdjustment: "-10%"
+  capacity: {cpu: 2, example.com/gpu: 1}
+---
+apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata: {name: fine}
+spec:
+  priceAdjustment: "-10%"
+)");
+  Result r = Run({"validate", "-f", path});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.out, Catch::Contains("NodeOverlay gpu: spec: cannot set both "
+                                    "'price' and 'priceAdjustment'") &&
+                        Catch::Contains("NodeOverlay gpu: spec.capacity.cpu") &&
+                        Catch::Contains("NodeOverlay gpu: spec.weight"));
+  CHECK_THAT(r.out, !Catch::Contains("NodeOverlay fine"));
+}
+
 TEST_CASE("validate cli: an empty dump is nothing to validate",
           "[cli][validate]") {
   Result r = Run({"validate", "-f", WriteTemp("empty.yaml", "")});

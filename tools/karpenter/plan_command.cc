@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "cli.h"
@@ -30,6 +31,7 @@
 #include "karpenter/disruption/controller.h"
 #include "karpenter/disruption/explain.h"
 #include "karpenter/disruption/plan_proto.h"
+#include "karpenter/node_overlay.h"
 #include "karpenter/snapshot/audit.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/state/cluster_state.h"
@@ -44,7 +46,7 @@ namespace {
 constexpr char kPlanUsage[] =
     "usage: karpenter plan [-f FILE]... [--at RFC3339] [-o text|json]\n"
     "                      [--catalog FILE] [--no-consolidation]\n"
-    "                      [--strict] [--complete]\n"
+    "                      [--strict] [--complete] [--feature-gates GATES]\n"
     "       karpenter plan --watch [-f FILE|-] [--every DURATION]\n"
     "                      [options as above]\n"
     "\n"
@@ -69,6 +71,12 @@ constexpr char kPlanUsage[] =
     "in a host passing that catalogue. A node whose type or offering the\n"
     "catalogue lacks is InstanceTypeUnknown to consolidation and, once older\n"
     "than 1h, drifted (InstanceTypeNotFound).\n"
+    "--feature-gates NodeOverlay=true applies the karpenter.sh/v1alpha1\n"
+    "NodeOverlays of the dump and of the --catalog file to the instance\n"
+    "types (prices and extended-resource capacity, by weight, as Karpenter's\n"
+    "NodeOverlay feature gate does); an overlay Karpenter would reject is\n"
+    "named on stderr. SpotToSpotConsolidation=true allows replacing spot\n"
+    "nodes with cheaper spot nodes. Both gates are off by default.\n"
     "No cloud is asked whether instances drifted: drift is the NodeClaims'\n"
     "Drifted conditions plus what the pass itself finds (NodePool hash and\n"
     "requirements drift).\n"
@@ -156,11 +164,39 @@ struct PassArgs {
   bool complete = false;
   bool watch = false;
   std::optional<std::string> catalog;
+  // --feature-gates: Karpenter's NodeOverlay and SpotToSpotConsolidation.
+  bool node_overlay = false;
+  bool spot_to_spot = false;
   absl::Duration horizon = absl::Hours(24 * 30);
   // --watch without --at: how long a quiet stream waits before the next
   // pass (0: never).
   absl::Duration every = absl::Seconds(10);
 };
+
+// Karpenter's --feature-gates syntax, "NodeOverlay=true,SpotToSpot...":
+// the gates that change a pass. "" on success, else the error.
+std::string ParseFeatureGates(const std::string& value, PassArgs& parsed) {
+  for (absl::string_view gate : absl::StrSplit(value, ',')) {
+    std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(gate, absl::MaxSplits('=', 1));
+    bool on = false;
+    if (kv.second == "true") {
+      on = true;
+    } else if (kv.second != "false") {
+      return absl::StrCat("--feature-gates: \"", gate,
+                          "\": expected <gate>=true or <gate>=false");
+    }
+    if (kv.first == "NodeOverlay") {
+      parsed.node_overlay = on;
+    } else if (kv.first == "SpotToSpotConsolidation") {
+      parsed.spot_to_spot = on;
+    } else {
+      return absl::StrCat("--feature-gates: unknown gate \"", kv.first,
+                          "\" (known: NodeOverlay, SpotToSpotConsolidation)");
+    }
+  }
+  return "";
+}
 
 // Parses the options of `plan` and `explain`; "" on success.
 std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
@@ -185,7 +221,7 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
     }
     const bool takes_value = arg == "-f" || arg == "--filename" ||
                              arg == "--at" || arg == "--catalog" ||
-                             arg == "--every" ||
+                             arg == "--every" || arg == "--feature-gates" ||
                              (!explain && (arg == "-o" || arg == "--output")) ||
                              (explain && arg == "--horizon");
     if (!takes_value) {
@@ -214,6 +250,10 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
       }
     } else if (arg == "--catalog") {
       parsed.catalog = value;
+    } else if (arg == "--feature-gates") {
+      if (std::string p = ParseFeatureGates(value, parsed); !p.empty()) {
+        return p;
+      }
     } else if (arg == "-o" || arg == "--output") {
       if (std::string p = ParseOutputFlag(arg, value, parsed.json);
           !p.empty()) {
@@ -229,6 +269,7 @@ std::string ParsePassArgs(const std::vector<std::string>& args, bool explain,
 disruption::Controller MakeController(const PassArgs& args) {
   disruption::ControllerOptions options;
   options.disable_consolidation = args.no_consolidation;
+  options.consolidation.spot_to_spot = args.spot_to_spot;
   // A dump may lack its NodePools: without --complete, a NodeClaim whose
   // NodePool is not in it is not taken as orphaned.
   options.methods.node_pools_complete = args.complete;
@@ -249,6 +290,38 @@ DumpChecks PassChecks(const PassArgs& args) {
 // The pass's catalogue: --catalog's types for every NodePool, else the
 // types the dump's nodes run at unknown prices. Nullopt (after one line on
 // `err`) when the catalogue file is bad.
+// With --feature-gates NodeOverlay=true: the NodeOverlays of the dump and
+// of the --catalog file applied to `catalog` (karpenter/node_overlay.h), one
+// warning line on `err` per overlay Karpenter would not apply. False (after
+// one line on `err`) when the catalogue file's overlays do not load.
+bool ApplyOverlays(const snapshot::Snapshot& snap, const PassArgs& args,
+                   const std::string& command, InstanceTypeCatalog& catalog,
+                   std::ostream& err) {
+  if (!args.node_overlay) return true;
+  std::vector<v1::NodeOverlay> overlays = snap.node_overlays();
+  if (args.catalog.has_value()) {
+    absl::StatusOr<std::vector<v1::NodeOverlay>> more =
+        LoadNodeOverlays(*args.catalog);
+    if (!more.ok()) {
+      PrintError(
+          err, absl::StrCat(command, ": --catalog: ", more.status().message()));
+      return false;
+    }
+    for (v1::NodeOverlay& o : *more) overlays.push_back(std::move(o));
+  }
+  const std::vector<v1::NodePool> pools(snap.node_pools().begin(),
+                                        snap.node_pools().end());
+  NodeOverlayResult r =
+      ApplyNodeOverlays(catalog, pools, overlays, {.enabled = true});
+  for (const NodeOverlayStatus& s : r.statuses) {
+    if (s.reason == "Applied") continue;
+    err << command << ": warning: NodeOverlay \"" << s.name
+        << "\" not applied: " << s.reason << ": " << s.message << "\n";
+  }
+  catalog = std::move(r.catalog);
+  return true;
+}
+
 std::optional<disruption::PassInputs> MakeInputs(const snapshot::Snapshot& snap,
                                                  const PassArgs& args,
                                                  const std::string& command,
@@ -256,12 +329,15 @@ std::optional<disruption::PassInputs> MakeInputs(const snapshot::Snapshot& snap,
   disruption::PassInputs inputs;
   if (!args.catalog.has_value()) {
     inputs.catalog = disruption::ObservedInstanceTypes(snap);
-    return inputs;
+  } else {
+    std::optional<std::vector<InstanceType>> types =
+        LoadCatalogFlag(*args.catalog, command, err);
+    if (!types.has_value()) return std::nullopt;
+    inputs.catalog = CatalogForEveryNodePool(snap, *types);
   }
-  std::optional<std::vector<InstanceType>> types =
-      LoadCatalogFlag(*args.catalog, command, err);
-  if (!types.has_value()) return std::nullopt;
-  inputs.catalog = CatalogForEveryNodePool(snap, *types);
+  if (!ApplyOverlays(snap, args, command, inputs.catalog, err)) {
+    return std::nullopt;
+  }
   return inputs;
 }
 
@@ -643,6 +719,9 @@ int RunWatch(const PassArgs& args, const std::string& command,
     inputs.catalog = types.has_value()
                          ? CatalogForEveryNodePool(*snap, *types)
                          : disruption::ObservedInstanceTypes(*snap);
+    if (!ApplyOverlays(*snap, args, command, inputs.catalog, err)) {
+      return kExitUsage;
+    }
     absl::StatusOr<Rendered> r = pass(*snap, inputs, at);
     if (!r.ok()) return fail(r.status().message());
     if (last_key == r->key) return kExitOk;

@@ -138,6 +138,7 @@ struct ObjectOrigins {
   std::vector<ObjectOrigin> storage_classes;
   std::vector<ObjectOrigin> csi_nodes;
   std::vector<ObjectOrigin> daemon_sets;
+  std::vector<ObjectOrigin> node_overlays;
 };
 
 // The raw objects of one or more dumps, each kind in input order. Loading
@@ -154,6 +155,10 @@ struct ObjectSet {
   std::vector<v1::StorageClass> storage_classes;
   std::vector<v1::CSINode> csi_nodes;
   std::vector<v1::DaemonSet> daemon_sets;
+  // karpenter.sh/v1alpha1 NodeOverlays (karpenter/node_overlay.h). They
+  // change the catalogue, not the cluster: Snapshot::Build keeps them
+  // apart (Snapshot::node_overlays).
+  std::vector<v1::NodeOverlay> node_overlays;
   // Kind (or "<kind> (<apiVersion>)") -> number of objects skipped.
   std::map<std::string, int64_t> skipped_kinds;
   // The inputs the objects were loaded from (file names, "stdin"), and

@@ -313,6 +313,10 @@ class Snapshot {
   std::optional<NodeClaimIndex> FindNodeClaimByProviderId(
       absl::string_view provider_id) const;
 
+  // The NodeOverlays of the dump (ObjectSet::node_overlays), in input order.
+  const std::vector<v1::NodeOverlay>& node_overlays() const {
+    return node_overlays_;
+  }
   // Kinds the loader skipped (see ObjectSet::skipped_kinds).
   const std::map<std::string, int64_t>& skipped_kinds() const {
     return skipped_kinds_;
@@ -463,6 +467,7 @@ class Snapshot {
   PartPtr<v1::CSINode> csi_nodes_;
   PartPtr<v1::DaemonSet> daemon_sets_;
   std::map<std::string, int64_t> skipped_kinds_;
+  std::vector<v1::NodeOverlay> node_overlays_;
 
   // Keys are views into the protos above; the vectors' heap buffers do not
   // move when the Snapshot does, so the views stay valid.
