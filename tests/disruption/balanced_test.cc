@@ -27,11 +27,13 @@ namespace {
 
 using consolidation_test::DoesNotFit;
 using consolidation_test::Fits;
+using consolidation_test::Ledger;
 using consolidation_test::MakeCandidate;
 using consolidation_test::MakeReplacement;
 using consolidation_test::MakeType;
 using consolidation_test::NeedsOne;
 using consolidation_test::ScriptedSimulator;
+using consolidation_test::VerdictOf;
 using controller_test::CodeOf;
 using controller_test::World;
 using test::kT0;
@@ -50,20 +52,6 @@ InstanceTypeCatalog Catalog() {
   std::vector<InstanceType> types = {
       MakeType("small", 0.1), MakeType("medium", 0.2), MakeType("large", 0.4)};
   return InstanceTypeCatalog{{"p", types}, {"q", types}};
-}
-
-BudgetLedger Ledger(std::map<std::string, int64_t> pools) {
-  BudgetLedger ledger;
-  for (const auto& [pool, n] : pools) ledger.Set(pool, n);
-  return ledger;
-}
-
-const NodeVerdict* VerdictOf(const ConsolidationResult& r,
-                             absl::string_view node) {
-  for (const NodeVerdict& v : r.verdicts) {
-    if (v.node == node) return &v;
-  }
-  return nullptr;
 }
 
 // The samples of metric `name`, as "decision/nodepool/policy=value".

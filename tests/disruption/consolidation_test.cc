@@ -31,20 +31,6 @@ InstanceTypeCatalog Catalog() {
 const std::vector<std::string> kAllTypes = {"xlarge", "large", "medium",
                                             "small"};
 
-BudgetLedger Ledger(std::map<std::string, int64_t> pools) {
-  BudgetLedger ledger;
-  for (const auto& [pool, n] : pools) ledger.Set(pool, n);
-  return ledger;
-}
-
-const NodeVerdict* VerdictOf(const ConsolidationResult& r,
-                             absl::string_view node) {
-  for (const NodeVerdict& v : r.verdicts) {
-    if (v.node == node) return &v;
-  }
-  return nullptr;
-}
-
 std::vector<std::string> RequirementValues(const Replacement& r,
                                            absl::string_view key) {
   for (const auto& req : r.node_claim.spec().requirements()) {

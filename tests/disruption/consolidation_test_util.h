@@ -7,13 +7,16 @@
 #define KARPENTER_TESTS_DISRUPTION_CONSOLIDATION_TEST_UTIL_H_
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "karpenter/disruption/consolidation.h"
 #include "karpenter/disruption/types.h"
 #include "karpenter/testing/builders.h"
 
@@ -105,6 +108,22 @@ class ScriptedSimulator : public SchedulingSimulator {
  private:
   Answer answer_;
 };
+
+// A ledger with `pools`' remaining counts set.
+inline BudgetLedger Ledger(const std::map<std::string, int64_t>& pools) {
+  BudgetLedger ledger;
+  for (const auto& [pool, n] : pools) ledger.Set(pool, n);
+  return ledger;
+}
+
+// The verdict of `node` in `r`, or null.
+inline const NodeVerdict* VerdictOf(const ConsolidationResult& r,
+                                    absl::string_view node) {
+  for (const NodeVerdict& v : r.verdicts) {
+    if (v.node == node) return &v;
+  }
+  return nullptr;
+}
 
 inline std::vector<std::string> NodeNames(const Command& command) {
   std::vector<std::string> out;

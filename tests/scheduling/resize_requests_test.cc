@@ -15,37 +15,15 @@
 #include "absl/strings/str_cat.h"
 #include "karpenter/scheduling/resources.h"
 #include "karpenter/snapshot/load.h"
+#include "resources_test_util.h"
 
 namespace karpenter::scheduling {
 namespace {
 
-using Requests = std::vector<std::pair<std::string, int64_t>>;
+using resources_test::Requests;
+using resources_test::ViaCalculator;
 
 constexpr int64_t kMi = int64_t{1} << 20;
-
-// A pod from the flow-style YAML of its spec and status.
-v1::Pod PodWith(const std::string& spec, const std::string& status) {
-  snapshot::ObjectSet set;
-  const absl::Status s = snapshot::LoadText(
-      absl::StrCat("kind: Pod\nmetadata: {name: p, namespace: default}\n"
-                   "spec: {",
-                   spec, "}\nstatus: {", status, "}\n"),
-      "test.yaml", set);
-  INFO(s.ToString());
-  REQUIRE(s.ok());
-  REQUIRE(set.pods.size() == 1);
-  return set.pods[0];
-}
-
-absl::StatusOr<Requests> ViaCalculator(PodRequestsCalculator& calc,
-                                       const v1::Pod& pod) {
-  PodRequestList list;
-  if (absl::Status s = calc.Compute(pod, list); !s.ok()) return s;
-  Requests out;
-  for (const auto& [k, v] : list) out.emplace_back(std::string(k), v);
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // One container "a" requesting cpu 200m and memory 100Mi.
 constexpr char kOneContainer[] =
@@ -189,7 +167,7 @@ TEST_CASE("PodRequests: in-place resize status", "[scheduling][resize]") {
   PodRequestsCalculator calc;
   for (const Case& c : Cases()) {
     CAPTURE(c.name);
-    const v1::Pod pod = PodWith(c.spec, c.status);
+    const v1::Pod pod = resources_test::PodFromYaml(c.spec, c.status);
     const absl::StatusOr<Requests> got = PodRequests(pod);
     INFO(got.status().ToString());
     REQUIRE(got.ok());
@@ -215,9 +193,9 @@ TEST_CASE("PodRequests: many status entries are found by name",
   }
   // A duplicate name late in the list replaces the earlier entry.
   absl::StrAppend(&statuses, ", {name: c0, resources: {requests: {cpu: 1}}}");
-  const v1::Pod pod =
-      PodWith(absl::StrCat("containers: [", containers, "]"),
-              absl::StrCat("containerStatuses: [", statuses, "]"));
+  const v1::Pod pod = resources_test::PodFromYaml(
+      absl::StrCat("containers: [", containers, "]"),
+      absl::StrCat("containerStatuses: [", statuses, "]"));
   // The 20 odd names have 30m in status (above their 10m spec), the even
   // ones 5m (below it), except c0, whose last entry says 1.
   const Requests want = {{"cpu", 20 * 30 + 19 * 10 + 1000}, {"pods", 1000}};
@@ -287,7 +265,7 @@ TEST_CASE("PodRequests: status quantities are named by their path",
   PodRequestsCalculator calc;
   for (const ErrorCase& c : cases) {
     CAPTURE(c.spec, c.status);
-    const v1::Pod pod = PodWith(c.spec, c.status);
+    const v1::Pod pod = resources_test::PodFromYaml(c.spec, c.status);
     const absl::StatusOr<Requests> got = PodRequests(pod);
     PodRequestList list;
     const absl::Status fast = calc.Compute(pod, list);

@@ -14,38 +14,16 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "karpenter/snapshot/load.h"
+#include "resources_test_util.h"
 
 namespace karpenter::scheduling {
 namespace {
 
-using Requests = std::vector<std::pair<std::string, int64_t>>;
+using resources_test::Requests;
+using resources_test::ViaCalculator;
 
 constexpr int64_t kGi = int64_t{1} << 30;
 constexpr int64_t kMi = int64_t{1} << 20;
-
-v1::Pod PodWithSpec(const std::string& spec) {
-  snapshot::ObjectSet set;
-  const absl::Status s = snapshot::LoadText(
-      absl::StrCat("kind: Pod\nmetadata: {name: p, namespace: default}\n"
-                   "spec: {",
-                   spec, "}\n"),
-      "test.yaml", set);
-  INFO(s.ToString());
-  REQUIRE(s.ok());
-  REQUIRE(set.pods.size() == 1);
-  return set.pods[0];
-}
-
-// The calculator's answer, sorted like PodRequests'.
-absl::StatusOr<Requests> ViaCalculator(PodRequestsCalculator& calc,
-                                       const v1::Pod& pod) {
-  PodRequestList list;
-  if (absl::Status s = calc.Compute(pod, list); !s.ok()) return s;
-  Requests out;
-  for (const auto& [k, v] : list) out.emplace_back(std::string(k), v);
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 struct Case {
   std::string name;
@@ -198,7 +176,7 @@ TEST_CASE("PodRequests: the effective requests of a pod", "[scheduling]") {
   PodRequestsCalculator calc;
   for (const Case& c : Cases()) {
     CAPTURE(c.name);
-    const v1::Pod pod = PodWithSpec(c.spec);
+    const v1::Pod pod = resources_test::PodFromYaml(c.spec);
     const absl::StatusOr<Requests> got = PodRequests(pod);
     INFO(got.status().ToString());
     REQUIRE(got.ok());
@@ -214,12 +192,12 @@ TEST_CASE("PodRequests: the effective requests of a pod", "[scheduling]") {
 TEST_CASE("PodRequests: a calculator reused across pods keeps them apart",
           "[scheduling]") {
   PodRequestsCalculator calc;
-  const v1::Pod a = PodWithSpec(
+  const v1::Pod a = resources_test::PodFromYaml(
       "containers: [{name: a, resources: {requests: {cpu: 100m}}}]");
-  const v1::Pod b = PodWithSpec(
+  const v1::Pod b = resources_test::PodFromYaml(
       "containers: [{name: a, resources: {requests: {cpu: 100m, memory: "
       "100m}}}, {name: b, resources: {requests: {cpu: 100m}}}]");
-  const v1::Pod bad = PodWithSpec(
+  const v1::Pod bad = resources_test::PodFromYaml(
       "containers: [{name: a, resources: {requests: {cpu: -100m}}}]");
   for (int round = 0; round < 2; ++round) {
     CAPTURE(round);
@@ -244,10 +222,11 @@ TEST_CASE("PodRequests: sidecars and plain init containers differ",
     return s;
   };
   // Plain: max(300, 200, 250).
-  CHECK(*PodRequests(PodWithSpec(spec(""))) ==
+  CHECK(*PodRequests(resources_test::PodFromYaml(spec(""))) ==
         Requests{{"cpu", 300}, {"pods", 1000}});
   // Sidecar: max(300 + 200, 200, 250 + 200).
-  CHECK(*PodRequests(PodWithSpec(spec("restartPolicy: Always,"))) ==
+  CHECK(*PodRequests(
+            resources_test::PodFromYaml(spec("restartPolicy: Always,"))) ==
         Requests{{"cpu", 500}, {"pods", 1000}});
 }
 
@@ -323,7 +302,7 @@ TEST_CASE("PodRequests: errors name the field and quote the value",
   PodRequestsCalculator calc;
   for (const ErrorCase& c : cases) {
     CAPTURE(c.spec);
-    const v1::Pod pod = PodWithSpec(c.spec);
+    const v1::Pod pod = resources_test::PodFromYaml(c.spec);
     const absl::StatusOr<Requests> got = PodRequests(pod);
     REQUIRE_FALSE(got.ok());
     CHECK(got.status().code() == absl::StatusCode::kInvalidArgument);
@@ -337,7 +316,7 @@ TEST_CASE("PodRequests: errors name the field and quote the value",
 
 TEST_CASE("PodRequests: the limit a request shadows is not read",
           "[scheduling]") {
-  const v1::Pod pod = PodWithSpec(
+  const v1::Pod pod = resources_test::PodFromYaml(
       "containers: [{name: a, resources: {requests: {cpu: \"1\"}, limits: "
       "{cpu: "
       "bogus}}}]");
