@@ -126,8 +126,9 @@ TEST_CASE("node overlay: price and priceAdjustment", "[node_overlay]") {
   }
 }
 
-TEST_CASE("node overlay: the heaviest overlay sets a price; they do not stack",
-          "[node_overlay]") {
+TEST_CASE(
+    "node overlay: the heaviest overlay sets a price, and they do not stack",
+    "[node_overlay]") {
   const NodeOverlayResult r = Apply(
       {Overlay({.name = "light",
                 .weight = 5,

@@ -148,7 +148,7 @@ TEST_CASE("repair: each AWS condition is repaired after its toleration",
   }
 }
 
-TEST_CASE("repair: the policy due first wins; other statuses do not match",
+TEST_CASE("repair: the policy due first wins, and other statuses do not match",
           "[termination][repair]") {
   // Ready=False since kT0 (due +30m) and AcceleratedHardwareReady=False
   // since kT0 + 15m (due +25m): the accelerator is due first.
