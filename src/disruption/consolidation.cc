@@ -448,9 +448,10 @@ class Evaluator {
                        .name = std::string(metrics::kConsolidationMovesTotal),
                        .labels = MoveLabels(DecisionOf(approved), pool, policy),
                        .value = 1});
+      const std::string& name = pool;  // Lambdas cannot capture bindings.
       auto scored =
           std::find_if(eval.pools.begin(), eval.pools.end(),
-                       [&](const PoolScore& p) { return p.node_pool == pool; });
+                       [&](const PoolScore& p) { return p.node_pool == name; });
       if (scored == eval.pools.end()) continue;
       const bool pool_approved = scored->score.Approved();
       result_.metrics.push_back(MetricSample{
