@@ -168,14 +168,7 @@ TEST_CASE("PodRequests: in-place resize status", "[scheduling][resize]") {
   for (const Case& c : Cases()) {
     CAPTURE(c.name);
     const v1::Pod pod = resources_test::PodFromYaml(c.spec, c.status);
-    const absl::StatusOr<Requests> got = PodRequests(pod);
-    INFO(got.status().ToString());
-    REQUIRE(got.ok());
-    CHECK(*got == c.want);
-    const absl::StatusOr<Requests> fast = ViaCalculator(calc, pod);
-    INFO(fast.status().ToString());
-    REQUIRE(fast.ok());
-    CHECK(*fast == c.want);
+    resources_test::CheckRequests(calc, pod, c.want);
   }
 }
 

@@ -51,6 +51,19 @@ inline absl::StatusOr<Requests> ViaCalculator(PodRequestsCalculator& calc,
   return out;
 }
 
+// PodRequests and the calculator both give `want` for `pod`.
+inline void CheckRequests(PodRequestsCalculator& calc, const v1::Pod& pod,
+                          const Requests& want) {
+  const absl::StatusOr<Requests> got = PodRequests(pod);
+  INFO(got.status().ToString());
+  REQUIRE(got.ok());
+  CHECK(*got == want);
+  const absl::StatusOr<Requests> fast = ViaCalculator(calc, pod);
+  INFO(fast.status().ToString());
+  REQUIRE(fast.ok());
+  CHECK(*fast == want);
+}
+
 }  // namespace karpenter::scheduling::resources_test
 
 #endif  // KARPENTER_TESTS_SCHEDULING_RESOURCES_TEST_UTIL_H_
