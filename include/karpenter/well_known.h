@@ -281,6 +281,38 @@ inline constexpr absl::string_view kReasonContainersNotReady =
 inline constexpr absl::string_view kReasonEvictionByEvictionAPI =
     "EvictionByEvictionAPI";
 
+// --- SDK extensions (issue 26): opt-in disruption controls Karpenter does
+// not have, in the SDK's own annotation namespace. Absent, each is off and
+// the SDK decides as Karpenter does. docs/semantics.md §11 documents them.
+
+// On a NodePool: budgeted methods disrupt nodes of at most N zones
+// (topology.kubernetes.io/zone) of the NodePool at once; zones with nodes
+// already disrupting count ("1": one zone at a time; kubernetes-sigs/
+// karpenter#1902).
+inline constexpr absl::string_view kMaxDisruptingZonesAnnotationKey =
+    "disruption.karpenter-sdk.dev/max-disrupting-zones";
+// On a NodePool: expired nodes wait for an expiration budget instead of
+// being deleted regardless, up to a hard ceiling after expireAfter
+// ("budget=1,ceiling=24h"; #1750, aws#7797).
+inline constexpr absl::string_view kSoftExpirationAnnotationKey =
+    "disruption.karpenter-sdk.dev/soft-expiration";
+// On a NodePool: consolidation moves must save at least an amount per hour
+// ("0.05") or a share of the candidates' price ("10%") (#735, #2388).
+inline constexpr absl::string_view kConsolidationMinSavingsAnnotationKey =
+    "disruption.karpenter-sdk.dev/consolidation-min-savings";
+// On a NodePool: how many new NodeClaims one consolidation command may
+// launch, "1" (Karpenter) or "2" (m nodes into two; #1442).
+inline constexpr absl::string_view kConsolidationMaxReplacementsAnnotationKey =
+    "disruption.karpenter-sdk.dev/consolidation-max-replacements";
+// On a Pod or Node, together: a cron schedule and a Go duration during
+// which the object blocks voluntary disruption as karpenter.sh/
+// do-not-disrupt does, the window [hit, hit + duration) of a budget
+// schedule (#1719).
+inline constexpr absl::string_view kDoNotDisruptScheduleAnnotationKey =
+    "disruption.karpenter-sdk.dev/do-not-disrupt-schedule";
+inline constexpr absl::string_view kDoNotDisruptDurationAnnotationKey =
+    "disruption.karpenter-sdk.dev/do-not-disrupt-duration";
+
 }  // namespace karpenter::well_known
 
 #endif  // KARPENTER_WELL_KNOWN_H_
