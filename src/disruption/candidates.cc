@@ -211,6 +211,7 @@ class CandidatePoolBuilder {
     m.node_pool_exists = p.has_value();
     c.node_pool = 0;
     c.static_node_pool = false;
+    c.controls = NodePoolControls();
     c.consolidation_disabled = false;
     c.consolidatable = false;
     c.consolidatable_at = std::nullopt;
@@ -219,6 +220,7 @@ class CandidatePoolBuilder {
     c.node_pool = *p;
     c.static_node_pool = info.is_static;
     c.consolidation_policy = info.policy;
+    c.controls = info.controls;
     c.consolidation_disabled = !info.consolidate_after.has_value();
     if (info.is_static || c.consolidation_disabled) return;
     if (!f.consolidation_start.has_value()) return;

@@ -300,6 +300,12 @@ std::vector<Candidate> EligibleSorted(std::vector<Candidate> candidates,
 
 NodeVerdict BudgetVerdict(const Candidate& c, Method method,
                           const BudgetLedger& ledger) {
+  if (ledger.Remaining(c.node_pool_name) > 0) {
+    std::string zone = ledger.ZoneRefusal(c);
+    if (!zone.empty()) {
+      return MakeVerdict(c, method, reasons::kZoneLimit, std::move(zone));
+    }
+  }
   return MakeVerdict(c, method, reasons::kBudgetExhausted,
                      absl::StrCat("no Underutilized disruptions allowed: ",
                                   ledger.Describe(c.node_pool_name)));
@@ -485,6 +491,30 @@ std::string RefusedText(const BalancedEvaluation& eval) {
   return absl::StrJoin(parts, "; ");
 }
 
+// SDK control consolidation-min-savings (controls.h): why `command` saves
+// too little for a NodePool of its candidates, or nullopt.
+std::optional<std::string> MinSavingsRefusal(const Command& command) {
+  std::map<std::string, const MinSavingsSpec*, std::less<>> pools;
+  for (const Candidate& c : command.candidates) {
+    if (c.controls.min_savings.has_value()) {
+      pools.emplace(c.node_pool_name, &*c.controls.min_savings);
+    }
+  }
+  if (pools.empty()) return std::nullopt;
+  const double before = SourceCost(command);
+  const double after = before - EstimatedSavings(command);
+  std::vector<std::string> refused;
+  for (const auto& [pool, spec] : pools) {
+    const SavingsCheck check = CheckMinSavings(*spec, before, after);
+    if (!check.ok) {
+      refused.push_back(absl::StrCat("NodePool \"", pool, "\": ", check.why));
+    }
+  }
+  if (refused.empty()) return std::nullopt;
+  return absl::StrCat(LowerDecision(command), " ", command.candidates.size(),
+                      " node(s): ", absl::StrJoin(refused, "; "));
+}
+
 absl::Status Rejected(absl::string_view reason, absl::string_view detail) {
   return absl::FailedPreconditionError(absl::StrCat(reason, ": ", detail));
 }
@@ -613,7 +643,7 @@ ConsolidationResult ComputeMultiNodeConsolidation(
       EligibleSorted(std::move(candidates), kMethod, result.verdicts);
   result.eligible = eligible.size();
   for (Candidate& c : eligible) {
-    if (ledger.TryTake(c.node_pool_name)) {
+    if (ledger.TryTake(c)) {
       batch.push_back(std::move(c));
     } else {
       result.verdicts.push_back(BudgetVerdict(c, kMethod, ledger));
@@ -658,6 +688,11 @@ ConsolidationResult ComputeMultiNodeConsolidation(
         attempt = NoCommand(reasons::kNoCheaperReplacement,
                             "every replacement option costs at least as much "
                             "as a candidate of the same instance type");
+      }
+    }
+    if (attempt.command.has_value()) {
+      if (std::optional<std::string> why = MinSavingsRefusal(*attempt.command)) {
+        attempt = NoCommand(reasons::kSavingsBelowThreshold, *std::move(why));
       }
     }
     if (attempt.command.has_value()) {
@@ -731,7 +766,7 @@ ConsolidationResult ComputeSingleNodeConsolidation(
                        "\" was chosen this pass")));
       continue;
     }
-    if (ledger.Remaining(c.node_pool_name) <= 0) {
+    if (!ledger.Allows(c)) {
       result.verdicts.push_back(BudgetVerdict(c, kMethod, ledger));
       continue;
     }
@@ -749,6 +784,11 @@ ConsolidationResult ComputeSingleNodeConsolidation(
           MakeVerdict(c, kMethod, attempt.code, std::move(attempt.message)));
       continue;
     }
+    if (std::optional<std::string> why = MinSavingsRefusal(*attempt.command)) {
+      result.verdicts.push_back(
+          MakeVerdict(c, kMethod, reasons::kSavingsBelowThreshold, *why));
+      continue;
+    }
     CandidateEvents(*attempt.command, result.events);
     BalancedEvaluation eval = evaluator.Approve(*attempt.command);
     if (!eval.approved) {
@@ -756,7 +796,7 @@ ConsolidationResult ComputeSingleNodeConsolidation(
           c, kMethod, reasons::kBalancedScoreTooLow, RefusedText(eval)));
       continue;
     }
-    ledger.TryTake(c.node_pool_name);
+    ledger.TryTake(c);
     Command command = *std::move(attempt.command);
     command.balanced_scores = std::move(eval.pools);
     command.validate_at = now + options.validation_delay;
@@ -830,7 +870,11 @@ absl::StatusOr<Command> ValidateConsolidation(
   }
   // 2. Budget, consumed one per candidate.
   for (const Candidate& c : current) {
-    if (!fresh_ledger.TryTake(c.node_pool_name)) {
+    if (!fresh_ledger.TryTake(c)) {
+      const std::string zone = fresh_ledger.Remaining(c.node_pool_name) > 0
+                                   ? fresh_ledger.ZoneRefusal(c)
+                                   : "";
+      if (!zone.empty()) return Rejected("budget", zone);
       return Rejected(
           "budget",
           absl::StrCat("candidate \"", c.node_name,

@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
+#include "karpenter/disruption/controls.h"
 #include "karpenter/requirements.h"
 #include "karpenter/scheduling/daemon_overhead.h"
 #include "karpenter/scheduling/node_ports.h"
@@ -105,6 +106,10 @@ struct PoolFacts {
   budget::ConsolidationPolicy policy =
       budget::ConsolidationPolicy::kWhenEmptyOrUnderutilized;
   std::optional<absl::Duration> consolidate_after;  // nullopt: Never.
+  // The SDK controls (controls.h); Karpenter's defaults when
+  // `controls_error` (ParseNodePoolControls's message) is set.
+  NodePoolControls controls;
+  std::string controls_error;
 };
 
 // An immutable table, shared by the facts of successive snapshots that

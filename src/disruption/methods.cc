@@ -36,6 +36,13 @@ std::string BudgetMessage(const Candidate& c, Method method,
 
 void EmitBudget(VerdictSink& sink, const Candidate& c, Method method,
                 const BudgetLedger& ledger) {
+  if (ledger.Remaining(c.node_pool_name) > 0) {
+    std::string zone = ledger.ZoneRefusal(c);
+    if (!zone.empty()) {
+      Emit(sink, c, method, reasons::kZoneLimit, [&] { return zone; });
+      return;
+    }
+  }
   Emit(sink, c, method, reasons::kBudgetExhausted,
        [&] { return BudgetMessage(c, method, ledger); });
 }
@@ -267,7 +274,7 @@ std::vector<Command> RunEmptiness(const CandidatePool& pool,
   SortForConsolidation(eligible);
   std::vector<Candidate> taken;
   for (Candidate& c : eligible) {
-    if (ledger.TryTake(c.node_pool_name)) {
+    if (ledger.TryTake(c)) {
       taken.push_back(std::move(c));
     } else {
       EmitBudget(sink, c, m, ledger);
@@ -353,7 +360,7 @@ std::vector<Command> RunStaticDrift(const CandidatePool& pool,
         StaticDriftAllowance(np, claims[name], max_drifts, held);
     for (int64_t i = 0; i < static_cast<int64_t>(cs.size()); ++i) {
       const Candidate& c = cs[i];
-      if (i < allowed && ledger.TryTake(name)) {
+      if (i < allowed && ledger.TryTake(c)) {
         Command cmd;
         cmd.method = m;
         cmd.candidates = {c};
@@ -364,7 +371,7 @@ std::vector<Command> RunStaticDrift(const CandidatePool& pool,
                                        "template of static NodePool \"",
                                        name, "\"");
         out.push_back(std::move(cmd));
-      } else if (i < max_drifts) {
+      } else if (i < max_drifts && ledger.ZoneRefusal(c).empty()) {
         Emit(sink, c, m, reasons::kNotSelected, [&] { return held; });
       } else {
         EmitBudget(sink, c, m, ledger);
@@ -408,7 +415,7 @@ std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
       });
       continue;
     }
-    if (ledger.Remaining(c.node_pool_name) <= 0) {
+    if (!ledger.Allows(c)) {
       EmitBudget(sink, c, m, ledger);
       continue;
     }
@@ -425,7 +432,7 @@ std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
       });
       continue;
     }
-    ledger.TryTake(c.node_pool_name);
+    ledger.TryTake(c);
     Command cmd;
     cmd.method = m;
     cmd.explanation =
@@ -529,9 +536,15 @@ absl::StatusOr<Command> ValidateEmptiness(const Command& command,
       failures.push_back(
           absl::StrCat(c.node_name, ": ",
                        w != why.end() ? w->second : "no longer a candidate"));
-    } else if (!fresh_ledger.TryTake(c.node_pool_name)) {
-      failures.push_back(absl::StrCat(c.node_name, ": BudgetExhausted: ",
-                                      fresh_ledger.Describe(c.node_pool_name)));
+    } else if (!fresh_ledger.TryTake(c)) {
+      const std::string zone = fresh_ledger.Remaining(c.node_pool_name) > 0
+                                   ? fresh_ledger.ZoneRefusal(c)
+                                   : "";
+      failures.push_back(
+          zone.empty()
+              ? absl::StrCat(c.node_name, ": BudgetExhausted: ",
+                             fresh_ledger.Describe(c.node_pool_name))
+              : absl::StrCat(c.node_name, ": ZoneLimit: ", zone));
     } else {
       out.candidates.push_back(it->second);
     }

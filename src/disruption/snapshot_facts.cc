@@ -126,6 +126,12 @@ PoolFacts MakePoolFacts(const v1::NodePool& pool) {
     info.spec_error = std::string(spec.status().message());
     info.consolidate_after = std::nullopt;  // Disabled: fail closed.
   }
+  absl::StatusOr<NodePoolControls> controls = ParseNodePoolControls(pool);
+  if (controls.ok()) {
+    info.controls = *std::move(controls);
+  } else {
+    info.controls_error = std::string(controls.status().message());
+  }
   return info;
 }
 

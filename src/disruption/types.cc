@@ -5,6 +5,8 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
 
@@ -138,6 +140,44 @@ bool BudgetLedger::TryTake(absl::string_view node_pool) {
   auto it = remaining_.find(node_pool);
   if (it == remaining_.end() || it->second <= 0) return false;
   --it->second;
+  return true;
+}
+
+void BudgetLedger::LimitZones(absl::string_view node_pool, int64_t max_zones,
+                              std::set<std::string, std::less<>> disrupting) {
+  zones_[std::string(node_pool)] =
+      ZoneLimit{.max_zones = max_zones, .disrupting = std::move(disrupting)};
+}
+
+std::string BudgetLedger::ZoneRefusal(const Candidate& c) const {
+  auto it = zones_.find(c.node_pool_name);
+  if (it == zones_.end()) return "";
+  const ZoneLimit& limit = it->second;
+  if (limit.disrupting.contains(c.zone) ||
+      static_cast<int64_t>(limit.disrupting.size()) < limit.max_zones) {
+    return "";
+  }
+  std::vector<std::string> quoted;
+  for (const std::string& z : limit.disrupting) {
+    quoted.push_back(absl::StrCat("\"", z, "\""));
+  }
+  return absl::StrCat("NodePool \"", c.node_pool_name,
+                      "\" disrupts nodes of at most ", limit.max_zones,
+                      " zone(s) at once (", well_known::kMaxDisruptingZonesAnnotationKey,
+                      " \"", limit.max_zones, "\"): zone(s) ",
+                      absl::StrJoin(quoted, ", "),
+                      " disrupting, node is in zone \"", c.zone, "\"");
+}
+
+bool BudgetLedger::Allows(const Candidate& c) const {
+  return Remaining(c.node_pool_name) > 0 && ZoneRefusal(c).empty();
+}
+
+bool BudgetLedger::TryTake(const Candidate& c) {
+  if (!Allows(c)) return false;
+  TryTake(c.node_pool_name);
+  auto it = zones_.find(c.node_pool_name);
+  if (it != zones_.end()) it->second.disrupting.insert(c.zone);
   return true;
 }
 

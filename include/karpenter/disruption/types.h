@@ -32,6 +32,7 @@
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/disruption/balanced.h"
+#include "karpenter/disruption/controls.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/karpenter.pb.h"
 
@@ -121,6 +122,18 @@ inline constexpr absl::string_view kMultipleReplacements =
 // consolidationPolicy Balanced: the move's savings are too small for its
 // disruption (balanced.h).
 inline constexpr absl::string_view kBalancedScoreTooLow = "BalancedScoreTooLow";
+// The SDK's own controls (controls.h), held back only where a NodePool opts
+// in: the NodePool already disrupts its maximum number of zones
+// (max-disrupting-zones); an expired node waits for the expiration budget
+// (soft-expiration); a consolidation move saves less than the NodePool's
+// minimum (consolidation-min-savings); a control annotation of the
+// NodePool is invalid, so its budgeted methods fail closed.
+inline constexpr absl::string_view kZoneLimit = "ZoneLimit";
+inline constexpr absl::string_view kExpirationBudgetExhausted =
+    "ExpirationBudgetExhausted";
+inline constexpr absl::string_view kSavingsBelowThreshold =
+    "SavingsBelowThreshold";
+inline constexpr absl::string_view kInvalidControl = "InvalidControl";
 // Nothing to do, or another node was chosen this pass.
 inline constexpr absl::string_view kNoDisruptionNeeded = "NoDisruptionNeeded";
 inline constexpr absl::string_view kNotSelected = "NotSelected";
@@ -186,6 +199,9 @@ struct Candidate {
   std::optional<absl::Time> consolidatable_at = std::nullopt;
   // NodeClaim creationTimestamp + spec.expireAfter; nullopt for Never.
   std::optional<absl::Time> expires_at = std::nullopt;
+  // The NodePool's SDK controls (controls.h); Karpenter's defaults when it
+  // has none or they are invalid.
+  NodePoolControls controls = {};
 
   // Karpenter HEAD's IsEmpty: no reschedulable pod has positive cost.
   bool IsEmpty() const { return reschedule_disruption_cost <= 1.0; }
@@ -222,6 +238,20 @@ class BudgetLedger {
   int64_t Remaining(absl::string_view node_pool) const;
   // Takes one disruption from `node_pool`; false (nothing taken) at 0.
   bool TryTake(absl::string_view node_pool);
+  // SDK control max-disrupting-zones (controls.h): candidates of
+  // `node_pool` may come from at most `max_zones` zones, counting the zones
+  // in `disrupting` (zones with a node already disrupting).
+  void LimitZones(absl::string_view node_pool, int64_t max_zones,
+                  std::set<std::string, std::less<>> disrupting);
+  // Remaining(c.node_pool_name) > 0 and ZoneRefusal(c) is empty.
+  bool Allows(const Candidate& c) const;
+  // Takes one disruption from c's NodePool and counts c's zone as
+  // disrupting; false (nothing taken) when !Allows(c).
+  bool TryTake(const Candidate& c);
+  // Why c's zone may not be disrupted now, or "" when it may: `NodePool "x"
+  // disrupts nodes of at most 1 zone(s) at once (max-disrupting-zones "1"):
+  // zone "a" is disrupting, node is in zone "b"`.
+  std::string ZoneRefusal(const Candidate& c) const;
   // `2 left in NodePool "x"` for explanations: the remaining count, or
   // `unlimited in NodePool "x"` when no budget limits the reason (allowed
   // is budget::kUnlimited, so the count is MaxInt32 less the disrupting
@@ -232,6 +262,11 @@ class BudgetLedger {
   std::map<std::string, int64_t, std::less<>> remaining_;
   // NodePools whose allowance for the reason is budget::kUnlimited.
   std::set<std::string, std::less<>> unlimited_;
+  struct ZoneLimit {
+    int64_t max_zones = 0;
+    std::set<std::string, std::less<>> disrupting;
+  };
+  std::map<std::string, ZoneLimit, std::less<>> zones_;
 };
 
 // One NodeClaim to launch before the candidates are deleted.
