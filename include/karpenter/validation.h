@@ -119,6 +119,17 @@ std::vector<FieldError> PodDisruptionBudgetErrors(
 // (1..10000).
 std::vector<FieldError> NodeOverlayErrors(const v1::NodeOverlay& overlay);
 
+// Every problem of `node_pool`'s annotations in the SDK's own namespaces:
+// the budget extensions (budget/extensions.h: disruption-rate,
+// disruption-capacity) and the disruption controls (disruption/controls.h:
+// max-disrupting-zones, soft-expiration, consolidation-min-savings,
+// consolidation-max-replacements). The API server accepts any annotation;
+// the SDK fails such a NodePool closed, so these are reported with the
+// problem ending "(SDK annotation)" and the field
+// `metadata.annotations["<key>"]`. Empty when they are valid or absent.
+std::vector<FieldError> NodePoolSdkAnnotationErrors(
+    const v1::NodePool& node_pool);
+
 // OK when NodePoolErrors / NodeClaimErrors / PodDisruptionBudgetErrors is
 // empty, else InvalidArgument with every error's ToString(), one a line.
 absl::Status ValidateNodePool(const v1::NodePool& node_pool);
@@ -139,8 +150,8 @@ struct SnapshotReport {
   std::map<std::string, int64_t> not_checked;
 };
 
-// Validates every NodePool, NodeClaim, PodDisruptionBudget and NodeOverlay
-// of `snapshot` and lists the kinds the loader skipped
+// Validates every NodePool (NodePoolErrors and NodePoolSdkAnnotationErrors),
+// NodeClaim, PodDisruptionBudget and NodeOverlay of `snapshot` and lists the kinds the loader skipped
 // (Snapshot::skipped_kinds). Other
 // loaded kinds (Node, Pod, DaemonSet, storage objects) are in neither list:
 // the loader itself checks what the snapshot relies on. Never fails.

@@ -127,47 +127,85 @@ class VerdictBook final : public internal::VerdictSink {
   std::vector<Entry> entries_;            // By slot.
 };
 
-// Rewrites the budget verdicts of NodePools in backoff.
-class BackoffSink final : public internal::VerdictSink {
+// Why a NodePool's budgeted methods disrupt nothing this pass: a backoff
+// after a failed command, or an invalid SDK control annotation.
+struct Hold {
+  absl::string_view code;
+  std::string message;
+};
+using Holds = std::map<std::string, Hold, std::less<>>;
+
+// NodePools in backoff at `now`, then NodePools with an invalid control
+// annotation (a backoff is named first).
+Holds ActiveHolds(const PassInputs& inputs, const Plan& plan, absl::Time now) {
+  Holds out;
+  for (const auto& [pool, until] : inputs.node_pool_backoff) {
+    if (until <= now) continue;
+    out.emplace(pool,
+                Hold{reasons::kNodePoolBackoff,
+                     absl::StrCat("NodePool \"", pool,
+                                  "\" is backing off after a failed command "
+                                  "until ",
+                                  FormatRfc3339(until))});
+  }
+  for (const NodePoolControlState& state : plan.controls) {
+    if (state.error.empty()) continue;
+    out.emplace(state.node_pool,
+                Hold{reasons::kInvalidControl,
+                     absl::StrCat("NodePool \"", state.node_pool,
+                                  "\" has an invalid disruption control, so "
+                                  "its nodes are not disrupted: ",
+                                  state.error)});
+  }
+  return out;
+}
+
+// A method's ledger: held NodePools at 0, zone limits applied.
+BudgetLedger ControlledLedger(BudgetLedger ledger, const Holds& holds,
+                              const Plan& plan) {
+  for (const auto& [name, hold] : holds) ledger.Set(name, 0);
+  for (const NodePoolControlState& state : plan.controls) {
+    if (!state.controls.max_disrupting_zones.has_value()) continue;
+    ledger.LimitZones(state.node_pool, *state.controls.max_disrupting_zones,
+                      {state.disrupting_zones.begin(),
+                       state.disrupting_zones.end()});
+  }
+  return ledger;
+}
+
+// Rewrites the budget verdicts of held NodePools.
+class HoldSink final : public internal::VerdictSink {
  public:
-  BackoffSink(const std::map<std::string, absl::Time, std::less<>>& backoffs,
-              internal::VerdictSink& next)
-      : backoffs_(backoffs), next_(next) {}
+  HoldSink(const Holds& holds, internal::VerdictSink& next)
+      : holds_(holds), next_(next) {}
 
   bool Wants(const Candidate& c, absl::string_view code) const override {
-    return next_.Wants(c, Rewritten(c, code));
+    return next_.Wants(c, Rewritten(c.node_pool_name, code));
   }
   void Put(const Candidate& c, Method method, absl::string_view code,
            std::string message) override {
-    const absl::string_view rewritten = Rewritten(c, code);
-    if (rewritten != code) message = BackoffMessage(c.node_pool_name);
+    const absl::string_view rewritten = Rewritten(c.node_pool_name, code);
+    if (rewritten != code) message = holds_.find(c.node_pool_name)->second.message;
     next_.Put(c, method, rewritten, std::move(message));
   }
   void PutBuilt(NodeVerdict v) override {
-    if (v.code == reasons::kBudgetExhausted &&
-        backoffs_.find(v.node_pool) != backoffs_.end()) {
-      v.code = std::string(reasons::kNodePoolBackoff);
-      v.message = BackoffMessage(v.node_pool);
+    const absl::string_view rewritten = Rewritten(v.node_pool, v.code);
+    if (rewritten != v.code) {
+      v.code = std::string(rewritten);
+      v.message = holds_.find(v.node_pool)->second.message;
     }
     next_.PutBuilt(std::move(v));
   }
 
  private:
-  absl::string_view Rewritten(const Candidate& c,
+  absl::string_view Rewritten(absl::string_view pool,
                               absl::string_view code) const {
-    if (code != reasons::kBudgetExhausted ||
-        backoffs_.find(c.node_pool_name) == backoffs_.end()) {
-      return code;
-    }
-    return reasons::kNodePoolBackoff;
-  }
-  std::string BackoffMessage(const std::string& pool) const {
-    return absl::StrCat("NodePool \"", pool,
-                        "\" is backing off after a failed command until ",
-                        FormatRfc3339(backoffs_.find(pool)->second));
+    if (code != reasons::kBudgetExhausted) return code;
+    auto it = holds_.find(pool);
+    return it == holds_.end() ? code : it->second.code;
   }
 
-  const std::map<std::string, absl::Time, std::less<>>& backoffs_;
+  const Holds& holds_;
   internal::VerdictSink& next_;
 };
 
@@ -216,16 +254,6 @@ std::vector<std::optional<DriftMark>> EvaluateDriftMarks(
               return a.node_claim < b.node_claim;
             });
   return marks;
-}
-
-// NodePools in backoff at `now`, by name.
-std::map<std::string, absl::Time, std::less<>> ActiveBackoffs(
-    const PassInputs& inputs, absl::Time now) {
-  std::map<std::string, absl::Time, std::less<>> out;
-  for (const auto& [pool, until] : inputs.node_pool_backoff) {
-    if (until > now) out.emplace(pool, until);
-  }
-  return out;
 }
 
 // A node-level exclusion of a NodeClaim whose NodePool is not in the
@@ -323,15 +351,14 @@ std::vector<Command> RunConsolidation(Method method, const CandidatePool& pool,
 
 // One budgeted method over the pool, with backoff pools zeroed in its
 // ledger (their verdicts say so).
-std::vector<Command> RunMethod(
-    Method method, const CandidatePool& pool,
-    const SchedulingSimulator& simulator, const ControllerOptions& options,
-    const BudgetLedger& base_ledger,
-    const std::map<std::string, absl::Time, std::less<>>& backoffs,
-    absl::Time now, internal::VerdictSink& book, Plan& plan) {
-  BudgetLedger ledger = base_ledger;
-  for (const auto& [name, until] : backoffs) ledger.Set(name, 0);
-  BackoffSink sink(backoffs, book);
+std::vector<Command> RunMethod(Method method, const CandidatePool& pool,
+                               const SchedulingSimulator& simulator,
+                               const ControllerOptions& options,
+                               const BudgetLedger& base_ledger,
+                               const Holds& holds, absl::Time now,
+                               internal::VerdictSink& book, Plan& plan) {
+  BudgetLedger ledger = ControlledLedger(base_ledger, holds, plan);
+  HoldSink sink(holds, book);
   size_t eligible = 0;
   std::vector<Command> out;
   switch (method) {
@@ -360,8 +387,7 @@ std::vector<Command> RunMethod(
 void RunBudgetedMethods(
     const CandidatePool& pool, const SchedulingSimulator& simulator,
     const ControllerOptions& options, const PassInputs& inputs,
-    const std::map<std::string, absl::Time, std::less<>>& backoffs,
-    absl::Time now, const absl::flat_hash_set<std::string>& taken,
+    const Holds& holds, absl::Time now, const absl::flat_hash_set<std::string>& taken,
     VerdictBook& book, Plan& plan) {
   for (Method method : kAllMethods) {
     const std::optional<budget::DisruptionReason> reason =
@@ -374,8 +400,8 @@ void RunBudgetedMethods(
     }
     std::vector<Command> commands =
         RunMethod(method, pool, simulator, options,
-                  BudgetLedger::FromMapping(plan.budgets, *reason), backoffs,
-                  now, book, plan);
+                  BudgetLedger::FromMapping(plan.budgets, *reason), holds, now,
+                  book, plan);
     DropTaken(taken, commands);
     if (commands.empty()) continue;
     CapCommands(inputs.max_commands, commands, book);
@@ -397,6 +423,13 @@ absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
     const Candidate& c = claim.facts;
     if (c.expires_at.has_value() && *c.expires_at > now) {
       next = std::min(next, *c.expires_at);
+    }
+    // soft-expiration: an expired node waiting for the budget goes at its
+    // ceiling regardless.
+    if (c.expires_at.has_value() && c.controls.soft_expiration.has_value() &&
+        c.controls.soft_expiration->ceiling.has_value()) {
+      const absl::Time hard = *c.expires_at + *c.controls.soft_expiration->ceiling;
+      if (hard > now) next = std::min(next, hard);
     }
     if (c.consolidatable_at.has_value() && *c.consolidatable_at > now) {
       next = std::min(next, *c.consolidatable_at);
@@ -581,7 +614,7 @@ absl::Status Controller::CheckBudgetOptions(const SnapshotFacts& facts) const {
 struct Controller::Prepared {
   CandidatePool pool;
   std::optional<LazySimulator> simulator;
-  std::map<std::string, absl::Time, std::less<>> backoffs;
+  Holds holds;
 };
 
 absl::Status Controller::Prepare(const SnapshotFacts& facts,
@@ -604,7 +637,6 @@ absl::Status Controller::Prepare(const SnapshotFacts& facts,
   SimulatorOptions simulator_options = options_.simulator;
   simulator_options.now = now;
   prepared.simulator.emplace(facts, inputs.catalog, simulator_options);
-  prepared.backoffs = ActiveBackoffs(inputs, now);
   if (options_.count_replacement_pairs_once) {
     KARPENTER_RETURN_IF_ERROR(CountReplacementPairsOnce(
         prepared.pool, inputs, options_.budgets, now, plan.budgets));
@@ -612,6 +644,9 @@ absl::Status Controller::Prepare(const SnapshotFacts& facts,
   if (!options_.for_test.skip_in_flight_budget_count) {
     CountInFlightAsDisrupting(prepared.pool, plan.budgets);
   }
+  plan.controls = EvaluateControls(snapshot, plan.budgets, options_.budgets,
+                                   inputs.in_flight, now);
+  prepared.holds = ActiveHolds(inputs, plan, now);
   return absl::OkStatus();
 }
 
@@ -641,7 +676,8 @@ absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
   absl::flat_hash_set<std::string> taken;
   std::vector<Command> forceful =
       internal::RunNodePoolDeleted(pool, options_.methods, book);
-  std::vector<Command> expired = internal::RunExpiration(pool, book);
+  std::vector<Command> expired =
+      internal::RunExpiration(pool, book, &plan.controls);
   for (std::vector<Command>* commands : {&forceful, &expired}) {
     for (Command& command : *commands) {
       const bool again =
@@ -660,7 +696,7 @@ absl::StatusOr<Plan> Controller::Decide(const SnapshotFacts& facts,
 
   // 2. Budgeted methods: the first that acts ends the pass.
   RunBudgetedMethods(pool, *prepared.simulator, options_, inputs,
-                     prepared.backoffs, now, taken, book, plan);
+                     prepared.holds, now, taken, book, plan);
   KARPENTER_RETURN_IF_ERROR(prepared.simulator->error());
 
   // 3. Every node has a verdict; nodes no method looked at need nothing.
@@ -692,8 +728,8 @@ absl::StatusOr<Command> Controller::Validate(const Command& command,
   Plan plan;
   Prepared prepared;
   KARPENTER_RETURN_IF_ERROR(Prepare(facts, inputs, now, prepared, plan));
-  BudgetLedger ledger = BudgetLedger::FromMapping(plan.budgets, *reason);
-  for (const auto& [name, until] : prepared.backoffs) ledger.Set(name, 0);
+  BudgetLedger ledger = ControlledLedger(
+      BudgetLedger::FromMapping(plan.budgets, *reason), prepared.holds, plan);
   switch (command.method) {
     case Method::kEmptiness:
       return ValidateEmptiness(command, prepared.pool, ledger);

@@ -1,7 +1,9 @@
 // Copyright 2026 The karpenter C++ SDK Authors. Licensed under Apache-2.0.
 #include "karpenter/disruption/controls.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -13,7 +15,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "karpenter/conditions.h"
 #include "karpenter/duration.h"
+#include "karpenter/taints.h"
 #include "karpenter/well_known.h"
 
 namespace karpenter::disruption {
@@ -36,6 +40,14 @@ std::optional<int64_t> Percent(absl::string_view s) {
     return std::nullopt;
   }
   return v;
+}
+
+// A Go duration without trailing zero units: "24h", "1h30m", "90s".
+std::string ShortDuration(absl::Duration d) {
+  std::string s = FormatGoDuration(d);
+  if (absl::EndsWith(s, "m0s")) s.resize(s.size() - 2);
+  if (absl::EndsWith(s, "h0m")) s.resize(s.size() - 2);
+  return s;
 }
 
 std::string AnnotationField(absl::string_view key) {
@@ -166,7 +178,7 @@ std::string FormatSoftExpiration(const SoftExpirationSpec& spec) {
     absl::StrAppend(&out, "budget=", spec.budget->ToString(), ",");
   }
   absl::StrAppend(&out, "ceiling=",
-                  spec.ceiling.has_value() ? FormatGoDuration(*spec.ceiling)
+                  spec.ceiling.has_value() ? ShortDuration(*spec.ceiling)
                                            : "Never");
   return out;
 }
@@ -280,6 +292,117 @@ budget::Allowance ExpirationAllowance(const SoftExpirationSpec& spec,
     out.why = absl::StrCat("soft-expiration budget=", spec.budget->ToString(),
                            " of ", total_nodes, " nodes = ", *own);
   }
+  return out;
+}
+
+namespace {
+
+bool HasControlAnnotation(const v1::NodePool& node_pool) {
+  const auto& a = node_pool.metadata().annotations();
+  for (absl::string_view key :
+       {well_known::kConsolidationMaxReplacementsAnnotationKey,
+        well_known::kConsolidationMinSavingsAnnotationKey,
+        well_known::kMaxDisruptingZonesAnnotationKey,
+        well_known::kSoftExpirationAnnotationKey}) {
+    if (a.find(std::string(key)) != a.end()) return true;
+  }
+  return false;
+}
+
+std::string LabelOr(const v1::Node& node, absl::string_view key) {
+  const auto& labels = node.metadata().labels();
+  auto it = labels.find(std::string(key));
+  return it == labels.end() ? std::string() : it->second;
+}
+
+// Zones with a disrupting node, per NodePool name (see EvaluateControls).
+std::map<std::string, std::set<std::string>, std::less<>> DisruptingZones(
+    const snapshot::Snapshot& snapshot,
+    const std::set<std::string, std::less<>>& pools,
+    const std::set<std::string, std::less<>>& in_flight) {
+  std::set<std::string, std::less<>> deleting_claims;  // By providerID.
+  for (const v1::NodeClaim& nc : snapshot.node_claims()) {
+    if (nc.metadata().has_deletion_timestamp() &&
+        !nc.status().provider_id().empty()) {
+      deleting_claims.insert(nc.status().provider_id());
+    }
+  }
+  std::map<std::string, std::set<std::string>, std::less<>> out;
+  for (const v1::Node& node : snapshot.nodes()) {
+    const std::string pool = LabelOr(node, well_known::kNodePoolLabelKey);
+    if (pool.empty() || !pools.contains(pool)) continue;
+    if (LabelOr(node, well_known::kNodeInitializedLabelKey) != "true") continue;
+    const std::string& id = node.spec().provider_id();
+    const bool disrupting =
+        !IsConditionTrue(node.status().conditions(),
+                         well_known::kConditionTypeReady) ||
+        node.metadata().has_deletion_timestamp() ||
+        HasDisruptedNoScheduleTaint(node) ||
+        (!id.empty() && (in_flight.contains(id) || deleting_claims.contains(id)));
+    if (disrupting) {
+      out[pool].insert(LabelOr(node, well_known::kLabelTopologyZone));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<NodePoolControlState> EvaluateControls(
+    const snapshot::Snapshot& snapshot, const budget::BudgetMapping& mapping,
+    const budget::BudgetOptions& options,
+    const std::set<std::string, std::less<>>& in_flight, absl::Time now) {
+  std::vector<NodePoolControlState> out;
+  std::set<std::string, std::less<>> zoned;
+  for (const v1::NodePool& np : snapshot.node_pools()) {
+    if (!HasControlAnnotation(np)) continue;
+    NodePoolControlState state;
+    state.node_pool = np.metadata().name();
+    absl::StatusOr<NodePoolControls> controls = ParseNodePoolControls(np);
+    if (!controls.ok()) {
+      state.error = std::string(controls.status().message());
+      out.push_back(std::move(state));
+      continue;
+    }
+    state.controls = *std::move(controls);
+    if (state.controls.max_disrupting_zones.has_value()) {
+      zoned.insert(state.node_pool);
+    }
+    if (state.controls.soft_expiration.has_value()) {
+      const budget::NodePoolBudget* counts = mapping.Find(state.node_pool);
+      const int64_t total = counts != nullptr ? counts->total_nodes : 0;
+      const int64_t disrupting =
+          counts != nullptr ? counts->disrupting_nodes : 0;
+      absl::StatusOr<budget::DisruptionSpec> spec =
+          budget::ParseDisruptionSpec(np, options);
+      if (spec.ok()) {
+        state.expiration = ExpirationAllowance(*state.controls.soft_expiration,
+                                               *spec, total, now);
+      } else {
+        state.expiration.allowed = 0;
+        state.expiration.why =
+            absl::StrCat("fail closed: ", spec.status().message());
+      }
+      state.expiration_remaining =
+          std::max<int64_t>(state.expiration.allowed - disrupting, 0);
+      absl::StrAppend(&state.expiration.why, ", ", disrupting,
+                      " disrupting, ", state.expiration_remaining,
+                      " remaining");
+    }
+    out.push_back(std::move(state));
+  }
+  if (!zoned.empty()) {
+    auto zones = DisruptingZones(snapshot, zoned, in_flight);
+    for (NodePoolControlState& state : out) {
+      auto it = zones.find(state.node_pool);
+      if (it == zones.end()) continue;
+      state.disrupting_zones.assign(it->second.begin(), it->second.end());
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const NodePoolControlState& a, const NodePoolControlState& b) {
+              return a.node_pool < b.node_pool;
+            });
   return out;
 }
 

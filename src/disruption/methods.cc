@@ -225,11 +225,27 @@ std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
   return out;
 }
 
-std::vector<Command> RunExpiration(const CandidatePool& pool,
-                                   VerdictSink& sink) {
+std::vector<Command> RunExpiration(
+    const CandidatePool& pool, VerdictSink& sink,
+    const std::vector<NodePoolControlState>* controls) {
   const Method m = Method::kExpiration;
   const absl::Time now = pool.now();
+  // soft-expiration: remaining expiration budget per NodePool.
+  std::map<std::string, const NodePoolControlState*, std::less<>> soft;
+  if (controls != nullptr) {
+    for (const NodePoolControlState& state : *controls) {
+      if (state.controls.soft_expiration.has_value()) {
+        soft.emplace(state.node_pool, &state);
+      }
+    }
+  }
+  const auto explain = [](const Candidate& c) {
+    return absl::StrCat("expired at ", FormatRfc3339(*c.expires_at),
+                        " (expireAfter ",
+                        FormatGoDuration(*c.expires_at - c.created), ")");
+  };
   std::vector<Command> out;
+  std::vector<const Candidate*> waiting;  // Soft-expired, within ceiling.
   for (const ManagedClaim& mc : pool.managed_claims()) {
     const Candidate& c = mc.facts;
     if (!mc.expire_after_error.ok()) {
@@ -244,11 +260,57 @@ std::vector<Command> RunExpiration(const CandidatePool& pool,
         return absl::StrCat("expires at ", FormatRfc3339(*c.expires_at));
       });
     } else if (!EmitIfAlreadyGoing(sink, mc, m)) {
+      const std::optional<SoftExpirationSpec>& spec =
+          c.controls.soft_expiration;
+      const bool budgeted =
+          spec.has_value() && soft.contains(c.node_pool_name) &&
+          (!spec->ceiling.has_value() || now < *c.expires_at + *spec->ceiling);
+      if (budgeted) {
+        waiting.push_back(&c);
+      } else if (spec.has_value() && soft.contains(c.node_pool_name)) {
+        out.push_back(SingleCommand(
+            m, c,
+            absl::StrCat(explain(c), "; past its soft-expiration ceiling ",
+                         FormatGoDuration(*spec->ceiling), " at ",
+                         FormatRfc3339(*c.expires_at + *spec->ceiling))));
+      } else {
+        out.push_back(SingleCommand(m, c, explain(c)));
+      }
+    }
+  }
+  // Soft-expired nodes, the longest expired first, take the budget.
+  std::stable_sort(waiting.begin(), waiting.end(),
+                   [](const Candidate* a, const Candidate* b) {
+                     return *a->expires_at < *b->expires_at;
+                   });
+  std::map<std::string, int64_t, std::less<>> remaining;
+  for (const auto& [name, state] : soft) {
+    remaining[name] = state->expiration_remaining;
+  }
+  for (const Candidate* c : waiting) {
+    const NodePoolControlState& state = *soft.at(c->node_pool_name);
+    int64_t& left = remaining[c->node_pool_name];
+    const std::string ceiling =
+        state.controls.soft_expiration->ceiling.has_value()
+            ? absl::StrCat("deleted regardless at ",
+                           FormatRfc3339(*c->expires_at +
+                                         *state.controls.soft_expiration
+                                              ->ceiling))
+            : std::string("no ceiling (Never)");
+    if (left > 0) {
+      --left;
       out.push_back(SingleCommand(
-          m, c,
-          absl::StrCat("expired at ", FormatRfc3339(*c.expires_at),
-                       " (expireAfter ",
-                       FormatGoDuration(*c.expires_at - c.created), ")")));
+          m, *c,
+          absl::StrCat(explain(*c), "; soft-expiration budget: ",
+                       state.expiration.why, ", ", left, " left")));
+    } else {
+      Emit(sink, *c, m,
+           reasons::kExpirationBudgetExhausted, [&] {
+             return absl::StrCat(explain(*c),
+                                 "; waiting for the expiration budget "
+                                 "(soft-expiration): ",
+                                 state.expiration.why, "; ", ceiling);
+           });
     }
   }
   return out;

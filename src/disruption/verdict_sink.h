@@ -84,8 +84,12 @@ std::vector<Command> RunNodePoolDeleted(const CandidatePool& pool,
 // snapshot that may be partial (MethodOptions::node_pools_complete false).
 std::string MissingNodePoolMessage(absl::string_view node_pool,
                                    const MethodOptions& options);
-std::vector<Command> RunExpiration(const CandidatePool& pool,
-                                   VerdictSink& sink);
+// `controls` (Plan::controls): NodePools with soft-expiration take their
+// expired nodes from the expiration budget; null (or a NodePool missing
+// from it) is Karpenter's forceful expiration.
+std::vector<Command> RunExpiration(
+    const CandidatePool& pool, VerdictSink& sink,
+    const std::vector<NodePoolControlState>* controls = nullptr);
 // `eligible`, when given, receives the number of candidates the method's
 // own filter kept (karpenter_voluntary_disruption_eligible_nodes).
 std::vector<Command> RunEmptiness(const CandidatePool& pool,

@@ -16,6 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "karpenter/budget/extensions.h"
+#include "karpenter/disruption/controls.h"
 #include "karpenter/selector.h"
 #include "validation/patterns.h"
 
@@ -255,10 +257,57 @@ std::string DescribeUncheckedKind(absl::string_view key) {
   return absl::StrCat(key, " (unknown kind)");
 }
 
+std::vector<FieldError> NodePoolSdkAnnotationErrors(
+    const v1::NodePool& node_pool) {
+  std::vector<FieldError> out;
+  const auto add = [&](std::string field, std::string value,
+                       absl::string_view problem) {
+    out.push_back(FieldError{
+        .api_version = node_pool.api_version().empty()
+                           ? "karpenter.sh/v1"
+                           : node_pool.api_version(),
+        .kind = "NodePool",
+        .object = node_pool.metadata().name(),
+        .field = std::move(field),
+        .problem = absl::StrCat(problem, " (SDK annotation)"),
+        .value = std::move(value)});
+  };
+  const auto& annotations = node_pool.metadata().annotations();
+  const auto field = [](absl::string_view key) {
+    return absl::StrCat("metadata.annotations[\"", key, "\"]");
+  };
+  // The budget extensions (budget/extensions.h), then the disruption
+  // controls (disruption/controls.h); together in key order.
+  if (auto it = annotations.find(
+          std::string(budget::kDisruptionCapacityAnnotation));
+      it != annotations.end()) {
+    absl::StatusOr<budget::CapacityBudgetSpec> spec =
+        budget::ParseCapacityBudget(it->second);
+    if (!spec.ok()) {
+      add(field(it->first), it->second, spec.status().message());
+    }
+  }
+  if (auto it =
+          annotations.find(std::string(budget::kDisruptionRateAnnotation));
+      it != annotations.end()) {
+    absl::StatusOr<budget::RateBudgetSpec> spec =
+        budget::ParseRateBudget(it->second);
+    if (!spec.ok()) {
+      add(field(it->first), it->second, spec.status().message());
+    }
+  }
+  for (disruption::ControlError& e :
+       disruption::NodePoolControlErrors(node_pool)) {
+    add(std::move(e.field), std::move(e.value), e.problem);
+  }
+  return out;
+}
+
 SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot) {
   SnapshotReport report;
   for (const v1::NodePool& np : snapshot.node_pools()) {
     Append(NodePoolErrors(np), report.errors);
+    Append(NodePoolSdkAnnotationErrors(np), report.errors);
   }
   for (const v1::NodeClaim& nc : snapshot.node_claims()) {
     Append(NodeClaimErrors(nc), report.errors);

@@ -51,6 +51,7 @@
 #include "absl/time/time.h"
 #include "karpenter/budget/allowed.h"
 #include "karpenter/disruption/consolidation.h"
+#include "karpenter/disruption/controls.h"
 #include "karpenter/disruption/methods.h"
 #include "karpenter/disruption/scheduler.h"
 #include "karpenter/disruption/snapshot_facts.h"
@@ -143,6 +144,9 @@ struct Plan {
   std::vector<std::string> cleanup = {};
   // The budgets the pass used.
   budget::BudgetMapping budgets = {};
+  // The SDK controls of the NodePools that have any (controls.h), in
+  // NodePool name order, as the pass enforced them.
+  std::vector<NodePoolControlState> controls = {};
   // What Karpenter publishes while the budgeted methods run, in order, for
   // the executor (disruption::Runner) to record: per method that ran, the
   // gauge karpenter_voluntary_disruption_eligible_nodes{reason} (Emptiness

@@ -32,7 +32,9 @@
 #define KARPENTER_DISRUPTION_CONTROLS_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,7 @@
 #include "karpenter/budget/allowed.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/intstr.h"
+#include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/karpenter.pb.h"
 
 namespace karpenter::disruption {
@@ -150,6 +153,42 @@ SavingsCheck CheckMinSavings(const MinSavingsSpec& spec,
 budget::Allowance ExpirationAllowance(const SoftExpirationSpec& spec,
                                       const budget::DisruptionSpec& disruption,
                                       int64_t total_nodes, absl::Time now);
+
+// One NodePool's controls at one instant: what the controller enforces and
+// `karpenter budgets` prints.
+struct NodePoolControlState {
+  std::string node_pool = "";
+  NodePoolControls controls = {};
+  // ParseNodePoolControls's message when an annotation is invalid: the
+  // NodePool's budgeted methods then disrupt nothing.
+  std::string error = "";
+  // max-disrupting-zones: the zones of the NodePool's nodes already
+  // disrupting, sorted.
+  std::vector<std::string> disrupting_zones = {};
+  // soft-expiration: the expiration budget (before subtracting disrupting
+  // nodes) and what remains of it.
+  budget::Allowance expiration = {};
+  int64_t expiration_remaining = 0;
+};
+
+// The state of every NodePool of `snapshot` that has a control annotation
+// (valid or not), in name order; NodePools without one are not listed.
+//
+// A node of a NodePool counts as disrupting, for its zone
+// (topology.kubernetes.io/zone; "" when unlabelled), when it is initialised
+// (karpenter.sh/initialized "true") and any of: its Ready condition is not
+// "True", it or its NodeClaim is deleting, it carries the karpenter.sh/
+// disrupted taint, or its providerID is in `in_flight` (the candidates of
+// queued commands). These are the nodes Karpenter's budgets count as
+// disrupting, plus the ones being disrupted right now.
+//
+// The expiration budget uses `mapping`'s node counts for the NodePool
+// (total_nodes, disrupting_nodes; 0 when absent) and its spec parsed with
+// `options`; a spec that does not parse fails closed (0).
+std::vector<NodePoolControlState> EvaluateControls(
+    const snapshot::Snapshot& snapshot, const budget::BudgetMapping& mapping,
+    const budget::BudgetOptions& options,
+    const std::set<std::string, std::less<>>& in_flight, absl::Time now);
 
 }  // namespace karpenter::disruption
 
