@@ -71,6 +71,14 @@ void FillFacts(const ManagedClaim& claim, const Plan& plan,
   out.consolidation_disabled = c.consolidation_disabled;
   out.consolidatable_at = c.consolidatable_at;
   out.expires_at = c.expires_at;
+  if (c.expires_at.has_value() && c.controls.soft_expiration.has_value() &&
+      c.controls.soft_expiration->ceiling.has_value()) {
+    out.expiration_ceiling =
+        *c.expires_at + *c.controls.soft_expiration->ceiling;
+  }
+  for (const NodePoolControlState& state : plan.controls) {
+    if (state.node_pool == c.node_pool_name) out.controls = state;
+  }
   out.drifted_since = c.drifted_since;
   out.drift_reason = c.drift_reason;
   // The pass may have found (or cleared) drift that the condition does not
@@ -176,6 +184,7 @@ absl::Time NextInstant(const NodeExplanation& e,
   };
   consider(e.consolidatable_at);
   consider(e.expires_at);
+  consider(e.expiration_ceiling);
   for (const DoNotDisruptPod& pod : e.do_not_disrupt) consider(pod.until);
   if (spec.has_value()) {
     for (budget::DisruptionReason reason : budget::kAllDisruptionReasons) {

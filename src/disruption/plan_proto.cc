@@ -89,6 +89,32 @@ std::string FormatPlanTime(absl::Time t) {
   return FormatRfc3339(t);
 }
 
+v1::NodePoolControlsReport ControlStateToProto(
+    const NodePoolControlState& state) {
+  v1::NodePoolControlsReport out;
+  out.set_node_pool(state.node_pool);
+  if (!state.error.empty()) {
+    out.set_error(state.error);
+    return out;
+  }
+  const NodePoolControls& c = state.controls;
+  out.set_max_disrupting_zones(c.max_disrupting_zones.value_or(0));
+  for (const std::string& z : state.disrupting_zones) {
+    out.add_disrupting_zones(z);
+  }
+  if (c.soft_expiration.has_value()) {
+    out.set_soft_expiration(FormatSoftExpiration(*c.soft_expiration));
+    out.set_expiration_allowed(state.expiration.allowed);
+    out.set_expiration_remaining(state.expiration_remaining);
+    out.set_expiration_why(state.expiration.why);
+  }
+  if (c.min_savings.has_value()) {
+    out.set_min_savings(FormatMinSavings(*c.min_savings));
+  }
+  out.set_max_replacements(c.max_replacements);
+  return out;
+}
+
 v1::Plan PlanToProto(const Plan& plan) {
   v1::Plan out;
   out.set_now(FormatPlanTime(plan.now));
@@ -118,6 +144,9 @@ v1::Plan PlanToProto(const Plan& plan) {
   for (const std::string& e : plan.drift_errors) out.add_drift_errors(e);
   for (const std::string& n : plan.cleanup) out.add_cleanup(n);
   FillBudgets(plan.budgets, out);
+  for (const NodePoolControlState& state : plan.controls) {
+    *out.add_controls() = ControlStateToProto(state);
+  }
   out.set_next_pass(FormatPlanTime(plan.next_pass));
   return out;
 }

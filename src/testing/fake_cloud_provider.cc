@@ -142,6 +142,7 @@ class FakeCloudState {
   const CloudRecord* Find(absl::string_view id) const;
   std::string NextProviderId(absl::string_view zone);
   absl::Status CheckCapacity(const Instance& instance) const;
+  std::string ZoneFor(const Instance& instance) const;
   void Insert(Instance instance, absl::Time run_at, absl::Time now);
   void Remove(absl::string_view id);
   void Schedule(absl::Time at, TransitionKind kind, const CloudRecord& r);
@@ -265,6 +266,23 @@ absl::Status FakeCloudState::CheckCapacity(const Instance& instance) const {
                    "\" with capacity type \"", instance.capacity_type, "\""));
 }
 
+// A NodeClaim that does not name its zone launches, as a cloud's fleet API
+// would, in the first zone (catalogue order) with an available offering of
+// its instance type and capacity type; default_zone when none is modelled.
+std::string FakeCloudState::ZoneFor(const Instance& instance) const {
+  auto type = std::find_if(
+      catalogue_.begin(), catalogue_.end(),
+      [&](const InstanceType& t) { return t.name == instance.instance_type; });
+  if (type != catalogue_.end()) {
+    for (const Offering& o : type->offerings) {
+      if (o.capacity_type == instance.capacity_type && o.available) {
+        return o.zone;
+      }
+    }
+  }
+  return options_.default_zone;
+}
+
 absl::StatusOr<Instance> FakeCloudState::Create(const v1::NodeClaim& claim,
                                                 absl::Time now) {
   const std::string& name = claim.metadata().name();
@@ -277,8 +295,7 @@ absl::StatusOr<Instance> FakeCloudState::Create(const v1::NodeClaim& claim,
   }
   Instance inst;
   KARPENTER_ASSIGN_OR_RETURN(
-      inst.zone, FromRequirements(claim, well_known::kLabelTopologyZone,
-                                  options_.default_zone));
+      inst.zone, FromRequirements(claim, well_known::kLabelTopologyZone, ""));
   KARPENTER_ASSIGN_OR_RETURN(
       inst.instance_type,
       FromRequirements(claim, well_known::kLabelInstanceTypeStable,
@@ -287,6 +304,7 @@ absl::StatusOr<Instance> FakeCloudState::Create(const v1::NodeClaim& claim,
       inst.capacity_type,
       FromRequirements(claim, well_known::kCapacityTypeLabelKey,
                        options_.default_capacity_type));
+  if (inst.zone.empty()) inst.zone = ZoneFor(inst);
   KARPENTER_RETURN_IF_ERROR(CheckCapacity(inst));
   inst.provider_id = NextProviderId(inst.zone);
   inst.created = now;

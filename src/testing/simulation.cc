@@ -1097,6 +1097,17 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
   std::map<std::string, int64_t> disrupting;
   std::map<std::string, std::set<std::string>> reasons;
   std::set<std::string> disrupting_nodes;
+  // Zones of the NodePools' nodes, and of their disrupting nodes.
+  std::map<std::string, std::set<std::string>> zones;
+  std::map<std::string, std::set<std::string>> disrupting_zones;
+  const auto zone_of = [&](const std::string& name) {
+    std::optional<snapshot::NodeIndex> i = s.FindNode(name);
+    if (!i.has_value()) return std::string();
+    const auto& labels = s.nodes()[*i].metadata().labels();
+    auto it = labels.find(std::string(well_known::kLabelTopologyZone));
+    return it == labels.end() ? std::string() : it->second;
+  };
+  for (const auto& [name, n] : nodes_) zones[n.pool].insert(zone_of(name));
   for (const auto& [name, n] : nodes_) {
     std::optional<std::string> claim_name = ClaimOfNode(name);
     const ClaimObs* claim = claim_name ? &claims_.at(*claim_name) : nullptr;
@@ -1105,6 +1116,7 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
     if (!n.tainted && !deleting) continue;
     ++disrupting[n.pool];
     disrupting_nodes.insert(name);
+    disrupting_zones[n.pool].insert(zone_of(name));
     if (claim != nullptr && !claim->reason.empty()) {
       reasons[n.pool].insert(claim->reason);
     }
@@ -1127,6 +1139,11 @@ void Simulation::World::ObserveBudgets(const snapshot::Snapshot& s,
   for (const v1::NodePool& p : s.node_pools()) {
     NodePoolPeak& peak = peaks_[p.metadata().name()];
     peak.node_pool = p.metadata().name();
+    peak.zones = std::max<int64_t>(
+        peak.zones, static_cast<int64_t>(zones[peak.node_pool].size()));
+    peak.peak_zones = std::max<int64_t>(
+        peak.peak_zones,
+        static_cast<int64_t>(disrupting_zones[peak.node_pool].size()));
     const int64_t d = disrupting[peak.node_pool];
     if (d <= peak.peak_disrupting) continue;
     if (!after.has_value()) after = budget::BuildBudgetMapping(s, now);

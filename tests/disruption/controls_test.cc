@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "controller_test_util.h"
+#include "karpenter/disruption/explain.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/validation.h"
 #include "karpenter/well_known.h"
@@ -407,6 +408,26 @@ TEST_CASE("controls: an invalid control annotation fails the NodePool closed",
              Catch::Contains("max-disrupting-zones\"]: \"zero\": must be"));
   REQUIRE(plan.controls.size() == 1);
   CHECK_FALSE(plan.controls[0].error.empty());
+}
+
+TEST_CASE("controls: explain says when soft expiration lets a node go",
+          "[controls]") {
+  // Expired an hour ago, the budget is 0: it goes at its 90m ceiling.
+  World w;
+  w.Pool(PoolOpts{.annotations = {{kSoft, "budget=0,ceiling=90m"}},
+                  .consolidate_after = "Never"})
+      .BusyNode({.name = "a-expired"},
+                {.created = kT0 - absl::Hours(2), .expire_after = "1h"});
+  w.Build();
+  absl::StatusOr<NodeExplanation> e =
+      ExplainNode(Controller(), *w.snapshot, w.inputs, "a-expired", kT0);
+  REQUIRE(e.ok());
+  CHECK(e->verdict.code == reasons::kExpirationBudgetExhausted);
+  CHECK(e->expiration_ceiling == kT0 + absl::Minutes(30));
+  REQUIRE(e->controls.has_value());
+  CHECK(e->controls->expiration_remaining == 0);
+  CHECK(e->disrupted_at == kT0 + absl::Minutes(30));
+  CHECK(e->disrupted_by == Method::kExpiration);
 }
 
 }  // namespace

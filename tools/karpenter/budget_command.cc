@@ -13,7 +13,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -23,6 +22,7 @@
 #include "karpenter/budget/calendar.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/disruption/controls.h"
+#include "karpenter/disruption/plan_proto.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/snapshot/snapshot.h"
 #include "karpenter/v1/budget.pb.h"
@@ -333,28 +333,8 @@ v1::BudgetReport MakeReport(const snapshot::Snapshot& snap,
                                     args.at)) {
     for (v1::NodePoolBudgetReport& np : *report.mutable_node_pools()) {
       if (np.name() != state.node_pool) continue;
-      v1::NodePoolControlsReport* c = np.mutable_controls();
-      if (!state.error.empty()) {
-        c->set_error(state.error);
-        continue;
-      }
-      c->set_max_disrupting_zones(
-          state.controls.max_disrupting_zones.value_or(0));
-      for (const std::string& z : state.disrupting_zones) {
-        c->add_disrupting_zones(z);
-      }
-      if (state.controls.soft_expiration.has_value()) {
-        c->set_soft_expiration(
-            disruption::FormatSoftExpiration(*state.controls.soft_expiration));
-        c->set_expiration_allowed(state.expiration.allowed);
-        c->set_expiration_remaining(state.expiration_remaining);
-        c->set_expiration_why(state.expiration.why);
-      }
-      if (state.controls.min_savings.has_value()) {
-        c->set_min_savings(
-            disruption::FormatMinSavings(*state.controls.min_savings));
-      }
-      c->set_max_replacements(state.controls.max_replacements);
+      *np.mutable_controls() = disruption::ControlStateToProto(state);
+      np.mutable_controls()->clear_node_pool();  // The entry names it.
     }
   }
   return report;
@@ -415,48 +395,13 @@ void PrintTimeline(const v1::BudgetReport& report, std::ostream& out) {
 
 // The SDK controls of the NodePools that have any.
 void PrintControls(const v1::BudgetReport& report, std::ostream& out) {
-  std::vector<std::vector<std::string>> rows = {
-      {"NODEPOOL", "CONTROL", "SETTING", "NOW"}};
+  std::vector<v1::NodePoolControlsReport> controls;
   for (const v1::NodePoolBudgetReport& np : report.node_pools()) {
     if (!np.has_controls()) continue;
-    const v1::NodePoolControlsReport& c = np.controls();
-    if (!c.error().empty()) {
-      rows.push_back({np.name(), "invalid", "-",
-                      absl::StrCat("fails closed: ",
-                                   absl::StrReplaceAll(c.error(),
-                                                       {{"\n", "; "}}))});
-      continue;
-    }
-    if (c.max_disrupting_zones() > 0) {
-      rows.push_back(
-          {np.name(), "max-disrupting-zones",
-           absl::StrCat(c.max_disrupting_zones()),
-           c.disrupting_zones().empty()
-               ? std::string("no zone disrupting")
-               : absl::StrCat("disrupting: ",
-                              absl::StrJoin(c.disrupting_zones(), ", "))});
-    }
-    if (!c.soft_expiration().empty()) {
-      rows.push_back({np.name(), "soft-expiration", c.soft_expiration(),
-                      absl::StrCat("Expired allowed ",
-                                   CountText(c.expiration_allowed()),
-                                   ", remaining ",
-                                   RemainingText(c.expiration_allowed(),
-                                                 c.expiration_remaining()),
-                                   ": ", c.expiration_why())});
-    }
-    if (!c.min_savings().empty()) {
-      rows.push_back({np.name(), "consolidation-min-savings", c.min_savings(),
-                      "-"});
-    }
-    if (c.max_replacements() > 1) {
-      rows.push_back({np.name(), "consolidation-max-replacements",
-                      absl::StrCat(c.max_replacements()), "-"});
-    }
+    controls.push_back(np.controls());
+    controls.back().set_node_pool(np.name());
   }
-  if (rows.size() == 1) return;
-  out << "\nSDK disruption controls (disruption.karpenter-sdk.dev)\n\n";
-  PrintTable(rows, out);
+  PrintControlsTable(controls, out);
 }
 
 void PrintBudgetsText(const v1::BudgetReport& report, std::ostream& out) {

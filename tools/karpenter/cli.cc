@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "karpenter/budget/allowed.h"
 #include "google/protobuf/util/json_util.h"
 #include "karpenter/catalog.h"
 #include "karpenter/snapshot/audit.h"
@@ -333,6 +335,55 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   PrintError(err, "unknown command \"" + command +
                       "\" (run 'karpenter --help' for the list)");
   return kExitUsage;
+}
+
+void PrintControlsTable(const std::vector<v1::NodePoolControlsReport>& controls,
+                        std::ostream& out) {
+  if (controls.empty()) return;
+  const auto count = [](int64_t n) {
+    return n == budget::kUnlimited ? std::string("unlimited")
+                                   : absl::StrCat(n);
+  };
+  std::vector<std::vector<std::string>> rows = {
+      {"NODEPOOL", "CONTROL", "SETTING", "NOW"}};
+  for (const v1::NodePoolControlsReport& c : controls) {
+    if (!c.error().empty()) {
+      rows.push_back({c.node_pool(), "invalid", "-",
+                      absl::StrCat("fails closed: ",
+                                   absl::StrReplaceAll(c.error(),
+                                                       {{"\n", "; "}}))});
+      continue;
+    }
+    if (c.max_disrupting_zones() > 0) {
+      rows.push_back(
+          {c.node_pool(), "max-disrupting-zones",
+           absl::StrCat(c.max_disrupting_zones()),
+           c.disrupting_zones().empty()
+               ? std::string("no zone disrupting")
+               : absl::StrCat("disrupting: ",
+                              absl::StrJoin(c.disrupting_zones(), ", "))});
+    }
+    if (!c.soft_expiration().empty()) {
+      rows.push_back(
+          {c.node_pool(), "soft-expiration", c.soft_expiration(),
+           absl::StrCat("Expired allowed ", count(c.expiration_allowed()),
+                        ", remaining ",
+                        c.expiration_allowed() == budget::kUnlimited
+                            ? std::string("unlimited")
+                            : count(c.expiration_remaining()),
+                        ": ", c.expiration_why())});
+    }
+    if (!c.min_savings().empty()) {
+      rows.push_back(
+          {c.node_pool(), "consolidation-min-savings", c.min_savings(), "-"});
+    }
+    if (c.max_replacements() > 1) {
+      rows.push_back({c.node_pool(), "consolidation-max-replacements",
+                      absl::StrCat(c.max_replacements()), "-"});
+    }
+  }
+  out << "\nSDK disruption controls (disruption.karpenter-sdk.dev)\n\n";
+  PrintTable(rows, out);
 }
 
 }  // namespace karpenter::cli

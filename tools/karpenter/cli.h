@@ -22,6 +22,7 @@
 #include "google/protobuf/message.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/snapshot/snapshot.h"
+#include "karpenter/v1/budget.pb.h"
 
 namespace karpenter::cli {
 
@@ -88,6 +89,13 @@ bool WantsHelp(const std::vector<std::string>& args);
 // by two spaces, like kubectl's tables. Rows must have the header's width.
 void PrintTable(const std::vector<std::vector<std::string>>& rows,
                 std::ostream& out);
+
+// The SDK disruption controls (disruption/controls.h) as `budgets` and
+// `plan` print them: a blank line, a title, and a table NODEPOOL, CONTROL,
+// SETTING, NOW with a row per control that is on (an invalid NodePool gets
+// one row "invalid"). Prints nothing when `controls` is empty.
+void PrintControlsTable(const std::vector<v1::NodePoolControlsReport>& controls,
+                        std::ostream& out);
 
 // Takes `-f FILE`/`--filename FILE` or a bare FILE from args[i] into
 // `files`, advancing `i` past a consumed value. Returns "" when handled, else

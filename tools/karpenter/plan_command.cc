@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -411,6 +412,7 @@ void PrintPlanText(const v1::Plan& plan, absl::Time at, std::ostream& out) {
     out << "Leftover " << well_known::kDisruptedTaintKey
         << " taints to remove: " << absl::StrJoin(plan.cleanup(), ", ") << "\n";
   }
+  PrintControlsTable({plan.controls().begin(), plan.controls().end()}, out);
   out << "\nNext pass: " << OrDash(plan.next_pass()) << "\n";
 }
 
@@ -446,8 +448,50 @@ void PrintTiming(const disruption::NodeExplanation& e, bool stable,
   out << "\n  expiry:        "
       << (e.expires_at.has_value()
               ? absl::StrCat(Utc(*e.expires_at), relative(*e.expires_at))
-              : "never")
-      << "\n";
+              : "never");
+  if (e.expiration_ceiling.has_value()) {
+    out << "; soft-expiration: goes regardless at "
+        << Utc(*e.expiration_ceiling) << relative(*e.expiration_ceiling);
+  }
+  out << "\n";
+}
+
+// The SDK controls of the node's NodePool (disruption/controls.h).
+void PrintNodeControls(const disruption::NodeExplanation& e,
+                       std::ostream& out) {
+  if (!e.controls.has_value()) return;
+  const disruption::NodePoolControlState& s = *e.controls;
+  if (!s.error.empty()) {
+    out << "  controls:      invalid, the NodePool fails closed: "
+        << absl::StrReplaceAll(s.error, {{"\n", "; "}}) << "\n";
+    return;
+  }
+  std::vector<std::string> parts;
+  if (s.controls.max_disrupting_zones.has_value()) {
+    parts.push_back(absl::StrCat(
+        "max-disrupting-zones ", *s.controls.max_disrupting_zones, " (",
+        s.disrupting_zones.empty()
+            ? std::string("no zone disrupting")
+            : absl::StrCat("disrupting: ",
+                           absl::StrJoin(s.disrupting_zones, ", ")),
+        ")"));
+  }
+  if (s.controls.soft_expiration.has_value()) {
+    parts.push_back(absl::StrCat(
+        "soft-expiration ",
+        disruption::FormatSoftExpiration(*s.controls.soft_expiration), " (",
+        s.expiration.why, ")"));
+  }
+  if (s.controls.min_savings.has_value()) {
+    parts.push_back(absl::StrCat(
+        "consolidation-min-savings ",
+        disruption::FormatMinSavings(*s.controls.min_savings)));
+  }
+  if (s.controls.max_replacements > 1) {
+    parts.push_back(absl::StrCat("consolidation-max-replacements ",
+                                 s.controls.max_replacements));
+  }
+  out << "  controls:      " << absl::StrJoin(parts, "; ") << "\n";
 }
 
 // "unlimited" for Karpenter's no-limit value (math.MaxInt32), else the
@@ -517,6 +561,7 @@ void PrintExplanation(const disruption::NodeExplanation& e,
   if (e.node_claim.empty()) return;  // Not managed: nothing else applies.
   PrintTiming(e, stable, out);
   PrintBudgets(e, out);
+  PrintNodeControls(e, out);
   PrintBlockers(e, out);
   out << "  disrupted:     ";
   if (e.disrupted_at.has_value()) {

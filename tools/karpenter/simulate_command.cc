@@ -307,6 +307,18 @@ std::string Peaks(const testing::SimulationSummary& s) {
   return parts.empty() ? "-" : absl::StrJoin(parts, ", ");
 }
 
+// "apps 1 of 3": per NodePool whose nodes spanned several zones, the most
+// zones disrupting at once; "" when none did.
+std::string ZonePeaks(const testing::SimulationSummary& s) {
+  std::vector<std::string> parts;
+  for (const testing::NodePoolPeak& p : s.budget_peaks) {
+    if (p.zones < 2) continue;
+    parts.push_back(
+        absl::StrCat(p.node_pool, " ", p.peak_zones, " of ", p.zones));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
 void PrintSummary(const std::string& name, const testing::SimulationSummary& s,
                   std::ostream& out) {
   std::vector<std::vector<std::string>> rows = {
@@ -339,6 +351,10 @@ void PrintSummary(const std::string& name, const testing::SimulationSummary& s,
       {"overcommitted", Listed(s.overcommitted_nodes)},
       {"pending pods", Listed(s.pending_pods)},
   };
+  if (std::string zones = ZonePeaks(s); !zones.empty()) {
+    // After "budget peaks".
+    rows.insert(rows.begin() + 9, {"zones at once", zones});
+  }
   out << "\nSummary\n";
   for (auto& row : rows) row[0] = "  " + row[0];
   PrintTable(rows, out);
@@ -384,6 +400,8 @@ v1::SimulationReport ToReport(const std::string& name,
     pp.set_peak_disrupting(p.peak_disrupting);
     pp.set_allowed_at_peak(p.allowed_at_peak);
     pp.set_at(disruption::FormatPlanTime(p.at));
+    pp.set_peak_zones(p.peak_zones);
+    pp.set_zones(p.zones);
   }
   ps.set_budget_exceeded(s.budget_exceeded);
   ps.set_pdb_violations(s.pdb_violations);

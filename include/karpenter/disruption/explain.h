@@ -15,7 +15,7 @@
 //
 // The projection runs the same controller at the instants where time
 // alone can change the answer: the node's consolidateAfter and expireAfter
-// instants, its pods' do-not-disrupt expiries and the next changes of its
+// instants (and its soft-expiration ceiling), its pods' do-not-disrupt expiries and the next changes of its
 // NodePool's budgets, in order, until a pass commands the node or the
 // horizon is reached. Each pass's commands are carried out before the next
 // pass: their candidates' Nodes and NodeClaims are deleted (with their
@@ -108,6 +108,12 @@ struct NodeExplanation {
   std::optional<absl::Time> consolidatable_at;
   // NodeClaim creation + expireAfter; nullopt for Never.
   std::optional<absl::Time> expires_at;
+  // SDK soft-expiration (controls.h): when an expired node goes whatever the
+  // expiration budget (expires_at + ceiling); nullopt when the NodePool has
+  // no soft-expiration, its ceiling is Never, or the node never expires.
+  std::optional<absl::Time> expiration_ceiling;
+  // The SDK controls of the node's NodePool at the pass, when it has any.
+  std::optional<NodePoolControlState> controls;
   // The NodePool's budgets (empty when the node has no known NodePool).
   std::vector<ReasonBudgetExplanation> budgets;
   std::vector<DoNotDisruptPod> do_not_disrupt;

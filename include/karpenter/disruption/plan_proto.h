@@ -30,6 +30,12 @@ namespace karpenter::disruption {
 // plan's order, then per reason (Underutilized, Empty, Drifted).
 v1::Plan PlanToProto(const Plan& plan);
 
+// One NodePool's SDK controls as plan.proto and budget.proto carry them
+// (`node_pool`, then `error` alone when the annotations are invalid, else
+// every control: 0 or "" where off).
+v1::NodePoolControlsReport ControlStateToProto(
+    const NodePoolControlState& state);
+
 // `t` as the instants of plan.proto (and simulation.proto) are written:
 // RFC 3339 in UTC with "Z" and only the fractional digits needed
 // ("2025-03-05T12:00:15Z", "...:15.5Z"); "" for an infinite instant.

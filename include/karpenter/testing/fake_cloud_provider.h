@@ -92,7 +92,9 @@ struct FakeCloudProviderOptions {
   // From the first accepted Delete to the instance being gone. Must be >= 0;
   // absl::InfiniteDuration() means never (stuck shutting-down).
   absl::Duration termination_latency = absl::Seconds(10);
-  // Used when the NodeClaim has no `In` requirement on the matching label.
+  // Used when the NodeClaim has no `In` requirement on the matching label
+  // (for the zone: only when the catalogue has no available offering of the
+  // instance type and capacity type, whose first zone is used otherwise).
   // None may be empty.
   std::string default_zone = "test-zone-a";
   std::string default_instance_type = "m5.large";

@@ -179,6 +179,11 @@ struct NodePoolPeak {
   // Drifted when none has one), budget::kUnlimited for no limit.
   int64_t allowed_at_peak = 0;
   absl::Time at;
+  // The most zones (topology.kubernetes.io/zone) with a disrupting node of
+  // the NodePool at one step, and the most zones its nodes spanned at one
+  // step (the SDK control max-disrupting-zones limits the first).
+  int64_t peak_zones = 0;
+  int64_t zones = 0;
 };
 
 struct SimulationSummary {
