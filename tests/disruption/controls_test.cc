@@ -410,6 +410,22 @@ TEST_CASE("controls: an invalid control annotation fails the NodePool closed",
   CHECK_FALSE(plan.controls[0].error.empty());
 }
 
+TEST_CASE("controls: explain finds when the zone limit lets a node go",
+          "[controls]") {
+  World w = ZonedDrift("1");
+  w.Build();
+  absl::StatusOr<NodeExplanation> e =
+      ExplainNode(Controller(), *w.snapshot, w.inputs, "b1", kT0);
+  REQUIRE(e.ok());
+  CHECK(e->verdict.code == reasons::kZoneLimit);
+  REQUIRE(e->controls.has_value());
+  CHECK(e->controls->controls.max_disrupting_zones == 1);
+  // Once zone-a's drifted nodes are gone, a later pass takes zone-b.
+  REQUIRE(e->disrupted_at.has_value());
+  CHECK(*e->disrupted_at > kT0);
+  CHECK(e->disrupted_by == Method::kDrift);
+}
+
 TEST_CASE("controls: explain says when soft expiration lets a node go",
           "[controls]") {
   // Expired an hour ago, the budget is 0: it goes at its 90m ceiling.

@@ -26,7 +26,10 @@
 // (kubernetes-sigs/karpenter#3197); NodePools in backoff after failed
 // commands are skipped with reason NodePoolBackoff so that one failing
 // NodePool cannot starve the others (#3080); `max_commands` caps what one
-// pass starts (the orchestrator's rollout slots).
+// pass starts (the orchestrator's rollout slots). The SDK's own disruption
+// controls (controls.h: one zone at a time, soft expiration, a consolidation
+// savings threshold) apply to the NodePools annotated for them; the pass
+// reports their state in Plan::controls.
 //
 // The plan is deterministic: the same inputs give the same plan, byte for
 // byte (verdicts sorted by node name, commands in method order).
