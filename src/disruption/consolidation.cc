@@ -342,22 +342,18 @@ NodePoolTotalsMap TotalsOf(absl::Span<const Candidate> candidates) {
   return out;
 }
 
-absl::string_view LowerDecision(const Command& command) {
-  return command.replacements.empty() ? "delete" : "replace";
-}
-
 // Karpenter's `Command.StringForNode` of a command without a method (as
 // the consolidation methods hold it when they publish).
 std::string CommandText(const Command& command, const Candidate& c) {
   if (command.candidates.size() == 1) {
     if (command.replacements.empty()) {
-      return absl::StrCat(LowerDecision(command), ": [", c.node_name, "]");
+      return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name, "]");
     }
     const size_t n = command.replacements.size();
-    return absl::StrCat(LowerDecision(command), ": [", c.node_name, "] -> [", n,
+    return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name, "] -> [", n,
                         n == 1 ? " replacement]" : " replacements]");
   }
-  return absl::StrCat(LowerDecision(command), ": [", c.node_name, "] (part of ",
+  return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name, "] (part of ",
                       command.candidates.size(), "-node consolidation)");
 }
 
@@ -511,7 +507,7 @@ std::optional<std::string> MinSavingsRefusal(const Command& command) {
     }
   }
   if (refused.empty()) return std::nullopt;
-  return absl::StrCat(LowerDecision(command), " ", command.candidates.size(),
+  return absl::StrCat(DecisionLabel(command.decision()), " ", command.candidates.size(),
                       " node(s): ", absl::StrJoin(refused, "; "));
 }
 

@@ -63,12 +63,9 @@ std::string MetricReason(Method method) {
   return "";
 }
 
-std::string DecisionLabel(const Command& command) {
-  return command.replacements.empty() ? "delete" : "replace";
-}
-
 MetricLabels DecisionLabels(const Command& command) {
-  return {{std::string(metrics::kDecisionLabel), DecisionLabel(command)},
+  return {{std::string(metrics::kDecisionLabel),
+           std::string(DecisionLabel(command.decision()))},
           {std::string(metrics::kReasonLabel), MetricReason(command.method)},
           {std::string(metrics::kConsolidationTypeLabel),
            std::string(ConsolidationTypeName(command.method))}};

@@ -76,6 +76,18 @@ absl::string_view ConsolidationTypeName(Method method) {
   }
 }
 
+absl::string_view DecisionLabel(Decision decision) {
+  switch (decision) {
+    case Decision::kNoOp:
+      return "no-op";
+    case Decision::kDelete:
+      return "delete";
+    case Decision::kReplace:
+      return "replace";
+  }
+  return "";
+}
+
 absl::string_view DecisionName(Decision decision) {
   switch (decision) {
     case Decision::kNoOp:

@@ -287,6 +287,9 @@ struct Replacement {
 
 enum class Decision { kNoOp, kDelete, kReplace };
 absl::string_view DecisionName(Decision decision);
+// Karpenter's `Decision` string (types.go): "no-op", "delete", "replace",
+// as its command texts and the `decision` label of its metrics spell it.
+absl::string_view DecisionLabel(Decision decision);
 
 struct Command {
   Method method = Method::kEmptiness;
