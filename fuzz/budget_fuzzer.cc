@@ -4,9 +4,14 @@
 //   'r': ParseRateBudget; an accepted spec must validate and round-trip
 //        through FormatRateBudget;
 //   'c': ParseCapacityBudget; likewise through FormatCapacityBudget;
+//   'e', 's', 'z', 'm': the SDK disruption controls' parsers
+//        (disruption/controls.h: soft-expiration, consolidation-min-savings,
+//        max-disrupting-zones, consolidation-max-replacements); an
+//        accepted value must round-trip through its Format function;
 //   anything else: the rest is loaded as JSON/YAML objects and every
-//        NodePool goes through ParseDisruptionSpec, ParseBudgetExtensions
-//        and AllowedDisruptions at two instants.
+//        NodePool goes through ParseDisruptionSpec, ParseBudgetExtensions,
+//        ParseNodePoolControls, AllowedDisruptions and (with soft
+//        expiration) ExpirationAllowance at two instants.
 // None may crash, throw or abort; parse failures must be InvalidArgument or
 // OutOfRange.
 
@@ -20,6 +25,7 @@
 #include "karpenter/budget/allowed.h"
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/extensions.h"
+#include "karpenter/disruption/controls.h"
 #include "karpenter/snapshot/load.h"
 
 namespace {
@@ -58,6 +64,43 @@ void FuzzCapacity(absl::string_view text) {
   }
 }
 
+namespace disruption = karpenter::disruption;
+
+void FuzzControl(char which, absl::string_view text) {
+  switch (which) {
+    case 'e': {
+      absl::StatusOr<disruption::SoftExpirationSpec> spec =
+          disruption::ParseSoftExpiration(text);
+      if (!spec.ok()) return RequireParseCode(spec.status());
+      absl::StatusOr<disruption::SoftExpirationSpec> again =
+          disruption::ParseSoftExpiration(
+              disruption::FormatSoftExpiration(*spec));
+      if (!again.ok() || !(*again == *spec)) std::abort();
+      return;
+    }
+    case 's': {
+      absl::StatusOr<disruption::MinSavingsSpec> spec =
+          disruption::ParseMinSavings(text);
+      if (!spec.ok()) return RequireParseCode(spec.status());
+      absl::StatusOr<disruption::MinSavingsSpec> again =
+          disruption::ParseMinSavings(disruption::FormatMinSavings(*spec));
+      if (!again.ok() || !(*again == *spec)) std::abort();
+      return;
+    }
+    case 'z': {
+      absl::StatusOr<int64_t> n = disruption::ParseMaxDisruptingZones(text);
+      if (!n.ok()) return RequireParseCode(n.status());
+      if (*n < 1 || *n > 1000) std::abort();
+      return;
+    }
+    default: {
+      absl::StatusOr<int64_t> n = disruption::ParseMaxReplacements(text);
+      if (!n.ok()) return RequireParseCode(n.status());
+      if (*n != 1 && *n != 2) std::abort();
+    }
+  }
+}
+
 void FuzzNodePools(absl::string_view text) {
   karpenter::snapshot::ObjectSet set;
   if (!karpenter::snapshot::LoadText(text, "fuzz", set).ok()) return;
@@ -66,12 +109,21 @@ void FuzzNodePools(absl::string_view text) {
   for (const auto& node_pool : set.node_pools) {
     absl::StatusOr<budget::DisruptionSpec> spec =
         budget::ParseDisruptionSpec(node_pool);
+    absl::StatusOr<disruption::NodePoolControls> controls =
+        disruption::ParseNodePoolControls(node_pool);
+    if (!controls.ok()) RequireParseCode(controls.status());
     if (spec.ok()) {
       for (absl::Time now : instants) {
         for (budget::DisruptionReason reason : budget::kAllDisruptionReasons) {
           const int64_t allowed =
               budget::AllowedDisruptions(*spec, reason, 10, now);
           if (allowed < 0) std::abort();
+        }
+        if (controls.ok() && controls->soft_expiration.has_value() &&
+            disruption::ExpirationAllowance(*controls->soft_expiration, *spec,
+                                            10, now)
+                    .allowed < 0) {
+          std::abort();
         }
       }
     } else {
@@ -95,6 +147,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case 'c':
       FuzzCapacity(rest);
+      break;
+    case 'e':
+    case 's':
+    case 'z':
+    case 'm':
+      FuzzControl(static_cast<char>(data[0]), rest);
       break;
     default:
       FuzzNodePools(rest);

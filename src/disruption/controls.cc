@@ -2,6 +2,7 @@
 #include "karpenter/disruption/controls.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -185,7 +186,13 @@ std::string FormatSoftExpiration(const SoftExpirationSpec& spec) {
 
 std::string FormatMinSavings(const MinSavingsSpec& spec) {
   if (spec.percent.has_value()) return absl::StrCat(*spec.percent, "%");
-  return absl::StrCat(spec.per_hour.value_or(0));
+  // The shortest fixed-point text that reads back as the same double.
+  char buffer[512];
+  const std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof(buffer), spec.per_hour.value_or(0),
+                    std::chars_format::fixed);
+  if (r.ec != std::errc()) return absl::StrCat(spec.per_hour.value_or(0));
+  return std::string(buffer, r.ptr);
 }
 
 std::vector<ControlError> NodePoolControlErrors(const v1::NodePool& node_pool) {

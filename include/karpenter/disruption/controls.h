@@ -117,7 +117,8 @@ absl::StatusOr<MinSavingsSpec> ParseMinSavings(absl::string_view text);
 absl::StatusOr<int64_t> ParseMaxReplacements(absl::string_view text);
 
 // The canonical text of each ("budget=1,ceiling=24h", "ceiling=Never",
-// "0.05", "10%").
+// "0.05", "10%"); the parser reads it back as the same spec (an amount is
+// printed as the shortest fixed-point text of its double).
 std::string FormatSoftExpiration(const SoftExpirationSpec& spec);
 std::string FormatMinSavings(const MinSavingsSpec& spec);
 
