@@ -368,7 +368,9 @@ std::vector<Command> RunMethod(Method method, const CandidatePool& pool,
       EligibleGauge(method, eligible, plan);
       return out;
     case Method::kStaticDrift:
-      return internal::RunStaticDrift(pool, ledger, sink);
+      out = internal::RunStaticDrift(pool, ledger, sink, &eligible);
+      EligibleGauge(method, eligible, plan);
+      return out;
     case Method::kDrift:
       out = internal::RunDrift(pool, ledger, simulator, options.methods, sink,
                                &eligible);

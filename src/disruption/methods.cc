@@ -383,7 +383,8 @@ int64_t StaticDriftAllowance(const v1::NodePool& np, int64_t count,
 }  // namespace
 
 std::vector<Command> RunStaticDrift(const CandidatePool& pool,
-                                    BudgetLedger& ledger, VerdictSink& sink) {
+                                    BudgetLedger& ledger, VerdictSink& sink,
+                                    size_t* eligible_count) {
   const Method m = Method::kStaticDrift;
   CandidatePool::View view = pool.ViewFor(m);
   for (NodeVerdict& v : view.excluded) {
@@ -404,6 +405,7 @@ std::vector<Command> RunStaticDrift(const CandidatePool& pool,
       continue;
     }
     by_pool[c->node_pool_name].push_back(*c);
+    if (eligible_count != nullptr) ++*eligible_count;
   }
   std::vector<Command> out;
   if (by_pool.empty()) return out;

@@ -98,7 +98,8 @@ std::vector<Command> RunEmptiness(const CandidatePool& pool,
                                   VerdictSink& sink,
                                   size_t* eligible = nullptr);
 std::vector<Command> RunStaticDrift(const CandidatePool& pool,
-                                    BudgetLedger& ledger, VerdictSink& sink);
+                                    BudgetLedger& ledger, VerdictSink& sink,
+                                    size_t* eligible_count = nullptr);
 std::vector<Command> RunDrift(const CandidatePool& pool, BudgetLedger& ledger,
                               const SchedulingSimulator& simulator,
                               const MethodOptions& options, VerdictSink& sink,

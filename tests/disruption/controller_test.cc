@@ -632,3 +632,38 @@ TEST_CASE(
 
 }  // namespace
 }  // namespace karpenter::disruption
+
+namespace karpenter::disruption {
+namespace {
+
+using controller_test::World;
+using test::kT0;
+using PoolOpts = testing::NodePoolOptions;
+
+TEST_CASE("controller: StaticDrift publishes its eligible nodes",
+          "[controller]") {
+  // Karpenter sets karpenter_voluntary_disruption_eligible_nodes{reason=
+  // "drifted"} for every method it runs, StaticDrift included: its
+  // candidates are the drifted nodes of static NodePools.
+  World w;
+  w.Pool(PoolOpts{.name = "fixed", .replicas = 3}).Budget("100%");
+  for (const char* n : {"a-drift", "b-drift"}) {
+    w.BusyNode({.name = n, .nodepool = "fixed"},
+               {.drifted_since = kT0 - absl::Minutes(10)});
+    w.ProviderDrift(n, "NodePoolDrifted");
+  }
+  w.BusyNode({.name = "c-clean", .nodepool = "fixed"});
+  const Plan plan = w.Decide();
+  REQUIRE(plan.acted == Method::kStaticDrift);
+  std::vector<double> drifted;
+  for (const MetricSample& m : plan.metrics) {
+    if (m.name == metrics::kVoluntaryDisruptionEligibleNodes &&
+        m.labels.at(std::string(metrics::kReasonLabel)) == "drifted") {
+      drifted.push_back(m.value);
+    }
+  }
+  CHECK(drifted == std::vector<double>{2});
+}
+
+}  // namespace
+}  // namespace karpenter::disruption

@@ -153,7 +153,8 @@ struct Plan {
   // What Karpenter publishes while the budgeted methods run, in order, for
   // the executor (disruption::Runner) to record: per method that ran, the
   // gauge karpenter_voluntary_disruption_eligible_nodes{reason} (Emptiness
-  // `empty`, Drift `drifted`, both consolidation methods `underutilized`),
+  // `empty`, StaticDrift and Drift `drifted`, both consolidation methods
+  // `underutilized`),
   // and the consolidation methods' events and metrics
   // (ConsolidationResult::events, ::metrics).
   std::vector<Event> events = {};
