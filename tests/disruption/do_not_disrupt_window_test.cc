@@ -3,14 +3,17 @@
 // Do-not-disrupt windows (SDK extension, issue 26) in the disruption
 // controller: the candidate rules (Node and Pod, graceful against drift with
 // terminationGracePeriod), the plan's verdict and next pass, explain and
-// `karpenter validate`; tests/drain/do_not_disrupt_window_test.cc has the
+// `karpenter validate`, the scenario annotations and the README's simulated
+// comparison; tests/drain/do_not_disrupt_window_test.cc has the
 // window activity and precedence tables.
 
 #include "karpenter/drain/do_not_disrupt_window.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,8 @@
 #include "karpenter/drain/classify.h"
 #include "karpenter/snapshot/load.h"
 #include "karpenter/testing/builders.h"
+#include "karpenter/testing/scenario.h"
+#include "karpenter/testing/simulation.h"
 #include "karpenter/time_util.h"
 #include "karpenter/validation.h"
 #include "karpenter/well_known.h"
@@ -330,6 +335,82 @@ TEST_CASE("do-not-disrupt window: karpenter validate names field and value",
   CHECK(none.checked.count("Node") == 0);
   CHECK(none.checked.count("Pod") == 0);
   CHECK(pod_and_node_errors(none).empty());
+}
+
+std::string ReadExample(const std::string& name) {
+  std::ifstream in(absl::StrCat(KARPENTER_EXAMPLES_DIR, "/scenarios/", name));
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Commands started and pods evicted before `end`, and the first command.
+struct Disruptions {
+  int commands = 0;
+  int evictions = 0;
+  absl::Time first_command = absl::InfiniteFuture();
+};
+
+Disruptions SimulateBefore(const std::string& text, absl::Time end) {
+  absl::StatusOr<testing::LoadedScenario> loaded =
+      testing::LoadScenario(text, "scenario.yaml");
+  INFO(loaded.status().ToString());
+  REQUIRE(loaded.ok());
+  absl::StatusOr<std::unique_ptr<testing::Simulation>> sim =
+      testing::Simulation::Create(*std::move(loaded), {});
+  INFO(sim.status().ToString());
+  REQUIRE(sim.ok());
+  REQUIRE((*sim)->Run().ok());
+  const testing::SimulationSummary s = (*sim)->Summary();
+  CHECK(s.pdb_violations == 0);
+  CHECK(s.unfinished.empty());
+  Disruptions d;
+  for (const testing::SimulationEvent& e : (*sim)->timeline()) {
+    if (e.kind == "CommandStarted") {
+      d.first_command = std::min(d.first_command, e.at);
+      if (e.at < end) ++d.commands;
+    }
+    if (e.kind == "Evicted" && e.at < end) ++d.evictions;
+  }
+  return d;
+}
+
+TEST_CASE("do-not-disrupt window: the README comparison, simulated",
+          "[disruption][dnd-window][simulation]") {
+  const absl::Time window_end = At("2024-01-08T10:30:00Z");
+  const Disruptions without =
+      SimulateBefore(ReadExample("consolidation.yaml"), window_end);
+  const Disruptions with =
+      SimulateBefore(ReadExample("do-not-disrupt-window.yaml"), window_end);
+  // README.md, "do-not-disrupt windows".
+  CHECK(without.commands == 11);
+  CHECK(without.evictions == 80);
+  CHECK(with.commands == 0);
+  CHECK(with.evictions == 0);
+  CHECK(with.first_command >= window_end);
+  CHECK(with.first_command < window_end + absl::Minutes(1));
+}
+
+TEST_CASE("do-not-disrupt window: scenarios reject invalid annotations",
+          "[disruption][dnd-window][simulation]") {
+  std::string text = ReadExample("do-not-disrupt-window.yaml");
+  const std::string good = "do-not-disrupt-duration: \"1h30m\"";
+  const size_t at = text.rfind(good);  // The workload's, not the comment's.
+  REQUIRE(at != std::string::npos);
+  text.replace(at, good.size(), "do-not-disrupt-duration: \"90\"");
+  absl::StatusOr<testing::LoadedScenario> loaded =
+      testing::LoadScenario(text, "scenario.yaml");
+  REQUIRE(loaded.ok());  // Checked when the simulation is created.
+  absl::StatusOr<std::unique_ptr<testing::Simulation>> sim =
+      testing::Simulation::Create(*std::move(loaded), {});
+  REQUIRE_FALSE(sim.ok());
+  CHECK_THAT(std::string(sim.status().message()),
+             Catch::Contains("spec.generate.workloads[0].annotations[\""
+                             "disruption.karpenter-sdk.dev/"
+                             "do-not-disrupt-duration\"]: is not a Go "
+                             "duration") &&
+                 Catch::Contains("\"90\""));
 }
 
 }  // namespace
