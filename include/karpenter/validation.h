@@ -137,6 +137,23 @@ absl::Status ValidateNodeClaim(const v1::NodeClaim& node_claim);
 absl::Status ValidatePodDisruptionBudget(const v1::PodDisruptionBudget& pdb);
 absl::Status ValidateNodeOverlay(const v1::NodeOverlay& overlay);
 
+// SDK extension (issue 26, kubernetes-sigs/karpenter#1719), not an API
+// server rule: the do-not-disrupt window annotations
+// `disruption.karpenter-sdk.dev/do-not-disrupt-schedule` and
+// `.../do-not-disrupt-duration` of one Pod or Node (`kind`), whose name is
+// `object` ("namespace/name" for a Pod), with `metadata`. One FieldError per
+// drain::DoNotDisruptWindowProblems entry, schedule first: apiVersion "v1",
+// field `metadata.annotations["<key>"]`, the value as written, and a problem
+// ending in "(SDK annotation)": one annotation without the other, a cron
+// schedule the budget-schedule parser rejects (its message quoted), a
+// duration that is not a positive Go duration. Empty when neither
+// annotation is set or both are valid. (A schedule that never fires, e.g.
+// "0 0 31 2 *", parses and is not reported: the window is then always
+// active, as such a NodePool budget is.)
+std::vector<FieldError> DoNotDisruptWindowErrors(
+    absl::string_view kind, absl::string_view object,
+    const v1::ObjectMeta& metadata);
+
 // What `karpenter validate` reports about a snapshot.
 struct SnapshotReport {
   // Every error, sorted by kind, then object (namespace/name), each object's
@@ -144,6 +161,10 @@ struct SnapshotReport {
   std::vector<FieldError> errors;
   // Objects checked per kind ("NodePool", "NodeClaim",
   // "PodDisruptionBudget", "NodeOverlay"); kinds with none are absent.
+  // "Pod" and "Node" count only the objects carrying at least one of the
+  // SDK's do-not-disrupt window annotations, the only thing checked on
+  // them (DoNotDisruptWindowErrors); absent when none does, so a snapshot
+  // without SDK annotations reports exactly as before.
   std::map<std::string, int64_t> checked;
   // Objects not checked: the description of their kind (see
   // DescribeUncheckedKind) -> count, sorted by description.
@@ -151,10 +172,12 @@ struct SnapshotReport {
 };
 
 // Validates every NodePool (NodePoolErrors and NodePoolSdkAnnotationErrors),
-// NodeClaim, PodDisruptionBudget and NodeOverlay of `snapshot` and lists the kinds the loader skipped
-// (Snapshot::skipped_kinds). Other
-// loaded kinds (Node, Pod, DaemonSet, storage objects) are in neither list:
-// the loader itself checks what the snapshot relies on. Never fails.
+// NodeClaim, PodDisruptionBudget and NodeOverlay of `snapshot`, the SDK's
+// do-not-disrupt window annotations of every Pod and Node
+// (DoNotDisruptWindowErrors), and lists the kinds the loader skipped
+// (Snapshot::skipped_kinds). Other loaded kinds (DaemonSet, storage
+// objects) and the rest of Pods and Nodes are in neither list: the loader
+// itself checks what the snapshot relies on. Never fails.
 SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot);
 
 // A human description of a kind that is not checked, from its

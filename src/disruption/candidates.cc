@@ -18,6 +18,7 @@
 #include "karpenter/disruption/cost.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/drain/do_not_disrupt_window.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -83,6 +84,13 @@ NodeVerdict Verdict(absl::string_view node, const Candidate* c,
   v.code = std::string(code);
   v.message = std::move(message);
   return v;
+}
+
+// "active until <RFC 3339>", or "active with no known end".
+std::string UntilText(const std::optional<absl::Time>& until) {
+  return until.has_value()
+             ? absl::StrCat("active until ", FormatRfc3339(*until))
+             : std::string("active with no known end");
 }
 
 std::string PodName(const v1::Pod& pod) {
@@ -273,11 +281,14 @@ class CandidatePoolBuilder {
     std::optional<NodeVerdict> excluded =
         NodeRule(name, nf, *m, queued, marked);
     if (excluded.has_value()) {
+      if (excluded->code == reasons::kDoNotDisruptWindow) {
+        m->window_until = drain::EvaluateWindow(*nf.window, ctx_.now).until;
+      }
       pool_.exclusions_.push_back(std::move(*excluded));
       return;
     }
-    pool_.entries_.push_back(
-        CandidatePool::Entry{claim_pos_[nf.claim], PodBlock(n, c)});
+    pool_.entries_.push_back(CandidatePool::Entry{
+        claim_pos_[nf.claim], PodBlock(n, c, m->window_until)});
   }
 
   // Rules 1 and 4-9 for a managed Node (2 and 3 are decided by the caller).
@@ -317,6 +328,17 @@ class CandidatePoolBuilder {
                      absl::StrCat("disruption is blocked through the \"",
                                   well_known::kDoNotDisruptAnnotationKey,
                                   "\" annotation"));
+    }
+    if (nf.window != nullptr) {
+      const drain::WindowState w = drain::EvaluateWindow(*nf.window, ctx_.now);
+      if (w.active) {
+        return Verdict(
+            name, &c, reasons::kDoNotDisruptWindow,
+            absl::StrCat("node \"", name, "\" has a do-not-disrupt window (",
+                         nf.window->Describe(), "; annotation \"",
+                         well_known::kDoNotDisruptScheduleAnnotationKey, "\") ",
+                         UntilText(w.until)));
+      }
     }
     if (nf.pool_label.empty()) {
       return Verdict(name, &c, reasons::kNoNodePoolLabel,
@@ -361,13 +383,19 @@ class CandidatePoolBuilder {
   // Rule 10: the first pod with an active do-not-disrupt at ctx.now, else
   // the first pod a PDB blocks (Karpenter checks every pod for the former
   // first).
-  std::optional<NodeVerdict> PodBlock(snapshot::NodeIndex n,
-                                      const Candidate& c) const {
+  // `window_until`: set to the window's end when a pod's window decides.
+  std::optional<NodeVerdict> PodBlock(
+      snapshot::NodeIndex n, const Candidate& c,
+      std::optional<absl::Time>& window_until) const {
     for (snapshot::PodIndex p : facts_.DoNotDisrupt(n)) {
       const v1::Pod& pod = snap_.DecodePod(p);
       const drain::DoNotDisrupt dnd =
           drain::EvaluateDoNotDisrupt(pod, ctx_.now);
-      if (dnd.active()) return DoNotDisruptVerdict(c, pod, dnd);
+      if (!dnd.active()) continue;
+      if (dnd.source == well_known::kDoNotDisruptScheduleAnnotationKey) {
+        window_until = dnd.until;
+      }
+      return DoNotDisruptVerdict(c, pod, dnd);
     }
     const NodePodFacts& pf = facts_.node_pods[n];
     if (pf.pdb_block_pod == kNoIndex) return std::nullopt;
@@ -376,6 +404,13 @@ class CandidatePoolBuilder {
 
   NodeVerdict DoNotDisruptVerdict(const Candidate& c, const v1::Pod& pod,
                                   const drain::DoNotDisrupt& dnd) const {
+    if (dnd.source == well_known::kDoNotDisruptScheduleAnnotationKey) {
+      return Verdict(c.node_name, &c, reasons::kDoNotDisruptWindow,
+                     absl::StrCat("pod \"", PodName(pod),
+                                  "\" has a do-not-disrupt window (",
+                                  dnd.window, "; annotation \"", dnd.source,
+                                  "\") ", UntilText(dnd.until)));
+    }
     std::string message = absl::StrCat("pod \"", PodName(pod), "\" has \"",
                                        dnd.source, "\" annotation");
     if (dnd.until.has_value()) {

@@ -436,6 +436,10 @@ absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
     if (c.consolidatable_at.has_value() && *c.consolidatable_at > now) {
       next = std::min(next, *c.consolidatable_at);
     }
+    // SDK extension: a do-not-disrupt window holding the node releases.
+    if (claim.window_until.has_value() && *claim.window_until > now) {
+      next = std::min(next, *claim.window_until);
+    }
   }
   for (const Command& command : plan.commands) {
     if (command.validate_at.has_value()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/snapshot_facts.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/drain/do_not_disrupt_window.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
 
@@ -149,9 +151,67 @@ void AddBlockingPdbs(const snapshot::Snapshot& snapshot,
   }
 }
 
-// Do-not-disrupt pods and blocking PDBs among the node's evictable pods.
+// `<schedule key>: "<value>", <duration key>: "<value>"`.
+std::string WindowAnnotationText(const v1::ObjectMeta& meta) {
+  auto value = [&](absl::string_view key) {
+    auto it = meta.annotations().find(std::string(key));
+    return it == meta.annotations().end() ? std::string() : it->second;
+  };
+  return absl::StrCat(
+      well_known::kDoNotDisruptScheduleAnnotationKey, ": \"",
+      value(well_known::kDoNotDisruptScheduleAnnotationKey), "\", ",
+      well_known::kDoNotDisruptDurationAnnotationKey, ": \"",
+      value(well_known::kDoNotDisruptDurationAnnotationKey), "\"");
+}
+
+// The Node's valid do-not-disrupt window, if any.
+std::optional<drain::DoNotDisruptWindow> NodeWindow(const v1::Node& node) {
+  if (node.metadata().annotations().empty()) return std::nullopt;
+  absl::StatusOr<std::optional<drain::DoNotDisruptWindow>> w =
+      drain::ParseDoNotDisruptWindow(node.metadata().annotations());
+  if (!w.ok()) return std::nullopt;
+  return *std::move(w);
+}
+
+// The earliest instant > t at which a do-not-disrupt window active at `t`
+// on node `n` or one of its pods releases; InfiniteFuture if none.
+absl::Time WindowRelease(const snapshot::Snapshot& snapshot,
+                         snapshot::NodeIndex n, absl::Time t) {
+  absl::Time next = absl::InfiniteFuture();
+  auto consider = [&](std::optional<absl::Time> at) {
+    if (at.has_value() && *at > t) next = std::min(next, *at);
+  };
+  if (const std::optional<drain::DoNotDisruptWindow> w =
+          NodeWindow(snapshot.nodes()[n]);
+      w.has_value()) {
+    const drain::WindowState s = drain::EvaluateWindow(*w, t);
+    if (s.active) consider(s.until);
+  }
+  for (snapshot::PodIndex p : snapshot.PodsOnNode(n)) {
+    if (snapshot.PodShape(p).metadata().annotations().empty()) continue;
+    const drain::DoNotDisrupt dnd =
+        drain::EvaluateDoNotDisrupt(snapshot.DecodePod(p), t);
+    if (dnd.active() &&
+        dnd.source == well_known::kDoNotDisruptScheduleAnnotationKey) {
+      consider(dnd.until);
+    }
+  }
+  return next;
+}
+
+// Do-not-disrupt pods and blocking PDBs among the node's evictable pods,
+// and the Node's own active window.
 void FillBlockers(const snapshot::Snapshot& snapshot, snapshot::NodeIndex n,
                   absl::Time now, NodeExplanation& out) {
+  if (const std::optional<drain::DoNotDisruptWindow> w =
+          NodeWindow(snapshot.nodes()[n]);
+      w.has_value()) {
+    const drain::WindowState s = drain::EvaluateWindow(*w, now);
+    if (s.active) {
+      out.node_window = w->Describe();
+      out.node_window_until = s.until;
+    }
+  }
   const budget::PdbIndex pdbs = budget::PdbIndex::Build(snapshot);
   for (snapshot::PodIndex p : snapshot.PodsOnNode(n)) {
     const v1::Pod pod = snapshot.DecodePod(p);
@@ -160,7 +220,11 @@ void FillBlockers(const snapshot::Snapshot& snapshot, snapshot::NodeIndex n,
       continue;
     }
     const drain::DoNotDisrupt dnd = drain::EvaluateDoNotDisrupt(pod, now);
-    if (dnd.active()) {
+    if (dnd.active() &&
+        dnd.source == well_known::kDoNotDisruptScheduleAnnotationKey) {
+      out.do_not_disrupt.push_back(DoNotDisruptPod{
+          snapshot.PodKey(p), WindowAnnotationText(pod.metadata()), dnd.until});
+    } else if (dnd.active()) {
       const auto& annotations = pod.metadata().annotations();
       auto it = annotations.find(std::string(dnd.source));
       out.do_not_disrupt.push_back(DoNotDisruptPod{
@@ -186,6 +250,7 @@ absl::Time NextInstant(const NodeExplanation& e,
   consider(e.expires_at);
   consider(e.expiration_ceiling);
   for (const DoNotDisruptPod& pod : e.do_not_disrupt) consider(pod.until);
+  consider(e.node_window_until);
   if (spec.has_value()) {
     for (budget::DisruptionReason reason : budget::kAllDisruptionReasons) {
       consider(budget::NextChange(*spec, reason, pool_nodes, t));
@@ -430,6 +495,13 @@ absl::Status SearchDisruption(const Controller& controller,
       pool_nodes = pool->total_nodes;
     }
     absl::Time next = NextInstant(out, spec, pool_nodes, t);
+    // Windows recur: those active at `t` (not only at `now`) release the
+    // node at their ends.
+    if (const std::optional<snapshot::NodeIndex> n =
+            facts.snapshot().FindNode(out.node);
+        n.has_value()) {
+      next = std::min(next, WindowRelease(facts.snapshot(), *n, t));
+    }
     if (!plan.commands.empty()) {
       const snapshot::Snapshot& before =
           current.snapshot != nullptr ? *current.snapshot : facts.snapshot();

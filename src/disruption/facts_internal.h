@@ -23,6 +23,7 @@
 #include "karpenter/budget/disruption_spec.h"
 #include "karpenter/budget/pdb.h"
 #include "karpenter/disruption/controls.h"
+#include "karpenter/drain/do_not_disrupt_window.h"
 #include "karpenter/requirements.h"
 #include "karpenter/scheduling/daemon_overhead.h"
 #include "karpenter/scheduling/node_ports.h"
@@ -53,8 +54,12 @@ struct NodeFacts {
   bool disrupted_taint = false;  // karpenter.sh/disrupted:NoSchedule.
   bool initialized = false;      // karpenter.sh/initialized == "true".
   bool do_not_disrupt = false;   // karpenter.sh/do-not-disrupt == "true".
-  bool deleting = false;         // Node deletionTimestamp.
-  bool ready = false;            // Ready=True.
+  // The Node's valid do-not-disrupt window (SDK extension, issue 26);
+  // evaluated at the pass's instant. Null without one, and for invalid
+  // annotations (absent). A pointer: most nodes have none.
+  std::shared_ptr<const drain::DoNotDisruptWindow> window;
+  bool deleting = false;  // Node deletionTimestamp.
+  bool ready = false;     // Ready=True.
 };
 
 // What the candidate rules read of one Node's pods.
@@ -141,6 +146,9 @@ struct ShapeWalk {
   // inactive at the infinite past is never active. At the infinite past a
   // duration is active with or without status.startTime (absent: fail
   // safe), so the shape, which has no startTime, answers as the pod would.
+  // A do-not-disrupt window (SDK extension) recurs instead of lapsing:
+  // EvaluateDoNotDisrupt reports a valid one active at the infinite past,
+  // and the pass decides it at its own instant.
   bool do_not_disrupt = false;
   // Tolerates karpenter.sh/disrupted:NoSchedule (never PDB-blocked here).
   bool tolerates_disrupted = false;

@@ -735,7 +735,8 @@ class BaseBuilder {
     if (blocked == 0) blocked = pdbs_.IsFullyBlocked(p) ? 2 : 1;
     if (blocked == 2) return absl::OkStatus();
     // The shape answers as the pod would at the infinite past: see
-    // WalkPods in snapshot_facts.cc.
+    // WalkPods in snapshot_facts.cc (a valid do-not-disrupt window is
+    // active there, and decided at options.now in Finish).
     if ((flags & kShapeDoNotDisrupt) != 0) {
       b_.pod_flags[p] |= kDoNotDisruptAtNow;
       b_.do_not_disrupt_pods.push_back(p);

@@ -20,6 +20,7 @@
 #include "karpenter/disruption/candidates.h"
 #include "karpenter/disruption/cost.h"
 #include "karpenter/drain/classify.h"
+#include "karpenter/drain/do_not_disrupt_window.h"
 #include "karpenter/taints.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
@@ -232,6 +233,14 @@ NodeFacts MakeNodeFacts(const snapshot::Snapshot& snap, const v1::Node& node) {
   f.initialized = Get(labels, K().initialized) == "true";
   f.do_not_disrupt =
       Get(node.metadata().annotations(), K().do_not_disrupt) == "true";
+  if (!node.metadata().annotations().empty()) {
+    absl::StatusOr<std::optional<drain::DoNotDisruptWindow>> window =
+        drain::ParseDoNotDisruptWindow(node.metadata().annotations());
+    if (window.ok() && window->has_value()) {
+      f.window = std::make_shared<const drain::DoNotDisruptWindow>(
+          **std::move(window));
+    }
+  }
   f.disrupted_taint = HasDisruptedNoScheduleTaint(node);
   f.deleting = node.metadata().has_deletion_timestamp();
   f.ready = IsConditionTrue(node.status().conditions(),

@@ -22,6 +22,10 @@ int VerdictRank(absl::string_view code) {
       code == reasons::kWhenEmptyPolicy || code == reasons::kStaticNodePool) {
     return 2;
   }
+  // Every other code is a concrete reason, kPodDoNotDisrupt and the SDK's
+  // kDoNotDisruptWindow among them (a pod's window stops a method as a
+  // pod's do-not-disrupt does); a Node's kNodeDoNotDisrupt or
+  // kDoNotDisruptWindow is a node-level exclusion, ranked 5 by the caller.
   return 4;
 }
 

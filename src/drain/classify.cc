@@ -2,8 +2,13 @@
 
 #include "karpenter/drain/classify.h"
 
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "karpenter/drain/do_not_disrupt_window.h"
 #include "karpenter/duration.h"
 #include "karpenter/taints.h"
 #include "karpenter/time_util.h"
@@ -84,16 +89,61 @@ absl::string_view PodReasonName(PodReason reason) {
   return "Unknown";
 }
 
+namespace {
+
+// The SDK's window annotations alone (do_not_disrupt_window.h).
+DoNotDisrupt EvaluateWindowOnly(const v1::Pod& pod, absl::Time now) {
+  DoNotDisrupt result;
+  absl::StatusOr<std::optional<DoNotDisruptWindow>> window =
+      ParseDoNotDisruptWindow(pod.metadata().annotations());
+  if (!window.ok()) {
+    result.invalid = window.status();
+    return result;
+  }
+  if (!window->has_value()) return result;
+  const WindowState state = EvaluateWindow(**window, now);
+  if (!state.active) return result;
+  result.state = DoNotDisruptState::kActive;
+  result.source = well_known::kDoNotDisruptScheduleAnnotationKey;
+  result.until = state.until;
+  result.window = (*window)->Describe();
+  return result;
+}
+
+// Whether active `window` protects longer than `other`.
+bool WindowIsStronger(const DoNotDisrupt& other, const DoNotDisrupt& window) {
+  if (!other.active()) return true;
+  if (!other.until.has_value()) return false;
+  return !window.until.has_value() || *window.until > *other.until;
+}
+
+}  // namespace
+
 DoNotDisrupt EvaluateDoNotDisrupt(const v1::Pod& pod, absl::Time now) {
   DoNotDisrupt result = EvaluateDoNotDisruptOnly(pod, now);
   // Only an indefinite do-not-disrupt is as strong as do-not-evict "true".
-  if (result.active() && !result.until.has_value()) return result;
-  const std::string* evict =
-      Annotation(pod, well_known::kDoNotEvictPodAnnotationKey);
-  if (evict == nullptr || *evict != "true") return result;
-  result.state = DoNotDisruptState::kActive;
-  result.source = well_known::kDoNotEvictPodAnnotationKey;
-  result.until.reset();
+  if (!result.active() || result.until.has_value()) {
+    const std::string* evict =
+        Annotation(pod, well_known::kDoNotEvictPodAnnotationKey);
+    if (evict != nullptr && *evict == "true") {
+      result.state = DoNotDisruptState::kActive;
+      result.source = well_known::kDoNotEvictPodAnnotationKey;
+      result.until.reset();
+    }
+  }
+  if (pod.metadata().annotations().empty()) return result;
+  DoNotDisrupt window = EvaluateWindowOnly(pod, now);
+  if (!window.invalid.ok()) {
+    result.invalid =
+        result.invalid.ok()
+            ? window.invalid
+            : absl::InvalidArgumentError(absl::StrCat(
+                  result.invalid.message(), "; ", window.invalid.message()));
+  }
+  if (window.active() && WindowIsStronger(result, window)) {
+    window.invalid = std::move(result.invalid);
+    return window;
+  }
   return result;
 }
 

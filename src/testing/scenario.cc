@@ -22,6 +22,7 @@
 #include "common/field_error.h"
 #include "common/status_macros.h"
 #include "karpenter/catalog.h"
+#include "karpenter/drain/do_not_disrupt_window.h"
 #include "karpenter/drift/static_drift.h"
 #include "karpenter/duration.h"
 #include "karpenter/quantity.h"
@@ -115,6 +116,19 @@ const v1::InstanceTypeSpec* FindType(const v1::ScenarioSpec& spec,
   return nullptr;
 }
 
+// The first problem of the SDK's do-not-disrupt window annotations among
+// `annotations` (at `path`, "....annotations"), as `karpenter validate`
+// reports it.
+absl::Status CheckWindowAnnotations(
+    const std::string& path,
+    const google::protobuf::Map<std::string, std::string>& annotations) {
+  const std::vector<drain::WindowProblem> problems =
+      drain::DoNotDisruptWindowProblems(annotations);
+  if (problems.empty()) return absl::OkStatus();
+  return FieldError(absl::StrCat(path, "[\"", problems.front().key, "\"]"),
+                    problems.front().problem, problems.front().value);
+}
+
 absl::Status ValidateNodeGroups(const v1::ScenarioSpec& spec) {
   std::set<std::string> prefixes;
   for (int i = 0; i < spec.generate().nodes_size(); ++i) {
@@ -148,6 +162,8 @@ absl::Status ValidateNodeGroups(const v1::ScenarioSpec& spec) {
     if (!g.age().empty()) {
       KARPENTER_RETURN_IF_ERROR(NonNegativeDuration(path + ".age", g.age()));
     }
+    KARPENTER_RETURN_IF_ERROR(
+        CheckWindowAnnotations(path + ".annotations", g.annotations()));
     const std::string prefix =
         g.name_prefix().empty() ? g.node_pool() : g.name_prefix();
     if (!prefixes.insert(prefix).second) {
@@ -190,6 +206,8 @@ absl::Status ValidateWorkloads(const v1::ScenarioSpec& spec) {
     if (!names.insert(key).second) {
       return FieldError(path + ".name", "duplicate workload", key);
     }
+    KARPENTER_RETURN_IF_ERROR(
+        CheckWindowAnnotations(path + ".annotations", w.annotations()));
     if (w.replicas() < 0 || w.replicas() > kMaxReplicas) {
       return FieldError(path + ".replicas",
                         absl::StrCat("must be in [0, ", kMaxReplicas, "]"),
@@ -372,6 +390,7 @@ GeneratedNode MakeNode(const v1::Scenario& scenario, const v1::NodeGroupSpec& g,
   for (const auto& [k, v] : pool.spec().template_().metadata().labels()) {
     labels[k] = v;
   }
+  for (const auto& [k, v] : g.annotations()) (*m.mutable_annotations())[k] = v;
   labels[std::string(well_known::kNodePoolLabelKey)] = g.node_pool();
   labels[std::string(well_known::kNodeInitializedLabelKey)] = "true";
   labels[std::string(well_known::kNodeRegisteredLabelKey)] = "true";
@@ -448,6 +467,7 @@ v1::Pod MakePod(const v1::Scenario& scenario, const v1::WorkloadSpec& w,
   Stamp(ScenarioStart(scenario) - absl::Hours(1),
         m.mutable_creation_timestamp());
   (*m.mutable_labels())["app"] = w.name();
+  for (const auto& [k, v] : w.annotations()) (*m.mutable_annotations())[k] = v;
   if (w.do_not_disrupt()) {
     (*m.mutable_annotations())[std::string(
         well_known::kDoNotDisruptAnnotationKey)] = "true";

@@ -19,6 +19,7 @@
 #include "karpenter/budget/extensions.h"
 #include "karpenter/disruption/controls.h"
 #include "karpenter/selector.h"
+#include "validation/do_not_disrupt_window.h"
 #include "validation/patterns.h"
 
 namespace karpenter::validation {
@@ -318,6 +319,7 @@ SnapshotReport ValidateSnapshot(const snapshot::Snapshot& snapshot) {
   for (const v1::NodeOverlay& overlay : snapshot.node_overlays()) {
     Append(NodeOverlayErrors(overlay), report.errors);
   }
+  internal::CheckDoNotDisruptWindows(snapshot, report);
   std::stable_sort(report.errors.begin(), report.errors.end(),
                    [](const FieldError& a, const FieldError& b) {
                      return std::tie(a.kind, a.object) <

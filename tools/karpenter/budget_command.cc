@@ -46,7 +46,11 @@ constexpr char kValidateUsage[] =
     "    schedules the cron parser rejects (fails closed), a taint\n"
     "    key/effect pair given twice, template label keys that are not\n"
     "    qualified names (the NodePool is not ready);\n"
-    "  - PodDisruptionBudgets as policy/v1 validation does.\n"
+    "  - PodDisruptionBudgets as policy/v1 validation does;\n"
+    "  - the SDK's own do-not-disrupt window annotations on Pods and Nodes\n"
+    "    (disruption.karpenter-sdk.dev/do-not-disrupt-schedule and\n"
+    "    -duration): both or neither, a cron schedule, a positive Go\n"
+    "    duration. Only Pods and Nodes carrying one are counted.\n"
     "Prints every error, one a line, sorted by kind and object:\n"
     "  <file>: <document N|items[i]>: <apiVersion> <Kind> <ns/name>:\n"
     "  <field>: <what> (<rule>), got \"<value>\"\n"
@@ -146,7 +150,9 @@ int RunValidateCommand(const std::vector<std::string>& args, std::ostream& out,
        std::vector<std::pair<std::string, std::string>>{
            {"NodePool", "NodePools"},
            {"NodeClaim", "NodeClaims"},
-           {"PodDisruptionBudget", "PodDisruptionBudgets"}}) {
+           {"PodDisruptionBudget", "PodDisruptionBudgets"},
+           {"Node", "Nodes"},
+           {"Pod", "Pods"}}) {
     auto it = report.checked.find(kind);
     if (it == report.checked.end()) continue;
     total += it->second;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -522,7 +523,23 @@ void PrintBudgets(const disruption::NodeExplanation& e, std::ostream& out) {
 }
 
 void PrintBlockers(const disruption::NodeExplanation& e, std::ostream& out) {
+  if (!e.node_window.empty()) {
+    out << "  do-not-disrupt window (node): " << e.node_window << "; releases "
+        << (e.node_window_until.has_value()
+                ? absl::StrCat("the node at ", Utc(*e.node_window_until))
+                : std::string("the node at no known instant"))
+        << "\n";
+  }
   for (const disruption::DoNotDisruptPod& p : e.do_not_disrupt) {
+    if (absl::StartsWith(p.annotation,
+                         well_known::kDoNotDisruptScheduleAnnotationKey)) {
+      out << "  do-not-disrupt window: " << p.pod << " (" << p.annotation
+          << "); releases the node "
+          << (p.until.has_value() ? absl::StrCat("at ", Utc(*p.until))
+                                  : std::string("at no known instant"))
+          << "\n";
+      continue;
+    }
     out << "  do-not-disrupt: " << p.pod << " (" << p.annotation << ") "
         << (p.until.has_value() ? absl::StrCat("until ", Utc(*p.until))
                                 : std::string("indefinitely"))

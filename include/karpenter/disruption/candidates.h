@@ -17,6 +17,8 @@
 //      deletionTimestamp                                     kDeleting
 //   6. nominated for a pending pod                           kNominated
 //   7. Node annotation karpenter.sh/do-not-disrupt == "true" kNodeDoNotDisrupt
+//      or (SDK extension, issue 26) the Node's do-not-disrupt window is
+//      active (drain/do_not_disrupt_window.h)              kDoNotDisruptWindow
 //   8. no karpenter.sh/nodepool label                        kNoNodePoolLabel
 //   9. the NodePool is not in the snapshot                   kNodePoolNotFound
 //      or the catalogue has no instance types for it: Karpenter reports
@@ -24,10 +26,11 @@
 //      no node.kubernetes.io/instance-type label           kMissingLabel
 //      or its instance type is not in the catalogue        kInstanceTypeUnknown
 //  10. per method class: a pod with an active do-not-disrupt annotation
-//      (kPodDoNotDisrupt), else a pod whose eviction a PDB refuses
-//      (kPdbBlocked, or kMultiplePdbs for a pod under several PDBs). Graceful
-//      methods are stopped by these; eventual ones ignore them when the
-//      NodeClaim has spec.terminationGracePeriod; forceful ones never.
+//      (kPodDoNotDisrupt; kDoNotDisruptWindow when a pod's active window
+//      decided, see drain::EvaluateDoNotDisrupt), else a pod whose eviction a
+//      PDB refuses (kPdbBlocked, or kMultiplePdbs for a pod under several
+//      PDBs). Graceful methods are stopped by these; eventual ones ignore them
+//      when the NodeClaim has spec.terminationGracePeriod; forceful ones never.
 //
 // Observed state instead of remembered state (docs/design.md §1): after a
 // restart the orchestration queue is empty, but a command that was started left
@@ -115,6 +118,10 @@ struct ManagedClaim {
   bool in_flight = false;
   // OK, or the error of an unparsable spec.expireAfter.
   absl::Status expire_after_error;
+  // When a do-not-disrupt window (SDK extension, issue 26) holds the node
+  // (kDoNotDisruptWindow: the Node's window, rule 7, or a pod's, rule 10):
+  // the instant it releases; unset otherwise or when no end is known.
+  std::optional<absl::Time> window_until;
 };
 
 class CandidatePool {

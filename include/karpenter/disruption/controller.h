@@ -161,8 +161,10 @@ struct Plan {
   std::vector<MetricSample> metrics = {};
   // When a new pass may decide differently without any cluster change: the
   // earliest of the next expiration, a NodeClaim becoming consolidatable,
-  // a pending validation, and now + poll_interval when nothing acted (now
-  // when something did: Karpenter requeues at once).
+  // a pending validation, the release of a do-not-disrupt window holding a
+  // node (SDK extension, ManagedClaim::window_until), and now +
+  // poll_interval when nothing acted (now when something did: Karpenter
+  // requeues at once).
   absl::Time next_pass = absl::InfiniteFuture();
 
   // The verdict of `node`, or null.

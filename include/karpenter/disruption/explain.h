@@ -15,8 +15,10 @@
 //
 // The projection runs the same controller at the instants where time
 // alone can change the answer: the node's consolidateAfter and expireAfter
-// instants (and its soft-expiration ceiling), its pods' do-not-disrupt expiries and the next changes of its
-// NodePool's budgets, in order, until a pass commands the node or the
+// instants (and its soft-expiration ceiling), its pods' do-not-disrupt
+// expiries, the releases of the do-not-disrupt windows (SDK extension) of
+// the node and its pods active at each instant tried, and the next changes
+// of its NodePool's budgets, in order, until a pass commands the node or the
 // horizon is reached. Each pass's commands are carried out before the next
 // pass: their candidates' Nodes and NodeClaims are deleted (with their
 // CSINodes and VolumeAttachments), their replacements launched as
@@ -116,7 +118,16 @@ struct NodeExplanation {
   std::optional<NodePoolControlState> controls;
   // The NodePool's budgets (empty when the node has no known NodePool).
   std::vector<ReasonBudgetExplanation> budgets;
+  // Pods whose protection holds at `now`; a pod's active do-not-disrupt
+  // window (SDK extension, issue 26) is listed with its annotations and
+  // the instant it releases the node.
   std::vector<DoNotDisruptPod> do_not_disrupt;
+  // SDK extension (issue 26): the Node's own do-not-disrupt window when it
+  // is active at `now` (DoNotDisruptWindow::Describe, e.g. `schedule
+  // "0 9 * * 1-5", duration 8h`; empty otherwise) and when it releases
+  // the node (nullopt: no known end).
+  std::string node_window = "";
+  std::optional<absl::Time> node_window_until;
   std::vector<BlockingPdb> blocking_pdbs;
   // The earliest instant in [now, now + horizon] at which a pass commands
   // the node, the earlier passes' commands carried out (see the top), and

@@ -93,6 +93,14 @@ inline constexpr absl::string_view kNodeDoNotDisrupt = "NodeDoNotDisrupt";
 inline constexpr absl::string_view kNoNodePoolLabel = "NoNodePoolLabel";
 inline constexpr absl::string_view kNodePoolNotFound = "NodePoolNotFound";
 inline constexpr absl::string_view kPodDoNotDisrupt = "PodDoNotDisrupt";
+// SDK extension (issue 26, kubernetes-sigs/karpenter#1719): an active
+// do-not-disrupt window (disruption.karpenter-sdk.dev/do-not-disrupt-
+// schedule and -duration) holds the node back: the Node's own (as
+// kNodeDoNotDisrupt, every method) or one of its pods' (as kPodDoNotDisrupt,
+// per method class). The message names the node or pod, the schedule, the
+// duration and the RFC 3339 instant the window releases. Ranked as
+// kNodeDoNotDisrupt and kPodDoNotDisrupt are.
+inline constexpr absl::string_view kDoNotDisruptWindow = "DoNotDisruptWindow";
 inline constexpr absl::string_view kPdbBlocked = "PdbBlocked";
 inline constexpr absl::string_view kMultiplePdbs = "MultiplePdbs";
 // Method eligibility.

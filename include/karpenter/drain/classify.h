@@ -21,6 +21,7 @@
 #define KARPENTER_DRAIN_CLASSIFY_H_
 
 #include <optional>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -63,7 +64,9 @@ absl::string_view PodReasonName(PodReason reason);
 
 // The state of a pod's do-not-disrupt protection.
 enum class DoNotDisruptState {
-  kAbsent,  // No protecting annotation.
+  // No protecting annotation, or only a do-not-disrupt window
+  // (do_not_disrupt_window.h) that is not active at the instant.
+  kAbsent,
   kActive,  // Protected now (indefinitely if `until` is unset).
   kLapsed,  // A duration that has elapsed: no longer protected.
 };
@@ -71,18 +74,27 @@ enum class DoNotDisruptState {
 // The do-not-disrupt protection of one pod at one instant.
 struct DoNotDisrupt {
   DoNotDisruptState state = DoNotDisruptState::kAbsent;
-  // The annotation that decided `state` (kDoNotDisruptAnnotation or
-  // kDoNotEvictAnnotation); empty when kAbsent.
+  // The annotation that decided `state` (kDoNotDisruptAnnotation,
+  // kDoNotEvictAnnotation, or the SDK's kDoNotDisruptScheduleAnnotationKey
+  // for an active window); empty when kAbsent.
   absl::string_view source;
   // When a duration protection lapses (startTime + duration); set for kLapsed
   // and for a kActive duration with a start time. Unset for "true" and for a
   // duration on a pod without `status.startTime` (active until it starts).
+  // For an active window: when it releases (WindowState::until), unset when
+  // no end is known.
   std::optional<absl::Time> until;
+  // When `source` is the window's schedule key: DoNotDisruptWindow::Describe
+  // (`schedule "0 9 * * *", duration 8h`); empty otherwise.
+  std::string window;
   // When `karpenter.sh/do-not-disrupt` is present with a value that is not
   // "true" and not a positive Go duration ("false", "0s", "-5m", "invalid"),
   // the annotation is then treated as absent and this is InvalidArgument with
   // a message naming the annotation and quoting the value (for an
-  // `InvalidDoNotDisruptAnnotation` warning event). OK otherwise.
+  // `InvalidDoNotDisruptAnnotation` warning event). Likewise for invalid
+  // window annotations (ParseDoNotDisruptWindow's error; the window is then
+  // treated as absent); when both are invalid the messages are joined with
+  // "; ". OK otherwise.
   absl::Status invalid;
 
   bool active() const { return state == DoNotDisruptState::kActive; }
@@ -101,6 +113,14 @@ struct DoNotDisrupt {
 // do-not-disrupt is not itself active with no end; `source` names the
 // annotation that decided. An invalid do-not-disrupt value is reported even
 // when do-not-evict protects the pod.
+// SDK extension (issue 26, off unless the annotations are set): a
+// do-not-disrupt window (do_not_disrupt_window.h) is a third source. While
+// active it protects the pod as "true" does; it decides only when it is
+// stronger than what the two annotations above give: they do not protect
+// now, or they protect with an end before the window's, or the window has
+// no known end while theirs is known. `until` is then the window's end and
+// `window` describes it. Evaluated at absl::InfinitePast(), a valid window
+// is active (the "may protect" answer precomputations rely on).
 // Never fails; bad values are reported in the result.
 DoNotDisrupt EvaluateDoNotDisrupt(const v1::Pod& pod, absl::Time now);
 
