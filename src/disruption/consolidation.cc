@@ -266,12 +266,26 @@ std::string Explain(absl::string_view prefix, const Command& command,
   std::string action;
   if (command.replacements.empty()) {
     action = absl::StrCat("delete ", what, "; their pods fit on other nodes");
-  } else {
+  } else if (command.replacements.size() == 1) {
     const Replacement& r = command.replacements.front();
     action =
         absl::StrCat("replace ", what, " with ", r.instance_types.front(), " (",
                      Price(r.price), ") from ", r.instance_types.size(),
                      " cheaper option(s) in NodePool \"", r.node_pool, "\"");
+  } else {
+    // m nodes into two (SDK control consolidation-max-replacements).
+    std::vector<std::string> parts;
+    double total = 0;
+    for (const Replacement& r : command.replacements) {
+      total += r.price;
+      parts.push_back(absl::StrCat(r.instance_types.front(), " (",
+                                   Price(r.price), ", ", r.instance_types.size(),
+                                   " option(s), NodePool \"", r.node_pool,
+                                   "\")"));
+    }
+    action = absl::StrCat("replace ", what, " with ",
+                          command.replacements.size(), " NodeClaims (price ",
+                          Price(total), "): ", absl::StrJoin(parts, " + "));
   }
   std::string out = absl::StrCat(prefix, action, "; ",
                                  BudgetText(command.candidates, ledger));
@@ -511,6 +525,89 @@ std::optional<std::string> MinSavingsRefusal(const Command& command) {
                       " node(s): ", absl::StrJoin(refused, "; "));
 }
 
+// Whether every candidate's NodePool lets a multi-node move launch two
+// NodeClaims (controls.h, consolidation-max-replacements "2").
+bool AllowsTwoReplacements(absl::Span<const Candidate> candidates,
+                           Method method, const ConsolidationOptions& options) {
+  if (!options.multiple_replacements ||
+      method != Method::kMultiNodeConsolidation) {
+    return false;
+  }
+  return std::all_of(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& c) { return c.controls.max_replacements >= 2; });
+}
+
+// m nodes into two: both replacements narrowed to the options that keep any
+// pair launched strictly below `limit` (the candidates' price), each priced
+// at its worst launch price as Karpenter prices one; the dearest option of
+// the dearer side is dropped until the two dearest kept sum below `limit`.
+ConsolidationAttempt ReplaceWithTwo(absl::Span<const Candidate> candidates,
+                                    Method method,
+                                    const std::vector<Replacement>& claims,
+                                    double limit,
+                                    const InstanceTypeCatalog& catalog) {
+  std::vector<std::vector<PricedOption>> options;
+  std::vector<bool> force_spot;
+  for (const Replacement& r : claims) {
+    absl::StatusOr<Requirements> reqs = ReplacementRequirements(r);
+    if (!reqs.ok()) {
+      return NoCommand(reasons::kUnsupportedConstraint,
+                       std::string(reqs.status().message()));
+    }
+    std::vector<PricedOption> priced = PriceOptions(r, *reqs, catalog);
+    // Ordered by the launch price, which the sum is judged on.
+    std::stable_sort(priced.begin(), priced.end(),
+                     [](const PricedOption& a, const PricedOption& b) {
+                       return a.launch < b.launch;
+                     });
+    if (priced.empty() || !std::isfinite(priced.front().launch)) {
+      return NoCommand(reasons::kNoCheaperReplacement,
+                       absl::StrCat("Can't replace with 2 cheaper nodes (no "
+                                    "priced instance type for a replacement "
+                                    "in NodePool \"",
+                                    r.node_pool, "\")"));
+    }
+    force_spot.push_back(Admits(*reqs, kCapacityTypeLabelKey,
+                                kCapacityTypeSpot) &&
+                         Admits(*reqs, kCapacityTypeLabelKey,
+                                kCapacityTypeOnDemand));
+    options.push_back(std::move(priced));
+  }
+  const double cheapest = options[0].front().launch + options[1].front().launch;
+  if (!(cheapest < limit)) {
+    return NoCommand(
+        reasons::kNoCheaperReplacement,
+        absl::StrCat("Can't replace with 2 cheaper nodes (the cheapest pair "
+                     "costs ",
+                     Price(cheapest), ", the candidates ", Price(limit), ")"));
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    const double room = limit - options[1 - i].front().launch;
+    std::erase_if(options[i],
+                  [room](const PricedOption& o) { return !(o.launch < room); });
+  }
+  // Both cheapest options stay: their pair fits.
+  while (!(options[0].back().launch + options[1].back().launch < limit)) {
+    size_t dearer = options[0].back().launch >= options[1].back().launch ? 0 : 1;
+    if (options[dearer].size() == 1) dearer = 1 - dearer;
+    options[dearer].pop_back();
+  }
+  std::vector<Replacement> out;
+  for (size_t i = 0; i < 2; ++i) {
+    std::sort(options[i].begin(), options[i].end(),
+              [](const PricedOption& a, const PricedOption& b) {
+                return std::tie(a.cheapest, a.name) <
+                       std::tie(b.cheapest, b.name);
+              });
+    out.push_back(Narrow(claims[i], options[i], force_spot[i]));
+  }
+  Command command{.method = method,
+                  .candidates = {candidates.begin(), candidates.end()},
+                  .replacements = std::move(out)};
+  return ConsolidationAttempt{.command = std::move(command)};
+}
+
 absl::Status Rejected(absl::string_view reason, absl::string_view detail) {
   return absl::FailedPreconditionError(absl::StrCat(reason, ": ", detail));
 }
@@ -588,6 +685,15 @@ ConsolidationAttempt EvaluateConsolidation(
             Command{.method = method,
                     .candidates = {candidates.begin(), candidates.end()}}};
   }
+  const double limit = TotalPrice(candidates);
+  const bool all_spot = std::all_of(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& c) { return c.capacity_type == kCapacityTypeSpot; });
+  if (sim.new_node_claims.size() == 2 && !all_spot &&
+      AllowsTwoReplacements(candidates, method, options)) {
+    return ReplaceWithTwo(candidates, method, sim.new_node_claims, limit,
+                          catalog);
+  }
   if (sim.new_node_claims.size() > 1) {
     return NoCommand(reasons::kMultipleReplacements,
                      absl::StrCat("Can't remove without creating ",
@@ -599,10 +705,6 @@ ConsolidationAttempt EvaluateConsolidation(
     return NoCommand(reasons::kUnsupportedConstraint,
                      std::string(reqs.status().message()));
   }
-  const double limit = TotalPrice(candidates);
-  const bool all_spot = std::all_of(
-      candidates.begin(), candidates.end(),
-      [](const Candidate& c) { return c.capacity_type == kCapacityTypeSpot; });
   if (all_spot && Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeSpot)) {
     return SpotToSpot(candidates, method, replacement, *std::move(reqs), limit,
                       catalog, options);
@@ -659,57 +761,89 @@ ConsolidationResult ComputeMultiNodeConsolidation(
   }
   // Binary search on the index of the prefix's last candidate, as
   // `firstNConsolidationOption` (its lo = 1: never a single node).
-  std::optional<Command> best;
-  BalancedEvaluation best_eval;
-  ConsolidationAttempt last_failure;
-  // The last move a Balanced score refused, and its evaluation.
-  std::optional<std::pair<Command, BalancedEvaluation>> last_refused;
-  size_t lo = 1;
-  size_t hi = limit - 1;
-  while (lo <= hi) {
-    const size_t mid = (lo + hi) / 2;
-    absl::Span<const Candidate> prefix(batch.data(), mid + 1);
-    ConsolidationAttempt attempt =
-        EvaluateConsolidation(prefix, kMethod, simulator, catalog, options);
-    if (attempt.command.has_value()) {
-      CandidateEvents(*attempt.command, result.events);
-    }
-    if (attempt.command.has_value() &&
-        attempt.command->decision() == Decision::kReplace) {
-      std::optional<Replacement> kept = FilterOutSameInstanceType(
-          attempt.command->replacements.front(), prefix, catalog);
-      if (kept.has_value()) {
-        attempt.command->replacements.front() = *std::move(kept);
+  struct Search {
+    std::optional<Command> best;
+    BalancedEvaluation best_eval;
+    ConsolidationAttempt last_failure;
+    // The last move a Balanced score refused, and its evaluation.
+    std::optional<std::pair<Command, BalancedEvaluation>> last_refused;
+  };
+  const auto search = [&](const ConsolidationOptions& opts) {
+    Search out;
+    size_t lo = 1;
+    size_t hi = limit - 1;
+    while (lo <= hi) {
+      const size_t mid = (lo + hi) / 2;
+      absl::Span<const Candidate> prefix(batch.data(), mid + 1);
+      ConsolidationAttempt attempt =
+          EvaluateConsolidation(prefix, kMethod, simulator, catalog, opts);
+      if (attempt.command.has_value()) {
+        CandidateEvents(*attempt.command, result.events);
+      }
+      if (attempt.command.has_value() &&
+          attempt.command->decision() == Decision::kReplace) {
+        bool kept_all = true;
+        for (Replacement& r : attempt.command->replacements) {
+          std::optional<Replacement> kept =
+              FilterOutSameInstanceType(r, prefix, catalog);
+          if (!kept.has_value()) {
+            kept_all = false;
+            break;
+          }
+          r = *std::move(kept);
+        }
+        if (!kept_all) {
+          attempt = NoCommand(reasons::kNoCheaperReplacement,
+                              "every replacement option costs at least as "
+                              "much as a candidate of the same instance type");
+        }
+      }
+      if (attempt.command.has_value()) {
+        if (std::optional<std::string> why =
+                MinSavingsRefusal(*attempt.command)) {
+          attempt =
+              NoCommand(reasons::kSavingsBelowThreshold, *std::move(why));
+        }
+      }
+      if (attempt.command.has_value()) {
+        BalancedEvaluation eval = evaluator.Approve(*attempt.command);
+        if (eval.approved) {
+          attempt.command->balanced_scores = eval.pools;
+          out.best_eval = std::move(eval);
+        } else {
+          std::string why = RefusedText(eval);
+          out.last_refused.emplace(*std::move(attempt.command),
+                                   std::move(eval));
+          attempt = NoCommand(reasons::kBalancedScoreTooLow, std::move(why));
+        }
+      }
+      if (attempt.command.has_value()) {
+        out.best = std::move(attempt.command);
+        lo = mid + 1;
       } else {
-        attempt = NoCommand(reasons::kNoCheaperReplacement,
-                            "every replacement option costs at least as much "
-                            "as a candidate of the same instance type");
+        out.last_failure = std::move(attempt);
+        hi = mid - 1;
       }
     }
-    if (attempt.command.has_value()) {
-      if (std::optional<std::string> why = MinSavingsRefusal(*attempt.command)) {
-        attempt = NoCommand(reasons::kSavingsBelowThreshold, *std::move(why));
-      }
-    }
-    if (attempt.command.has_value()) {
-      BalancedEvaluation eval = evaluator.Approve(*attempt.command);
-      if (eval.approved) {
-        attempt.command->balanced_scores = eval.pools;
-        best_eval = std::move(eval);
-      } else {
-        std::string why = RefusedText(eval);
-        last_refused.emplace(*std::move(attempt.command), std::move(eval));
-        attempt = NoCommand(reasons::kBalancedScoreTooLow, std::move(why));
-      }
-    }
-    if (attempt.command.has_value()) {
-      best = std::move(attempt.command);
-      lo = mid + 1;
-    } else {
-      last_failure = std::move(attempt);
-      hi = mid - 1;
+    return out;
+  };
+  Search found = search(options);
+  // m nodes into two (controls.h) only where it saves more than the move
+  // Karpenter's one-replacement rule finds (a tie keeps Karpenter's).
+  if (found.best.has_value() && found.best->replacements.size() > 1) {
+    ConsolidationOptions one = options;
+    one.multiple_replacements = false;
+    Search single = search(one);
+    if (single.best.has_value() &&
+        EstimatedSavings(*single.best) >= EstimatedSavings(*found.best)) {
+      found = std::move(single);
     }
   }
+  std::optional<Command>& best = found.best;
+  BalancedEvaluation& best_eval = found.best_eval;
+  ConsolidationAttempt& last_failure = found.last_failure;
+  std::optional<std::pair<Command, BalancedEvaluation>>& last_refused =
+      found.last_refused;
   if (!best.has_value() && last_refused.has_value()) {
     evaluator.EmitMultiNode(last_refused->first, last_refused->second, false);
   }
@@ -891,19 +1025,28 @@ absl::StatusOr<Command> ValidateConsolidation(
                     absl::StrCat("not all pods would schedule: ",
                                  absl::StrJoin(sim.unschedulable, "; ")));
   }
+  // One replacement (Karpenter), or two for m nodes into two when the
+  // candidates' NodePools still allow it (controls.h).
+  const size_t allowed =
+      command.method == Method::kMultiNodeConsolidation &&
+              std::all_of(current.begin(), current.end(),
+                          [](const Candidate& c) {
+                            return c.controls.max_replacements >= 2;
+                          })
+          ? 2
+          : 1;
   if (sim.new_node_claims.size() != command.replacements.size() ||
-      sim.new_node_claims.size() > 1) {
+      sim.new_node_claims.size() > allowed) {
     return Rejected(
         "scheduling",
         absl::StrCat("the simulation now needs ", sim.new_node_claims.size(),
                      " new NodeClaim(s), the command has ",
                      command.replacements.size()));
   }
-  if (!command.replacements.empty()) {
+  for (size_t i = 0; i < command.replacements.size(); ++i) {
     const std::vector<std::string>& now_types =
-        sim.new_node_claims.front().instance_types;
-    for (const std::string& type :
-         command.replacements.front().instance_types) {
+        sim.new_node_claims[i].instance_types;
+    for (const std::string& type : command.replacements[i].instance_types) {
       if (std::find(now_types.begin(), now_types.end(), type) ==
           now_types.end()) {
         return Rejected("scheduling",

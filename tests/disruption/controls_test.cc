@@ -22,6 +22,7 @@ namespace {
 
 using controller_test::CodeOf;
 using controller_test::CommandSummary;
+using controller_test::PodOpts;
 using controller_test::PoolOpts;
 using controller_test::World;
 using test::kT0;
@@ -408,6 +409,112 @@ TEST_CASE("controls: an invalid control annotation fails the NodePool closed",
              Catch::Contains("max-disrupting-zones\"]: \"zero\": must be"));
   REQUIRE(plan.controls.size() == 1);
   CHECK_FALSE(plan.controls[0].error.empty());
+}
+
+// --- consolidation-max-replacements (m nodes into two) in a pass.
+
+// Three m5.2xlarge-priced nodes (0.384/h each; 2 cpu allocatable, as every
+// World node), each running one 1100m pod that fits on no other node. New
+// NodeClaims can be m5.large (2 cpu: one pod, `small_price`) or c5.xlarge
+// (3 cpu: two pods, `big_price`); m5.2xlarge is offered with 2 cpu. So
+// the three pods need two new NodeClaims, two of them need one.
+World ThreeIntoTwo(const std::string& annotation, double small_price,
+                   double big_price) {
+  World w;
+  PoolOpts pool;
+  if (!annotation.empty()) pool.annotations = {{kReplacements, annotation}};
+  // On-demand only, so that no replacement is held to spot offerings.
+  v1::NodeSelectorRequirement on_demand;
+  on_demand.set_key(std::string(well_known::kCapacityTypeLabelKey));
+  on_demand.set_operator_("In");
+  on_demand.add_values(std::string(well_known::kCapacityTypeOnDemand));
+  pool.requirements = {on_demand};
+  w.Pool(pool).Budget("100%");
+  for (const char* n : {"a", "b", "c"}) {
+    w.Node({.name = n,
+            .instance_type = "m5.2xlarge",
+            .zone = "us-west-2a",
+            .capacity_type = "on-demand"});
+    w.Pod(PodOpts{.name = std::string("web-") + n,
+                  .node = n,
+                  .owner = "apps/v1/ReplicaSet",
+                  .cpu = "1100m"});
+  }
+  w.Build();
+  std::vector<InstanceType>& types = w.inputs.catalog["default"];
+  types.front().offerings.front().price = small_price;  // m5.large.
+  types.push_back(testing::MakeInstanceType(
+      {.name = "m5.2xlarge", .on_demand_price = 0.384}));
+  types.push_back(testing::MakeInstanceType(
+      {.name = "c5.xlarge", .cpu = "3", .on_demand_price = big_price}));
+  return w;
+}
+
+TEST_CASE("controls: consolidation-max-replacements 2 puts 3 nodes on 2",
+          "[controls]") {
+  SECTION("off: Karpenter replaces two nodes with one") {
+    World w = ThreeIntoTwo("", 0.096, 0.17);
+    const Plan plan = w.Decide();
+    REQUIRE(plan.commands.size() == 1);
+    const Command& cmd = plan.commands[0];
+    CHECK(cmd.method == Method::kMultiNodeConsolidation);
+    CHECK(cmd.candidates.size() == 2);
+    REQUIRE(cmd.replacements.size() == 1);
+    CHECK(cmd.replacements[0].instance_types ==
+          std::vector<std::string>{"c5.xlarge"});
+    CHECK(CodeOf(plan, "c") == reasons::kNotSelected);
+  }
+  SECTION("on: all three on a c5.xlarge and an m5.large") {
+    World w = ThreeIntoTwo("2", 0.096, 0.17);
+    const Plan plan = w.Decide();
+    REQUIRE(plan.commands.size() == 1);
+    const Command& cmd = plan.commands[0];
+    CHECK(cmd.method == Method::kMultiNodeConsolidation);
+    CHECK(cmd.candidates.size() == 3);
+    REQUIRE(cmd.replacements.size() == 2);
+    // Two pods on a c5.xlarge; one on an m5.large or, for the same
+    // pair price bound, a c5.xlarge.
+    CHECK(cmd.replacements[0].instance_types ==
+          std::vector<std::string>{"c5.xlarge"});
+    CHECK(cmd.replacements[1].instance_types ==
+          (std::vector<std::string>{"m5.large", "c5.xlarge"}));
+    CHECK(cmd.replacements[0].node_claim.metadata().name() !=
+          cmd.replacements[1].node_claim.metadata().name());
+    CHECK(EstimatedSavings(cmd) == Approx(3 * 0.384 - 0.17 - 0.096));
+    CHECK_THAT(cmd.explanation,
+               Catch::Contains("replace 3 nodes (price 1.1520) with 2 "
+                               "NodeClaims (price 0.2660): c5.xlarge"));
+    // The 15-second re-validation accepts the same two replacements.
+    REQUIRE(cmd.validate_at.has_value());
+    absl::StatusOr<Command> valid = Controller().Validate(
+        cmd, *w.snapshot, w.inputs, *cmd.validate_at);
+    REQUIRE(valid.ok());
+    CHECK(valid->replacements.size() == 2);
+  }
+  SECTION("on, but the pair costs more than one replacement saves") {
+    // Both at 0.40: three into two saves 1.152 - 0.80 = 0.352, two into
+    // one 0.768 - 0.40 = 0.368. Karpenter's move stands.
+    World w = ThreeIntoTwo("2", 0.40, 0.40);
+    const Plan plan = w.Decide();
+    REQUIRE(plan.commands.size() == 1);
+    CHECK(plan.commands[0].candidates.size() == 2);
+    CHECK(plan.commands[0].replacements.size() == 1);
+  }
+  SECTION("on, but the pair costs more than the candidates") {
+    // 2 x 0.60 > 3 x 0.384 is refused; the two-node move (0.60 < 0.768)
+    // is what remains.
+    World w = ThreeIntoTwo("2", 0.60, 0.60);
+    const Plan plan = w.Decide();
+    REQUIRE(plan.commands.size() == 1);
+    CHECK(plan.commands[0].candidates.size() == 2);
+    CHECK(plan.commands[0].replacements.size() == 1);
+  }
+  SECTION("every candidate's NodePool must allow it") {
+    World w = ThreeIntoTwo("1", 0.096, 0.17);
+    const Plan plan = w.Decide();
+    REQUIRE(plan.commands.size() == 1);
+    CHECK(plan.commands[0].replacements.size() == 1);
+  }
 }
 
 TEST_CASE("controls: explain finds when the zone limit lets a node go",

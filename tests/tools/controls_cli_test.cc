@@ -118,6 +118,35 @@ TEST_CASE("controls cli: consolidation-min-savings keeps only the big move",
   CHECK(on.summary().evictions() < off.summary().evictions());
 }
 
+TEST_CASE("controls cli: consolidation-max-replacements puts 3 nodes on 2",
+          "[cli][simulate][controls]") {
+  const v1::SimulationReport off = Simulate("scenarios/bin-packing.yaml", "");
+  const v1::SimulationReport on =
+      Simulate("scenarios/bin-packing.yaml",
+               "changes/analytics-two-replacements.yaml");
+  const auto commands = [](const v1::SimulationReport& r) {
+    std::vector<std::string> out;
+    for (const auto& e : r.timeline()) {
+      if (e.kind() == "CommandStarted") out.push_back(e.message());
+    }
+    return out;
+  };
+  // Karpenter: two nodes into an m6a.3xlarge, then the third into an
+  // m6a.2xlarge. With the control: all three in one command.
+  const std::vector<std::string> karpenter = commands(off);
+  const std::vector<std::string> two = commands(on);
+  REQUIRE(karpenter.size() == 2);
+  CHECK_THAT(karpenter[0], Catch::Contains("2 candidate(s)"));
+  REQUIRE(two.size() == 1);
+  CHECK_THAT(two[0], Catch::Contains("3 candidate(s)"));
+  CHECK_THAT(two[0], Catch::Contains("2 replacement(s)"));
+  CHECK_THAT(two[0], Catch::Contains("with 2 NodeClaims (price 0.8640)"));
+  for (const v1::SimulationReport* r : {&off, &on}) {
+    CHECK(r->summary().nodes_replaced() == 3);
+    CHECK(r->summary().nodes_launched() == 2);
+  }
+}
+
 TEST_CASE("controls cli: budgets and plan list a NodePool's controls",
           "[cli][controls]") {
   const std::string dump = test::WriteTemp("controls.yaml", R"(

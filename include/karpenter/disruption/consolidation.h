@@ -61,6 +61,11 @@ struct ConsolidationOptions {
   // and launches with only the cheapest this many
   // (MinInstanceTypesForSpotToSpotConsolidation).
   size_t min_spot_to_spot_options = 15;
+  // SDK control consolidation-max-replacements (controls.h): when true, a
+  // multi-node move whose candidates' NodePools all allow 2 replacements may
+  // launch two new NodeClaims (m nodes into two); false keeps Karpenter's
+  // one replacement whatever the annotations say.
+  bool multiple_replacements = true;
 };
 
 // What one consolidation method decided in a pass. Mirrors `MethodResult`
