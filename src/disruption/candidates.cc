@@ -213,10 +213,9 @@ class CandidatePoolBuilder {
                ManagedClaim& m) {
     Candidate& c = m.facts;
     c.node_pool_name = name;
-    const std::optional<snapshot::NodePoolIndex> p =
-        pool == kNoIndex ? std::nullopt
-                         : std::optional<snapshot::NodePoolIndex>(pool);
-    m.node_pool_exists = p.has_value();
+    // No std::optional here: g++ -O1 (the TSan build) warns that its value
+    // may be read uninitialised, which it never is.
+    m.node_pool_exists = pool != kNoIndex;
     c.node_pool = 0;
     c.static_node_pool = false;
     c.controls = NodePoolControls();
@@ -224,8 +223,8 @@ class CandidatePoolBuilder {
     c.consolidatable = false;
     c.consolidatable_at = std::nullopt;
     if (!m.node_pool_exists) return;
-    const internal::PoolFacts& info = *pools_[*p].facts;
-    c.node_pool = *p;
+    const internal::PoolFacts& info = *pools_[pool].facts;
+    c.node_pool = pool;
     c.static_node_pool = info.is_static;
     c.consolidation_policy = info.policy;
     c.controls = info.controls;
