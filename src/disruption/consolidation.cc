@@ -278,10 +278,10 @@ std::string Explain(absl::string_view prefix, const Command& command,
     double total = 0;
     for (const Replacement& r : command.replacements) {
       total += r.price;
-      parts.push_back(absl::StrCat(r.instance_types.front(), " (",
-                                   Price(r.price), ", ", r.instance_types.size(),
-                                   " option(s), NodePool \"", r.node_pool,
-                                   "\")"));
+      parts.push_back(
+          absl::StrCat(r.instance_types.front(), " (", Price(r.price), ", ",
+                       r.instance_types.size(), " option(s), NodePool \"",
+                       r.node_pool, "\")"));
     }
     action = absl::StrCat("replace ", what, " with ",
                           command.replacements.size(), " NodeClaims (price ",
@@ -361,14 +361,17 @@ NodePoolTotalsMap TotalsOf(absl::Span<const Candidate> candidates) {
 std::string CommandText(const Command& command, const Candidate& c) {
   if (command.candidates.size() == 1) {
     if (command.replacements.empty()) {
-      return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name, "]");
+      return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name,
+                          "]");
     }
     const size_t n = command.replacements.size();
-    return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name, "] -> [", n,
+    return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name,
+                        "] -> [", n,
                         n == 1 ? " replacement]" : " replacements]");
   }
-  return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name, "] (part of ",
-                      command.candidates.size(), "-node consolidation)");
+  return absl::StrCat(DecisionLabel(command.decision()), ": [", c.node_name,
+                      "] (part of ", command.candidates.size(),
+                      "-node consolidation)");
 }
 
 void NodeAndClaimEvents(const Candidate& c, absl::string_view reason,
@@ -521,7 +524,8 @@ std::optional<std::string> MinSavingsRefusal(const Command& command) {
     }
   }
   if (refused.empty()) return std::nullopt;
-  return absl::StrCat(DecisionLabel(command.decision()), " ", command.candidates.size(),
+  return absl::StrCat(DecisionLabel(command.decision()), " ",
+                      command.candidates.size(),
                       " node(s): ", absl::StrJoin(refused, "; "));
 }
 
@@ -568,10 +572,9 @@ ConsolidationAttempt ReplaceWithTwo(absl::Span<const Candidate> candidates,
                                     "in NodePool \"",
                                     r.node_pool, "\")"));
     }
-    force_spot.push_back(Admits(*reqs, kCapacityTypeLabelKey,
-                                kCapacityTypeSpot) &&
-                         Admits(*reqs, kCapacityTypeLabelKey,
-                                kCapacityTypeOnDemand));
+    force_spot.push_back(
+        Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeSpot) &&
+        Admits(*reqs, kCapacityTypeLabelKey, kCapacityTypeOnDemand));
     options.push_back(std::move(priced));
   }
   const double cheapest = options[0].front().launch + options[1].front().launch;
@@ -589,7 +592,8 @@ ConsolidationAttempt ReplaceWithTwo(absl::Span<const Candidate> candidates,
   }
   // Both cheapest options stay: their pair fits.
   while (!(options[0].back().launch + options[1].back().launch < limit)) {
-    size_t dearer = options[0].back().launch >= options[1].back().launch ? 0 : 1;
+    size_t dearer =
+        options[0].back().launch >= options[1].back().launch ? 0 : 1;
     if (options[dearer].size() == 1) dearer = 1 - dearer;
     options[dearer].pop_back();
   }
@@ -801,8 +805,7 @@ ConsolidationResult ComputeMultiNodeConsolidation(
       if (attempt.command.has_value()) {
         if (std::optional<std::string> why =
                 MinSavingsRefusal(*attempt.command)) {
-          attempt =
-              NoCommand(reasons::kSavingsBelowThreshold, *std::move(why));
+          attempt = NoCommand(reasons::kSavingsBelowThreshold, *std::move(why));
         }
       }
       if (attempt.command.has_value()) {

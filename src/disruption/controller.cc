@@ -166,9 +166,9 @@ BudgetLedger ControlledLedger(BudgetLedger ledger, const Holds& holds,
   for (const auto& [name, hold] : holds) ledger.Set(name, 0);
   for (const NodePoolControlState& state : plan.controls) {
     if (!state.controls.max_disrupting_zones.has_value()) continue;
-    ledger.LimitZones(state.node_pool, *state.controls.max_disrupting_zones,
-                      {state.disrupting_zones.begin(),
-                       state.disrupting_zones.end()});
+    ledger.LimitZones(
+        state.node_pool, *state.controls.max_disrupting_zones,
+        {state.disrupting_zones.begin(), state.disrupting_zones.end()});
   }
   return ledger;
 }
@@ -185,7 +185,8 @@ class HoldSink final : public internal::VerdictSink {
   void Put(const Candidate& c, Method method, absl::string_view code,
            std::string message) override {
     const absl::string_view rewritten = Rewritten(c.node_pool_name, code);
-    if (rewritten != code) message = holds_.find(c.node_pool_name)->second.message;
+    if (rewritten != code)
+      message = holds_.find(c.node_pool_name)->second.message;
     next_.Put(c, method, rewritten, std::move(message));
   }
   void PutBuilt(NodeVerdict v) override {
@@ -386,11 +387,13 @@ std::vector<Command> RunMethod(Method method, const CandidatePool& pool,
 }
 
 // Karpenter's loop: the first budgeted method with a command ends the pass.
-void RunBudgetedMethods(
-    const CandidatePool& pool, const SchedulingSimulator& simulator,
-    const ControllerOptions& options, const PassInputs& inputs,
-    const Holds& holds, absl::Time now, const absl::flat_hash_set<std::string>& taken,
-    VerdictBook& book, Plan& plan) {
+void RunBudgetedMethods(const CandidatePool& pool,
+                        const SchedulingSimulator& simulator,
+                        const ControllerOptions& options,
+                        const PassInputs& inputs, const Holds& holds,
+                        absl::Time now,
+                        const absl::flat_hash_set<std::string>& taken,
+                        VerdictBook& book, Plan& plan) {
   for (Method method : kAllMethods) {
     const std::optional<budget::DisruptionReason> reason =
         BudgetReasonOf(method);
@@ -430,7 +433,8 @@ absl::Time NextPass(const CandidatePool& pool, const Plan& plan,
     // ceiling regardless.
     if (c.expires_at.has_value() && c.controls.soft_expiration.has_value() &&
         c.controls.soft_expiration->ceiling.has_value()) {
-      const absl::Time hard = *c.expires_at + *c.controls.soft_expiration->ceiling;
+      const absl::Time hard =
+          *c.expires_at + *c.controls.soft_expiration->ceiling;
       if (hard > now) next = std::min(next, hard);
     }
     if (c.consolidatable_at.has_value() && *c.consolidatable_at > now) {

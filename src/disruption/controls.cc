@@ -83,10 +83,10 @@ absl::StatusOr<SoftExpirationSpec> ParseSoftExpiration(absl::string_view text) {
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     const size_t eq = part.find('=');
     if (eq == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "\"", part,
-          "\": must be key=value with key budget or ceiling, e.g. "
-          "\"budget=1,ceiling=24h\""));
+      return absl::InvalidArgumentError(
+          absl::StrCat("\"", part,
+                       "\": must be key=value with key budget or ceiling, e.g. "
+                       "\"budget=1,ceiling=24h\""));
     }
     const absl::string_view key = part.substr(0, eq);
     const absl::string_view value = part.substr(eq + 1);
@@ -94,7 +94,8 @@ absl::StatusOr<SoftExpirationSpec> ParseSoftExpiration(absl::string_view text) {
       if (has_budget) return absl::InvalidArgumentError("budget given twice");
       has_budget = true;
       int64_t n = 0;
-      if (AllDigits(value) && value.size() <= 18 && absl::SimpleAtoi(value, &n)) {
+      if (AllDigits(value) && value.size() <= 18 &&
+          absl::SimpleAtoi(value, &n)) {
         out.budget = IntOrPercent::FromInt(n);
       } else if (std::optional<int64_t> p = Percent(value); p.has_value()) {
         out.budget = IntOrPercent::FromPercent(*p);
@@ -178,9 +179,9 @@ std::string FormatSoftExpiration(const SoftExpirationSpec& spec) {
   if (spec.budget.has_value()) {
     absl::StrAppend(&out, "budget=", spec.budget->ToString(), ",");
   }
-  absl::StrAppend(&out, "ceiling=",
-                  spec.ceiling.has_value() ? ShortDuration(*spec.ceiling)
-                                           : "Never");
+  absl::StrAppend(
+      &out, "ceiling=",
+      spec.ceiling.has_value() ? ShortDuration(*spec.ceiling) : "Never");
   return out;
 }
 
@@ -204,10 +205,10 @@ std::vector<ControlError> NodePoolControlErrors(const v1::NodePool& node_pool) {
     if (it == annotations.end()) return;
     auto parsed = parse(it->second);
     if (!parsed.ok()) {
-      out.push_back(ControlError{.field = AnnotationField(key),
-                                 .value = it->second,
-                                 .problem = std::string(
-                                     parsed.status().message())});
+      out.push_back(
+          ControlError{.field = AnnotationField(key),
+                       .value = it->second,
+                       .problem = std::string(parsed.status().message())});
     }
   };
   check(well_known::kConsolidationMaxReplacementsAnnotationKey,
@@ -240,7 +241,8 @@ absl::StatusOr<NodePoolControls> ParseNodePoolControls(
           find(well_known::kConsolidationMinSavingsAnnotationKey)) {
     out.min_savings = *ParseMinSavings(*v);
   }
-  if (const std::string* v = find(well_known::kMaxDisruptingZonesAnnotationKey)) {
+  if (const std::string* v =
+          find(well_known::kMaxDisruptingZonesAnnotationKey)) {
     out.max_disrupting_zones = *ParseMaxDisruptingZones(*v);
   }
   if (const std::string* v = find(well_known::kSoftExpirationAnnotationKey)) {
@@ -254,10 +256,10 @@ SavingsCheck CheckMinSavings(const MinSavingsSpec& spec,
                              double replacements_price) {
   SavingsCheck out;
   out.savings = candidates_price - replacements_price;
-  out.required = spec.percent.has_value()
-                     ? candidates_price * static_cast<double>(*spec.percent) /
-                           100.0
-                     : spec.per_hour.value_or(0);
+  out.required =
+      spec.percent.has_value()
+          ? candidates_price * static_cast<double>(*spec.percent) / 100.0
+          : spec.per_hour.value_or(0);
   out.ok = out.savings >= out.required;
   out.why = absl::StrFormat(
       "saves %.4f/h (%.4f -> %.4f), %s the NodePool's minimum %.4f/h "
@@ -275,7 +277,8 @@ budget::Allowance ExpirationAllowance(const SoftExpirationSpec& spec,
   // NodePool closed, as for Karpenter's reasons.
   budget::DisruptionSpec reasonless = disruption;
   for (budget::Budget& b : reasonless.budgets) {
-    if (b.reasons.has_value()) b.reasons = std::vector<budget::DisruptionReason>{};
+    if (b.reasons.has_value())
+      b.reasons = std::vector<budget::DisruptionReason>{};
   }
   budget::Allowance out = budget::ExplainAllowedDisruptions(
       reasonless, budget::DisruptionReason::kDrifted, total_nodes, now);
@@ -340,12 +343,12 @@ std::map<std::string, std::set<std::string>, std::less<>> DisruptingZones(
     if (pool.empty() || !pools.contains(pool)) continue;
     if (LabelOr(node, well_known::kNodeInitializedLabelKey) != "true") continue;
     const std::string& id = node.spec().provider_id();
-    const bool disrupting =
-        !IsConditionTrue(node.status().conditions(),
-                         well_known::kConditionTypeReady) ||
-        node.metadata().has_deletion_timestamp() ||
-        HasDisruptedNoScheduleTaint(node) ||
-        (!id.empty() && (in_flight.contains(id) || deleting_claims.contains(id)));
+    const bool disrupting = !IsConditionTrue(node.status().conditions(),
+                                             well_known::kConditionTypeReady) ||
+                            node.metadata().has_deletion_timestamp() ||
+                            HasDisruptedNoScheduleTaint(node) ||
+                            (!id.empty() && (in_flight.contains(id) ||
+                                             deleting_claims.contains(id)));
     if (disrupting) {
       out[pool].insert(LabelOr(node, well_known::kLabelTopologyZone));
     }
@@ -392,9 +395,8 @@ std::vector<NodePoolControlState> EvaluateControls(
       }
       state.expiration_remaining =
           std::max<int64_t>(state.expiration.allowed - disrupting, 0);
-      absl::StrAppend(&state.expiration.why, ", ", disrupting,
-                      " disrupting, ", state.expiration_remaining,
-                      " remaining");
+      absl::StrAppend(&state.expiration.why, ", ", disrupting, " disrupting, ",
+                      state.expiration_remaining, " remaining");
     }
     out.push_back(std::move(state));
   }

@@ -292,10 +292,10 @@ std::vector<Command> RunExpiration(
     int64_t& left = remaining[c->node_pool_name];
     const std::string ceiling =
         state.controls.soft_expiration->ceiling.has_value()
-            ? absl::StrCat("deleted regardless at ",
-                           FormatRfc3339(*c->expires_at +
-                                         *state.controls.soft_expiration
-                                              ->ceiling))
+            ? absl::StrCat(
+                  "deleted regardless at ",
+                  FormatRfc3339(*c->expires_at +
+                                *state.controls.soft_expiration->ceiling))
             : std::string("no ceiling (Never)");
     if (left > 0) {
       --left;
@@ -304,13 +304,12 @@ std::vector<Command> RunExpiration(
           absl::StrCat(explain(*c), "; soft-expiration budget: ",
                        state.expiration.why, ", ", left, " left")));
     } else {
-      Emit(sink, *c, m,
-           reasons::kExpirationBudgetExhausted, [&] {
-             return absl::StrCat(explain(*c),
-                                 "; waiting for the expiration budget "
-                                 "(soft-expiration): ",
-                                 state.expiration.why, "; ", ceiling);
-           });
+      Emit(sink, *c, m, reasons::kExpirationBudgetExhausted, [&] {
+        return absl::StrCat(explain(*c),
+                            "; waiting for the expiration budget "
+                            "(soft-expiration): ",
+                            state.expiration.why, "; ", ceiling);
+      });
     }
   }
   return out;
@@ -605,10 +604,9 @@ absl::StatusOr<Command> ValidateEmptiness(const Command& command,
                                    ? fresh_ledger.ZoneRefusal(c)
                                    : "";
       failures.push_back(
-          zone.empty()
-              ? absl::StrCat(c.node_name, ": BudgetExhausted: ",
-                             fresh_ledger.Describe(c.node_pool_name))
-              : absl::StrCat(c.node_name, ": ZoneLimit: ", zone));
+          zone.empty() ? absl::StrCat(c.node_name, ": BudgetExhausted: ",
+                                      fresh_ledger.Describe(c.node_pool_name))
+                       : absl::StrCat(c.node_name, ": ZoneLimit: ", zone));
     } else {
       out.candidates.push_back(it->second);
     }

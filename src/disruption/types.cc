@@ -173,12 +173,12 @@ std::string BudgetLedger::ZoneRefusal(const Candidate& c) const {
   for (const std::string& z : limit.disrupting) {
     quoted.push_back(absl::StrCat("\"", z, "\""));
   }
-  return absl::StrCat("NodePool \"", c.node_pool_name,
-                      "\" disrupts nodes of at most ", limit.max_zones,
-                      " zone(s) at once (", well_known::kMaxDisruptingZonesAnnotationKey,
-                      " \"", limit.max_zones, "\"): zone(s) ",
-                      absl::StrJoin(quoted, ", "),
-                      " disrupting, node is in zone \"", c.zone, "\"");
+  return absl::StrCat(
+      "NodePool \"", c.node_pool_name, "\" disrupts nodes of at most ",
+      limit.max_zones, " zone(s) at once (",
+      well_known::kMaxDisruptingZonesAnnotationKey, " \"", limit.max_zones,
+      "\"): zone(s) ", absl::StrJoin(quoted, ", "),
+      " disrupting, node is in zone \"", c.zone, "\"");
 }
 
 bool BudgetLedger::Allows(const Candidate& c) const {

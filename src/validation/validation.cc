@@ -263,15 +263,15 @@ std::vector<FieldError> NodePoolSdkAnnotationErrors(
   std::vector<FieldError> out;
   const auto add = [&](std::string field, std::string value,
                        absl::string_view problem) {
-    out.push_back(FieldError{
-        .api_version = node_pool.api_version().empty()
-                           ? "karpenter.sh/v1"
-                           : node_pool.api_version(),
-        .kind = "NodePool",
-        .object = node_pool.metadata().name(),
-        .field = std::move(field),
-        .problem = absl::StrCat(problem, " (SDK annotation)"),
-        .value = std::move(value)});
+    out.push_back(
+        FieldError{.api_version = node_pool.api_version().empty()
+                                      ? "karpenter.sh/v1"
+                                      : node_pool.api_version(),
+                   .kind = "NodePool",
+                   .object = node_pool.metadata().name(),
+                   .field = std::move(field),
+                   .problem = absl::StrCat(problem, " (SDK annotation)"),
+                   .value = std::move(value)});
   };
   const auto& annotations = node_pool.metadata().annotations();
   const auto field = [](absl::string_view key) {
@@ -279,8 +279,8 @@ std::vector<FieldError> NodePoolSdkAnnotationErrors(
   };
   // The budget extensions (budget/extensions.h), then the disruption
   // controls (disruption/controls.h); together in key order.
-  if (auto it = annotations.find(
-          std::string(budget::kDisruptionCapacityAnnotation));
+  if (auto it =
+          annotations.find(std::string(budget::kDisruptionCapacityAnnotation));
       it != annotations.end()) {
     absl::StatusOr<budget::CapacityBudgetSpec> spec =
         budget::ParseCapacityBudget(it->second);

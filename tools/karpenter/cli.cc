@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
-#include "karpenter/budget/allowed.h"
 #include "google/protobuf/util/json_util.h"
+#include "karpenter/budget/allowed.h"
 #include "karpenter/catalog.h"
 #include "karpenter/snapshot/audit.h"
 #include "karpenter/snapshot/load.h"
@@ -341,17 +341,16 @@ void PrintControlsTable(const std::vector<v1::NodePoolControlsReport>& controls,
                         std::ostream& out) {
   if (controls.empty()) return;
   const auto count = [](int64_t n) {
-    return n == budget::kUnlimited ? std::string("unlimited")
-                                   : absl::StrCat(n);
+    return n == budget::kUnlimited ? std::string("unlimited") : absl::StrCat(n);
   };
   std::vector<std::vector<std::string>> rows = {
       {"NODEPOOL", "CONTROL", "SETTING", "NOW"}};
   for (const v1::NodePoolControlsReport& c : controls) {
     if (!c.error().empty()) {
-      rows.push_back({c.node_pool(), "invalid", "-",
-                      absl::StrCat("fails closed: ",
-                                   absl::StrReplaceAll(c.error(),
-                                                       {{"\n", "; "}}))});
+      rows.push_back(
+          {c.node_pool(), "invalid", "-",
+           absl::StrCat("fails closed: ",
+                        absl::StrReplaceAll(c.error(), {{"\n", "; "}}))});
       continue;
     }
     if (c.max_disrupting_zones() > 0) {

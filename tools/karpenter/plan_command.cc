@@ -484,9 +484,9 @@ void PrintNodeControls(const disruption::NodeExplanation& e,
         s.expiration.why, ")"));
   }
   if (s.controls.min_savings.has_value()) {
-    parts.push_back(absl::StrCat(
-        "consolidation-min-savings ",
-        disruption::FormatMinSavings(*s.controls.min_savings)));
+    parts.push_back(
+        absl::StrCat("consolidation-min-savings ",
+                     disruption::FormatMinSavings(*s.controls.min_savings)));
   }
   if (s.controls.max_replacements > 1) {
     parts.push_back(absl::StrCat("consolidation-max-replacements ",
