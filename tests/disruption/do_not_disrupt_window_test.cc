@@ -31,6 +31,7 @@
 #include "karpenter/time_util.h"
 #include "karpenter/validation.h"
 #include "karpenter/well_known.h"
+#include "../drain/window_test_util.h"
 
 // The tables use designated initializers and omit the fields they do not
 // need; GCC 12 warns about every omitted member even though each has a
@@ -43,20 +44,10 @@ namespace {
 using test::ClaimOpts;
 using PodOpts = testing::PodOptions;
 
-const std::string kSchedule(well_known::kDoNotDisruptScheduleAnnotationKey);
-const std::string kDuration(well_known::kDoNotDisruptDurationAnnotationKey);
-
-testing::Labels Window(const std::string& schedule,
-                       const std::string& duration) {
-  return {{kSchedule, schedule}, {kDuration, duration}};
-}
-
-absl::Time At(const std::string& rfc3339) {
-  absl::Time t;
-  std::string err;
-  REQUIRE(absl::ParseTime(absl::RFC3339_full, rfc3339, &t, &err));
-  return t;
-}
+using window_test::At;
+using window_test::kDuration;
+using window_test::kSchedule;
+using window_test::Window;
 
 // Usable by a graceful method (consolidation), an eventual one (drift), a
 // forceful one (expiration); the graceful verdict's code and message.

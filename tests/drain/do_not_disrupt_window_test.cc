@@ -18,6 +18,7 @@
 #include "karpenter/testing/builders.h"
 #include "karpenter/time_util.h"
 #include "karpenter/well_known.h"
+#include "window_test_util.h"
 
 // The tables use designated initializers and omit the fields they do not
 // need; GCC 12 warns about every omitted member even though each has a
@@ -30,20 +31,10 @@ namespace {
 using PodOpts = testing::PodOptions;
 constexpr absl::Time kT0 = testing::kTestEpoch;  // 2024-01-01, a Monday.
 
-const std::string kSchedule(well_known::kDoNotDisruptScheduleAnnotationKey);
-const std::string kDuration(well_known::kDoNotDisruptDurationAnnotationKey);
-
-testing::Labels Window(const std::string& schedule,
-                       const std::string& duration) {
-  return {{kSchedule, schedule}, {kDuration, duration}};
-}
-
-absl::Time At(const std::string& rfc3339) {
-  absl::Time t;
-  std::string err;
-  REQUIRE(absl::ParseTime(absl::RFC3339_full, rfc3339, &t, &err));
-  return t;
-}
+using window_test::At;
+using window_test::kDuration;
+using window_test::kSchedule;
+using window_test::Window;
 
 TEST_CASE("do-not-disrupt window: activity is the budget window",
           "[disruption][dnd-window]") {
